@@ -1,0 +1,54 @@
+// Zod-free constants shared by the schemas and by hot-path code (tag must not pay zod's
+// import cost at start-up). The schemas in this folder are built from these lists, so the
+// vocabulary is still declared exactly once.
+
+export const DOC_TYPES = ['SOP', 'CR', 'WO', 'ECA', 'OTHER'] as const;
+export type DocType = (typeof DOC_TYPES)[number];
+
+export const AUTHORITY_LEVELS = ['mandatory', 'guidance', 'informational', 'unknown'] as const;
+export type AuthorityLevel = (typeof AUTHORITY_LEVELS)[number];
+
+/** The 18 NER seed fields, in the order every record and prompt uses. */
+export const NER_SEED_KEYS = [
+  'systems',
+  'equipment_ids',
+  'components',
+  'mechanisms',
+  'outcomes',
+  'surveillance_actions',
+  'maintenance_actions',
+  'properties',
+  'tools',
+  'fm_ids',
+  'doc_refs',
+  'alarm_ids',
+  'measurements',
+  'temporal_refs',
+  'temporal_relations',
+  'temporal_qualifiers',
+  'locations',
+  'conjectures',
+] as const;
+export type NerSeedKey = (typeof NER_SEED_KEYS)[number];
+
+/** Seed fields filled from the gazetteer (lexicon labels route into these). */
+export const LEXICON_FIELDS = [
+  'systems',
+  'components',
+  'mechanisms',
+  'outcomes',
+  'surveillance_actions',
+  'maintenance_actions',
+  'properties',
+  'tools',
+] as const;
+export type LexiconField = (typeof LEXICON_FIELDS)[number];
+
+/** Section roles per doc type, in rule order (DESIGN.md §2). `unknown` when nothing matches. */
+export const SECTION_ROLES = {
+  SOP: ['purpose', 'scope', 'references', 'definitions', 'preconditions', 'constraints', 'steps', 'acceptance', 'records', 'attachments'],
+  CR: ['header', 'description', 'immediate_actions', 'impact', 'cause_statement', 'corrective_actions', 'evidence'],
+  WO: ['header', 'task', 'steps', 'as_found', 'work_performed', 'as_left', 'verification', 'parts_tools', 'closeout'],
+  ECA: ['event_summary', 'timeline', 'evidence_items', 'rationale', 'causal_factors', 'actions', 'lessons'],
+  OTHER: [],
+} as const satisfies Record<DocType, readonly string[]>;
