@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// Tag throughput beside a plain Node parse+stringify loop and `jq -c .`, measured in one run.
+// Usage: node bench/tag-throughput.mjs [--mb 100] [--runs 3]
+import { parseArgs } from 'node:util';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { corpus, fmt, machine, measure, ROOT, stats } from './measure.mjs';
+
+const { values } = parseArgs({ options: { mb: { type: 'string', default: '100' }, runs: { type: 'string', default: '3' } } });
+const input = await corpus(Number(values.mb));
+const mb = statSync(input).size / 2 ** 20;
+const node = process.execPath;
+const variants = [
+  ['node parse+stringify', node, [join(ROOT, 'bench/identity.mjs')]],
+  ['jq -c .', 'jq', ['-c', '.']],
+  ['rca-tag (built-in lexicon)', node, [join(ROOT, 'bin/rca-tag')]],
+  ['rca-tag (2,833-term reference lexicon)', node, [join(ROOT, 'bin/rca-tag'), '--lexicon', join(ROOT, 'test/fixtures/dackar/tag_keywords_lists.derived.csv')]],
+];
+const results = new Map(variants.map(([name]) => [name, { secs: [], peak: [] }]));
+for (let run = 0; run < Number(values.runs); run++) {
+  // Interleave the variants so drift in machine load hits all of them alike.
+  for (const [name, cmd, args] of variants) {
+    const r = await measure(cmd, args, input);
+    results.get(name).secs.push(r.seconds);
+    results.get(name).peak.push(r.peakMB);
+  }
+}
+const base = stats(results.get('node parse+stringify').secs).median;
+const jqBase = stats(results.get('jq -c .').secs).median;
+console.log(`input: ${fmt(mb)} MB (${input.replace(ROOT + '/', '')}); machine: ${machine()}; runs: ${values.runs}`);
+console.log('| variant | MB/s min / median / max | × node loop | × jq | peak RSS MB (max) |');
+console.log('|---|---|---|---|---|');
+for (const [name] of variants) {
+  const { secs, peak } = results.get(name);
+  const s = stats(secs);
+  console.log(`| ${name} | ${fmt(mb / s.max)} / ${fmt(mb / s.median)} / ${fmt(mb / s.min)} | ${fmt(base / s.median, 2)} | ${fmt(jqBase / s.median, 2)} | ${fmt(Math.max(...peak), 0)} |`);
+}

@@ -1,0 +1,288 @@
+import { Ollama } from 'ollama';
+import type { ChatResponse, ModelResponse } from 'ollama';
+import {
+  ModelError,
+  type GenerateReply,
+  type GenerateRequest,
+  type ModelClient,
+  type ModelInfo,
+} from './model-client.js';
+
+export interface OllamaClientOptions {
+  host: string;
+  maxReplyChars?: number;
+  preflightTimeoutMs?: number;
+}
+
+const DEFAULT_MAX_REPLY_CHARS = 1_000_000;
+const DEFAULT_PREFLIGHT_TIMEOUT_MS = 10_000;
+
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+// ollama-js throws this when the body ends without a `done: true` object.
+const STREAM_CUT_MESSAGE = 'Did not receive done or success response in stream.';
+const TRAILING_SLASHES = /\/+$/;
+
+export function unreachableMessage(host: string): string {
+  return `cannot reach Ollama at ${host} — is it running? (or use --backend extractive)`;
+}
+
+export function modelNotFoundMessage(model: string): string {
+  return `model "${model}" not found — run: ollama pull ${model}`;
+}
+
+export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
+  const host = opts.host.replace(TRAILING_SLASHES, '');
+  const maxReplyChars = opts.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS;
+  const preflightTimeoutMs = opts.preflightTimeoutMs ?? DEFAULT_PREFLIGHT_TIMEOUT_MS;
+
+  async function preflight(model: string, signal?: AbortSignal): Promise<ModelInfo> {
+    const scope = new RequestScope(signal, preflightTimeoutMs);
+    try {
+      scope.throwIfCallerAborted(host);
+      // A fresh instance per call: ollama-js's abort() is global to an instance, and the injected
+      // fetch must carry this call's own signal.
+      const ollama = new Ollama({ host, fetch: scope.fetch });
+      try {
+        await ollama.version();
+      } catch (err) {
+        const classified = classify(err, { host, scope, model, phase: 'request' });
+        if (classified.code === 'ABORTED') throw classified;
+        throw new ModelError('UNREACHABLE', unreachableMessage(host), { status: classified.status });
+      }
+      await ollama.show({ model });
+      // /api/show carries no digest; /api/tags does, and tells which name the server resolved.
+      const { models } = await ollama.list();
+      const entry = findModel(models, model);
+      return { model: entry?.name ?? model, digest: typeof entry?.digest === 'string' ? entry.digest : null };
+    } catch (err) {
+      throw classify(err, { host, scope, model, phase: 'request' });
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  async function generate(request: GenerateRequest, signal?: AbortSignal): Promise<GenerateReply> {
+    const scope = new RequestScope(signal, request.timeoutMs);
+    let phase: Phase = 'request';
+    let chunks = 0;
+    try {
+      scope.throwIfCallerAborted(host);
+      const ollama = new Ollama({ host, fetch: scope.fetch });
+      // Streaming: headers come with the first token, not the whole reply, so a long generation
+      // never meets Node fetch's 300 s headers timeout. Only a first token later than that (deep
+      // server queue, cold load) can; it surfaces as TIMEOUT. Our own deadline bounds the call.
+      const stream = await ollama.chat({
+        model: request.model,
+        messages: [{ role: 'user', content: request.prompt }],
+        format: request.format,
+        options: request.options,
+        keep_alive: request.keepAlive,
+        stream: true,
+      });
+      phase = 'stream';
+      let content = '';
+      let final: ChatResponse | null = null;
+      for await (const chunk of stream) {
+        chunks += 1;
+        const piece: unknown = chunk.message?.content;
+        if (typeof piece === 'string') content += piece;
+        if (content.length > maxReplyChars) {
+          scope.abort('tooLarge');
+          throw new ModelError(
+            'REPLY_TOO_LARGE',
+            `reply from Ollama at ${host} exceeded ${maxReplyChars} characters; request aborted`,
+          );
+        }
+        if (chunk.done) final = chunk;
+      }
+      if (final === null) throw new ModelError('BAD_RESPONSE', `Ollama at ${host} ended the reply without a final object`);
+      return {
+        content,
+        doneReason: typeof final.done_reason === 'string' ? final.done_reason : null,
+        promptTokens: countOrNull(final.prompt_eval_count),
+        outputTokens: countOrNull(final.eval_count),
+      };
+    } catch (err) {
+      throw classify(err, { host, scope, model: request.model, phase, chunks, timeoutMs: request.timeoutMs });
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  return { host, preflight, generate };
+}
+
+type Phase = 'request' | 'stream';
+type AbortCause = 'timeout' | 'tooLarge' | 'finished';
+
+// One call's cancellation and what its transport saw: the caller's signal, the call's own deadline
+// and the size cap combine into one signal that the injected fetch attaches, and the fetch keeps
+// the Retry-After header, which ollama-js's ResponseError does not expose.
+class RequestScope {
+  private readonly controller = new AbortController();
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly signal: AbortSignal;
+  cause: AbortCause | null = null;
+  retryAfter: string | null = null;
+
+  constructor(
+    readonly callerSignal: AbortSignal | undefined,
+    readonly timeoutMs: number,
+  ) {
+    this.timer = setTimeout(() => this.abort('timeout'), timeoutMs);
+    // AbortSignal.any rather than a listener on the caller's signal: one run-wide signal shared by
+    // dozens of in-flight requests would otherwise trip Node's MaxListeners warning.
+    this.signal = callerSignal ? AbortSignal.any([this.controller.signal, callerSignal]) : this.controller.signal;
+  }
+
+  get callerAborted(): boolean {
+    return this.callerSignal?.aborted === true;
+  }
+
+  throwIfCallerAborted(host: string): void {
+    if (this.callerAborted) throw abortedError(host);
+  }
+
+  abort(cause: AbortCause): void {
+    if (this.controller.signal.aborted) return;
+    this.cause = cause;
+    this.controller.abort();
+  }
+
+  readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    // ollama-js passes its own per-stream signal; both must be able to cancel the request.
+    const signal = init?.signal ? AbortSignal.any([init.signal, this.signal]) : this.signal;
+    const response = await fetch(input, { ...init, signal });
+    if (!response.ok) this.retryAfter = response.headers.get('retry-after');
+    return response;
+  };
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    // Releases the socket if we stopped reading early; a no-op once the body has ended.
+    this.abort('finished');
+  }
+}
+
+interface ClassifyContext {
+  host: string;
+  scope: RequestScope;
+  model: string;
+  phase: Phase;
+  chunks?: number;
+  timeoutMs?: number;
+}
+
+function classify(err: unknown, ctx: ClassifyContext): ModelError {
+  const { host, scope } = ctx;
+  if (err instanceof ModelError) return err;
+  if (scope.callerAborted) return abortedError(host);
+  if (scope.cause === 'timeout') {
+    return new ModelError('TIMEOUT', `Ollama at ${host} did not finish within ${ctx.timeoutMs ?? scope.timeoutMs} ms`);
+  }
+  if (isResponseError(err)) return fromStatus(err.status_code, String(err.error ?? err.message), ctx);
+
+  const code = errorCodeOf(err);
+  if (code !== null) {
+    if (UNREACHABLE_CODES.has(code)) return new ModelError('UNREACHABLE', unreachableMessage(host));
+    if (RESET_CODES.has(code)) return new ModelError('CONNECTION_RESET', `connection to Ollama at ${host} was reset (${code})`);
+    if (TIMEOUT_CODES.has(code)) return new ModelError('TIMEOUT', `Ollama at ${host} timed out (${code})`);
+  }
+  const name = err instanceof Error ? err.name : '';
+  const message = err instanceof Error ? err.message : String(err);
+  if (name === 'AbortError' || name === 'TimeoutError') return abortedError(host);
+  if (err instanceof TypeError && message === 'terminated') {
+    return new ModelError('CONNECTION_RESET', `connection to Ollama at ${host} was cut mid-reply`);
+  }
+  if (ctx.phase === 'stream' && message === STREAM_CUT_MESSAGE) {
+    // Zero objects means the body was not NDJSON at all: not an Ollama stream, so retrying is futile.
+    return (ctx.chunks ?? 0) === 0
+      ? new ModelError('BAD_RESPONSE', `Ollama at ${host} sent a reply that is not an NDJSON stream`)
+      : new ModelError('STREAM_ERROR', `Ollama at ${host} ended the stream before it was done`);
+  }
+  // ollama-js turns a `{"error": …}` line inside the stream into a plain Error.
+  if (ctx.phase === 'stream' && err instanceof Error && err.constructor === Error) {
+    return new ModelError('STREAM_ERROR', `Ollama at ${host} failed mid-reply: ${message}`);
+  }
+  return new ModelError('BAD_RESPONSE', `unexpected reply from Ollama at ${host}: ${name ? `${name}: ` : ''}${message}`);
+}
+
+function fromStatus(status: number, serverMessage: string, ctx: ClassifyContext): ModelError {
+  const { host, scope } = ctx;
+  const detail = `(${status}): ${serverMessage}`;
+  if (status === 404) return new ModelError('HTTP_404', modelNotFoundMessage(ctx.model), { status });
+  if (status === 429 || status === 503) {
+    const retryAfterMs = parseRetryAfter(scope.retryAfter);
+    return status === 429
+      ? new ModelError('HTTP_429', `Ollama at ${host} is rate limiting ${detail}`, { status, retryAfterMs })
+      : new ModelError('SERVER_BUSY', `Ollama at ${host} is busy ${detail}`, { status, retryAfterMs });
+  }
+  if (status === 408) return new ModelError('TIMEOUT', `Ollama at ${host} timed out ${detail}`, { status });
+  if (status >= 500) {
+    // 501, 505 and kin are permanent; only the gateway/crash family is worth another try.
+    const retryable = status === 500 || status === 502 || status === 504;
+    return new ModelError('HTTP_5XX', `Ollama at ${host} failed ${detail}`, { status, retryable });
+  }
+  if (status >= 400) return new ModelError('HTTP_400', `Ollama at ${host} rejected the request ${detail}`, { status });
+  return new ModelError('BAD_RESPONSE', `unexpected status from Ollama at ${host} ${detail}`, { status });
+}
+
+function abortedError(host: string): ModelError {
+  return new ModelError('ABORTED', `request to Ollama at ${host} was cancelled`);
+}
+
+function isResponseError(err: unknown): err is Error & { status_code: number; error?: unknown } {
+  return err instanceof Error && err.name === 'ResponseError' && typeof (err as { status_code?: unknown }).status_code === 'number';
+}
+
+// Undici nests the system error in `cause`, and happy-eyeballs connects wrap several in an AggregateError.
+function errorCodeOf(err: unknown, depth = 0): string | null {
+  if (depth > 4 || err === null || typeof err !== 'object') return null;
+  const { code, cause, errors } = err as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof code === 'string') return code;
+  if (Array.isArray(errors)) {
+    for (const inner of errors) {
+      const found = errorCodeOf(inner, depth + 1);
+      if (found !== null) return found;
+    }
+  }
+  return errorCodeOf(cause, depth + 1);
+}
+
+const DELTA_SECONDS = /^\d+$/;
+// IMF-fixdate and its obsolete forms all open with a day name; Date.parse alone would take "-3" as a year.
+const HTTP_DATE = /^[A-Za-z]{3},? /;
+
+export function parseRetryAfter(value: string | null, nowMs: number = Date.now()): number | null {
+  if (value === null) return null;
+  const trimmed = value.trim();
+  if (DELTA_SECONDS.test(trimmed)) return Number(trimmed) * 1000;
+  const at = HTTP_DATE.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
+  return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
+}
+
+function countOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+function withDefaultTag(name: string): string {
+  const lastSegment = name.slice(name.lastIndexOf('/') + 1);
+  return lastSegment.includes(':') ? name : `${name}:latest`;
+}
+
+function findModel(models: readonly ModelResponse[] | undefined, wanted: string): ModelResponse | undefined {
+  if (!Array.isArray(models)) return undefined;
+  const target = withDefaultTag(wanted);
+  return models.find((m) => withDefaultTag(String(m.name ?? m.model)) === target || withDefaultTag(String(m.model ?? '')) === target);
+}

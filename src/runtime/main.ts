@@ -1,0 +1,132 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { EXIT, EXIT_HELP } from './exit-codes.js';
+import { messageOf, runStage } from './runner.js';
+import type { Stage } from './stage.js';
+import type { Command } from '../commands/command.js';
+
+const TRANSFORMS_DIR = new URL('../transforms/', import.meta.url);
+const COMMANDS_DIR = new URL('../commands/', import.meta.url);
+
+/** Entry point of `bin/rca-<stage>`. */
+export async function runStageBin(stageName: string): Promise<void> {
+  process.exitCode = await runNamedStage(stageName, process.argv.slice(2));
+}
+
+/** Entry point of `bin/rca`: `rca <stage> [options]`. */
+export async function runDispatcher(): Promise<void> {
+  const [first, ...rest] = process.argv.slice(2);
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(await dispatcherHelp());
+    process.exitCode = first === undefined ? EXIT.USAGE : EXIT.OK;
+    return;
+  }
+  if (first === '--version' || first === '-V') {
+    process.stdout.write(`rca ${version()}\n`);
+    return;
+  }
+  if (commandNames().includes(first)) {
+    routeConsoleToStderr();
+    const command = await loadCommand(first);
+    process.exitCode = await command.run({ argv: rest, stdout: process.stdout, stderr: process.stderr, env: process.env });
+    return;
+  }
+  if (!stageNames().includes(first)) {
+    process.stderr.write(`rca: unknown command '${first}' (see rca --help)\n`);
+    process.exitCode = EXIT.USAGE;
+    return;
+  }
+  process.exitCode = await runNamedStage(first, rest);
+}
+
+async function runNamedStage(stageName: string, argv: string[]): Promise<number> {
+  routeConsoleToStderr();
+  const tool = `rca-${stageName}`;
+  let stage: Stage;
+  try {
+    stage = await loadStage(stageName);
+  } catch (err) {
+    process.stderr.write(`${tool}: fatal: cannot load stage: ${messageOf(err)}\n`);
+    return EXIT.FATAL;
+  }
+  // A second Ctrl-C means "now": the first one lets completed records be written.
+  let signals = 0;
+  const hardStop = () => {
+    if (++signals > 1) process.exit(EXIT.INTERRUPTED);
+  };
+  process.on('SIGINT', hardStop);
+  process.on('SIGTERM', hardStop);
+  return runStage(stage, tool, {
+    argv,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    signals: process,
+    version: version(),
+  });
+}
+
+/** Libraries (ollama-js among them) may print to stdout; stdout carries records only. */
+function routeConsoleToStderr(): void {
+  const toStderr = (...args: unknown[]) => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+}
+
+export async function loadStage(name: string): Promise<Stage> {
+  const mod = (await import(new URL(`${name}.js`, TRANSFORMS_DIR).href)) as { default?: Stage };
+  if (!mod.default || mod.default.name !== name) throw new Error(`transforms/${name}.js does not export its stage`);
+  return mod.default;
+}
+
+/** Stages are discovered from the transforms folder: adding a stage is adding a file there. */
+export function stageNames(): string[] {
+  return modulesIn(TRANSFORMS_DIR);
+}
+
+export function commandNames(): string[] {
+  return modulesIn(COMMANDS_DIR).filter((name) => name !== 'command');
+}
+
+function modulesIn(dir: URL): string[] {
+  return readdirSync(fileURLToPath(dir))
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => f.slice(0, -3))
+    .sort();
+}
+
+export async function loadCommand(name: string): Promise<Command> {
+  const mod = (await import(new URL(`${name}.js`, COMMANDS_DIR).href)) as { default?: Command };
+  if (!mod.default || mod.default.name !== name) throw new Error(`commands/${name}.js does not export its command`);
+  return mod.default;
+}
+
+async function dispatcherHelp(): Promise<string> {
+  const stages = await Promise.all(stageNames().map(loadStage));
+  const commands = await Promise.all(commandNames().map(loadCommand));
+  const width = Math.max(...[...stages, ...commands].map((s) => s.name.length)) + 2;
+  return [
+    'rca — Unix filters for nuclear-plant reliability documents (JSON Lines in, JSON Lines out)',
+    '',
+    'Usage: rca <stage> [options] [FILE...]     (same as rca-<stage> [options] [FILE...])',
+    '       rca <stage> --help',
+    '',
+    'Stages:',
+    ...stages.map((s) => `  ${s.name.padEnd(width)}${s.summary}`),
+    ...(commands.length ? ['', 'Commands:', ...commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`)] : []),
+    '',
+    'Example:',
+    '  cat chunks.jsonl | rca-tag > tagged.jsonl',
+    '',
+    EXIT_HELP,
+    '',
+  ].join('\n');
+}
+
+let cachedVersion: string | undefined;
+function version(): string {
+  cachedVersion ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return cachedVersion;
+}

@@ -1,0 +1,103 @@
+import { parseArgs } from 'node:util';
+import { EXIT_HELP, UsageError } from './exit-codes.js';
+import type { OptionSpec, OptionsSpec, Stage } from './stage.js';
+
+/** Options every stage takes; the runner handles them. */
+export const COMMON_OPTIONS = {
+  rejects: { type: 'string', placeholder: 'FILE', help: 'also write each rejected line as a JSON record {stage, source, line, code, message, input} to FILE' },
+  'max-line-bytes': { type: 'number', placeholder: 'N', default: 16 * 1024 * 1024, min: 1, integer: true, help: 'reject longer input lines without buffering them' },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+  version: { type: 'boolean', short: 'V', help: 'show the version' },
+} as const satisfies OptionsSpec;
+
+export interface ParsedArgs {
+  values: Record<string, unknown>;
+  files: string[];
+}
+
+/** Parses argv against the stage's declared options plus the common ones. Throws UsageError. */
+export function parseStageArgs(spec: OptionsSpec, argv: readonly string[]): ParsedArgs {
+  const all: OptionsSpec = { ...spec, ...COMMON_OPTIONS };
+  const config: NonNullable<Parameters<typeof parseArgs>[0]>['options'] = {};
+  for (const [name, opt] of Object.entries(all)) {
+    config[name] = {
+      type: opt.type === 'boolean' ? 'boolean' : 'string',
+      multiple: opt.type === 'list',
+      ...(opt.short ? { short: opt.short } : {}),
+    };
+    if (opt.type === 'boolean') config[`no-${name}`] = { type: 'boolean' };
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: config, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(cleanParseError(err));
+  }
+  const values: Record<string, unknown> = {};
+  for (const [name, opt] of Object.entries(all)) {
+    const raw = (parsed.values as Record<string, unknown>)[name];
+    if (opt.type === 'boolean' && (parsed.values as Record<string, unknown>)[`no-${name}`]) {
+      values[name] = false;
+      continue;
+    }
+    values[name] = raw === undefined ? defaultOf(opt) : convert(name, opt, raw);
+  }
+  return { values, files: parsed.positionals };
+}
+
+function defaultOf(opt: OptionSpec): unknown {
+  if (opt.type === 'boolean') return opt.default ?? false;
+  if (opt.type === 'list') return Array.isArray(opt.default) ? [...opt.default] : [];
+  return opt.default;
+}
+
+function convert(name: string, opt: OptionSpec, raw: unknown): unknown {
+  if (opt.type === 'number') {
+    const text = String(raw).trim();
+    const n = Number(text);
+    if (text === '' || !Number.isFinite(n)) throw new UsageError(`--${name} expects a number, got '${String(raw)}'`);
+    if (opt.integer && !Number.isInteger(n)) throw new UsageError(`--${name} expects a whole number, got '${text}'`);
+    if (opt.min !== undefined && n < opt.min) throw new UsageError(`--${name} must be at least ${opt.min}, got ${text}`);
+    return n;
+  }
+  if (opt.choices) {
+    const items = opt.type === 'list' ? (raw as string[]) : [raw as string];
+    for (const item of items) {
+      if (!opt.choices.includes(item)) {
+        throw new UsageError(`--${name} must be one of ${opt.choices.join(', ')}; got '${item}'`);
+      }
+    }
+  }
+  return raw;
+}
+
+function cleanParseError(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  // parseArgs explains how to pass a positional that starts with '-'; keep the first sentence only.
+  return message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '');
+}
+
+export function renderHelp(stage: Stage, tool: string): string {
+  const lines: string[] = [];
+  lines.push(`${tool} — ${stage.summary}`, '', `Usage: ${tool} [options] [FILE...]`, '');
+  lines.push('Reads JSON Lines from the FILEs (or stdin; "-" is stdin) and writes JSON Lines to stdout.');
+  if (stage.description) lines.push('', stage.description.trim());
+  lines.push('', 'Options:');
+  const rows = [...Object.entries(stage.options), ...Object.entries(COMMON_OPTIONS as OptionsSpec)].map(([name, opt]) => {
+    const flag = `${opt.short ? `-${opt.short}, ` : '    '}--${name}${opt.type === 'boolean' ? '' : ` ${opt.placeholder ?? (opt.type === 'number' ? 'N' : 'VALUE')}`}`;
+    let help = opt.help;
+    if (opt.choices) help += ` (one of: ${opt.choices.join(', ')})`;
+    if (opt.type === 'list') help += ' (repeatable)';
+    if (opt.default !== undefined && opt.type !== 'boolean') help += ` [default: ${Array.isArray(opt.default) ? opt.default.join(',') : String(opt.default)}]`;
+    return [flag, help] as const;
+  });
+  const width = Math.min(34, Math.max(...rows.map(([f]) => f.length)) + 2);
+  for (const [flag, help] of rows) {
+    lines.push(flag.length + 2 > width ? `  ${flag}\n  ${' '.repeat(width)}${help}` : `  ${flag.padEnd(width)}${help}`);
+  }
+  if (stage.examples.length) {
+    lines.push('', 'Examples:', ...stage.examples.map((e) => `  ${e}`));
+  }
+  lines.push('', EXIT_HELP, '');
+  return lines.join('\n');
+}

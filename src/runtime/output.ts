@@ -1,0 +1,73 @@
+import type { Writable } from 'node:stream';
+
+const FLUSH_BYTES = 64 * 1024;
+
+/**
+ * Batches output lines and writes them with backpressure: Node does not block on a full pipe,
+ * so every write() that returns false is followed by waiting for 'drain' before more is written.
+ * EPIPE (the reader went away, e.g. `| head -1`) is a normal end: `closed` becomes true and
+ * everything after is dropped quietly.
+ */
+export class LineWriter {
+  private pending: string[] = [];
+  private pendingChars = 0;
+  closed = false;
+  error: Error | null = null;
+  private waiters: Array<() => void> = [];
+
+  constructor(private readonly stream: Writable, private readonly onClosed: () => void) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') {
+        this.closed = true;
+      } else {
+        this.error = err;
+        this.closed = true;
+      }
+      this.pending = [];
+      this.pendingChars = 0;
+      this.onClosed();
+      this.wakeAll();
+    });
+    stream.on('drain', () => this.wakeAll());
+  }
+
+  push(line: string): void {
+    if (this.closed) return;
+    this.pending.push(line);
+    this.pendingChars += line.length + 1;
+  }
+
+  get needsFlush(): boolean {
+    return this.pendingChars >= FLUSH_BYTES;
+  }
+
+  /** Writes what is batched; resolves when the stream can take more. */
+  async flush(): Promise<void> {
+    if (this.closed || this.pending.length === 0) return;
+    const data = this.pending.join('\n') + '\n';
+    this.pending = [];
+    this.pendingChars = 0;
+    if (!this.stream.write(data)) await this.waitDrain();
+  }
+
+  private waitDrain(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private wakeAll(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Flushes and waits until the stream has handed everything to the OS. */
+  async end(): Promise<void> {
+    await this.flush();
+    if (this.closed) return;
+    await new Promise<void>((resolve) => {
+      // stdout is never really ended (Node owns it); an empty write's callback means all before it is out.
+      this.stream.write('', () => resolve());
+    });
+  }
+}

@@ -1,0 +1,319 @@
+import { accessSync, constants, createReadStream, closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { EXIT, FatalError, UsageError } from './exit-codes.js';
+import { LineSplitter, type LineEvent } from './line-splitter.js';
+import { parseStageArgs, renderHelp } from './options.js';
+import { LineWriter } from './output.js';
+import type { JsonObject, Outcome, OutputRecord, Processor, RecordMeta, SetupContext, Stage } from './stage.js';
+import { RawJson } from './stage.js';
+
+export interface RunIO {
+  argv: readonly string[];
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Where SIGINT/SIGTERM arrive (the process in production, an emitter in tests). */
+  signals?: NodeJS.EventEmitter;
+  version: string;
+}
+
+const DATA_DIR = fileURLToPath(new URL('../../data/', import.meta.url));
+const STDIN_NAME = 'stdin';
+
+/** Runs one stage over its inputs and returns the exit status. Never throws. */
+export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<number> {
+  const say = (line: string) => io.stderr.write(`${tool}: ${line}\n`);
+  let args;
+  try {
+    args = parseStageArgs(stage.options, io.argv);
+  } catch (err) {
+    say(`${messageOf(err)} (see --help)`);
+    return EXIT.USAGE;
+  }
+  if (args.values.help) {
+    io.stdout.write(renderHelp(stage, tool));
+    return EXIT.OK;
+  }
+  if (args.values.version) {
+    io.stdout.write(`${tool} ${io.version}\n`);
+    return EXIT.OK;
+  }
+
+  const sources = args.files.length ? args.files : ['-'];
+  let processor: Processor;
+  let rejectsFd: number | null = null;
+  try {
+    for (const file of sources) {
+      if (file === '-') continue;
+      try {
+        accessSync(file, constants.R_OK);
+      } catch {
+        throw new UsageError(`cannot read input file '${file}'`);
+      }
+    }
+    processor = await stage.create(args.values as never, setupContext(io.env));
+    const rejectsPath = args.values.rejects as string | undefined;
+    if (rejectsPath) {
+      try {
+        rejectsFd = openSync(rejectsPath, 'w');
+      } catch (err) {
+        throw new UsageError(`cannot open --rejects file '${rejectsPath}': ${(err as NodeJS.ErrnoException).code ?? messageOf(err)}`);
+      }
+    }
+  } catch (err) {
+    say(messageOf(err));
+    return err instanceof UsageError ? EXIT.USAGE : EXIT.FATAL;
+  }
+
+  const run = new Run(stage.name, tool, processor, io, rejectsFd, args.values['max-line-bytes'] as number);
+  try {
+    return await run.execute(sources);
+  } finally {
+    if (rejectsFd !== null) closeSync(rejectsFd);
+  }
+}
+
+function setupContext(env: RunIO['env']): SetupContext {
+  return {
+    env,
+    dataFile: (rel) => resolve(DATA_DIR, rel),
+    readText(path) {
+      try {
+        return readFileSync(path, 'utf8');
+      } catch (err) {
+        throw new UsageError(`cannot read '${path}': ${(err as NodeJS.ErrnoException).code ?? messageOf(err)}`);
+      }
+    },
+  };
+}
+
+interface Pending {
+  meta: RecordMeta;
+  done: boolean;
+  outcome: Outcome | null;
+  promise: Promise<Outcome> | null;
+}
+
+class Run {
+  private readonly writer: LineWriter;
+  private readonly window: Pending[] = [];
+  private readonly maxWindow: number;
+  private records = 0;
+  private rejected = 0;
+  private failed = false;
+  private fatal = false;
+  private interrupted = false;
+  private stopped = false;
+  private current: Readable | null = null;
+
+  constructor(
+    private readonly stageName: string,
+    private readonly tool: string,
+    private readonly processor: Processor,
+    private readonly io: RunIO,
+    private readonly rejectsFd: number | null,
+    private readonly maxLineBytes: number,
+  ) {
+    this.writer = new LineWriter(io.stdout, () => this.stop());
+    this.maxWindow = Math.max(1, processor.window ?? 1);
+  }
+
+  private say(line: string): void {
+    this.io.stderr.write(`${this.tool}: ${line}\n`);
+  }
+
+  private stop(): void {
+    this.stopped = true;
+    this.current?.destroy();
+  }
+
+  async execute(sources: string[]): Promise<number> {
+    const onSignal = () => {
+      if (this.interrupted) return;
+      this.interrupted = true;
+      this.processor.interrupt?.();
+      this.stop();
+    };
+    this.io.signals?.on('SIGINT', onSignal);
+    this.io.signals?.on('SIGTERM', onSignal);
+    try {
+      for (const source of sources) {
+        if (this.stopped) break;
+        await this.readSource(source);
+      }
+      await this.drainWindow(0);
+      // Only a complete input is finished: groups held back from a cut-short input would be wrong.
+      if (!this.stopped && !this.fatal && this.processor.finish) {
+        await this.apply(await this.safeFinish(), { source: 'end', line: 0, raw: '' });
+      }
+      await this.writer.end();
+    } catch (err) {
+      this.say(`fatal: ${messageOf(err)}`);
+      this.fatal = true;
+    } finally {
+      this.io.signals?.off('SIGINT', onSignal);
+      this.io.signals?.off('SIGTERM', onSignal);
+    }
+    if (this.writer.error) {
+      this.say(`cannot write output: ${messageOf(this.writer.error)}`);
+      this.fatal = true;
+    }
+    this.printSummary();
+    if (this.interrupted) return EXIT.INTERRUPTED;
+    if (this.fatal) return EXIT.FATAL;
+    if (this.rejected > 0 || this.failed) return EXIT.RECORDS_FAILED;
+    return EXIT.OK;
+  }
+
+  private printSummary(): void {
+    if (this.rejected > 0) this.say(`${this.rejected} of ${this.records} records rejected`);
+    for (const line of this.processor.summary?.() ?? []) this.say(line);
+    if (this.interrupted) this.say(`interrupted after ${this.records} records; completed records were written`);
+  }
+
+  private async readSource(source: string): Promise<void> {
+    const name = source === '-' ? STDIN_NAME : source;
+    const stream = source === '-' ? this.io.stdin : createReadStream(source);
+    this.current = stream;
+    const splitter = new LineSplitter(this.maxLineBytes);
+    const events: LineEvent[] = [];
+    try {
+      for await (const chunk of stream) {
+        splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer), events);
+        await this.handleEvents(name, events);
+        if (this.stopped) break;
+      }
+      if (!this.stopped) {
+        splitter.end(events);
+        await this.handleEvents(name, events);
+      }
+    } catch (err) {
+      if (!this.stopped) throw new FatalError(`cannot read ${name}: ${messageOf(err)}`);
+    } finally {
+      this.current = null;
+    }
+  }
+
+  private async handleEvents(source: string, events: LineEvent[]): Promise<void> {
+    for (const event of events) {
+      if (this.stopped) break;
+      this.records++;
+      if (event.kind === 'too-long') {
+        this.reject({ source, line: event.line, raw: event.preview }, 'LINE_TOO_LONG', `line of ${event.bytes} bytes exceeds --max-line-bytes ${this.maxLineBytes}`);
+        continue;
+      }
+      if (event.kind === 'bad-utf8') {
+        this.reject({ source, line: event.line, raw: event.preview }, 'BAD_UTF8', 'line is not valid UTF-8');
+        continue;
+      }
+      const meta: RecordMeta = { source, line: event.line, raw: event.text };
+      let record: unknown;
+      try {
+        record = JSON.parse(event.text);
+      } catch (err) {
+        this.reject(meta, 'BAD_JSON', messageOf(err));
+        continue;
+      }
+      if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+        this.reject(meta, 'NOT_OBJECT', `expected a JSON object, got ${record === null ? 'null' : Array.isArray(record) ? 'an array' : typeof record}`);
+        continue;
+      }
+      await this.submit(meta, record as JsonObject);
+      if (this.writer.needsFlush) await this.writer.flush();
+    }
+    events.length = 0;
+    await this.writer.flush();
+  }
+
+  private async submit(meta: RecordMeta, record: JsonObject): Promise<void> {
+    let result: Outcome | Promise<Outcome>;
+    try {
+      result = this.processor.process(record, meta);
+    } catch (err) {
+      result = internalFailure(err);
+    }
+    if (!(result instanceof Promise)) {
+      if (this.window.length === 0) return this.apply(result, meta);
+      this.window.push({ meta, done: true, outcome: result, promise: null });
+    } else {
+      const entry: Pending = { meta, done: false, outcome: null, promise: null };
+      entry.promise = result.then(
+        (outcome) => outcome,
+        (err: unknown) => internalFailure(err),
+      ).then((outcome) => {
+        entry.done = true;
+        entry.outcome = outcome;
+        return outcome;
+      });
+      this.window.push(entry);
+    }
+    await this.drainWindow(this.maxWindow);
+  }
+
+  /** Emits finished outcomes in input order; waits for the oldest while `limit` or more are queued. */
+  private async drainWindow(limit: number): Promise<void> {
+    while (this.window.length > 0) {
+      const head = this.window[0]!;
+      if (!head.done) {
+        if (this.window.length < limit) return;
+        await head.promise;
+      }
+      this.window.shift();
+      await this.apply(head.outcome!, head.meta);
+    }
+  }
+
+  private async safeFinish(): Promise<Outcome> {
+    try {
+      return await this.processor.finish!();
+    } catch (err) {
+      return internalFailure(err);
+    }
+  }
+
+  private async apply(outcome: Outcome, meta: RecordMeta): Promise<void> {
+    const where = meta.line > 0 ? `${meta.source}:${meta.line}: ` : '';
+    if (outcome.reject) this.reject(meta, outcome.reject.code, outcome.reject.message);
+    for (const warning of outcome.warnings ?? []) this.say(`${where}${warning}`);
+    if (outcome.failed) this.failed = true;
+    if (outcome.records) {
+      for (const rec of outcome.records) this.writer.push(serialise(rec));
+      if (this.writer.needsFlush) await this.writer.flush();
+    }
+    if (outcome.stop) {
+      this.say(`${where}${outcome.stop}`);
+      this.failed = true;
+      this.stop();
+    }
+    if (outcome.fatal) {
+      this.say(`${where}fatal: ${outcome.fatal}`);
+      this.fatal = true;
+      this.stop();
+    }
+  }
+
+  private reject(meta: RecordMeta, code: string, message: string): void {
+    this.rejected++;
+    this.say(`${meta.source}:${meta.line}: ${code}: ${message}`);
+    if (this.rejectsFd !== null) {
+      const rec = { stage: this.stageName, source: meta.source, line: meta.line, code, message, input: meta.raw };
+      writeSync(this.rejectsFd, JSON.stringify(rec) + '\n');
+    }
+  }
+}
+
+function serialise(rec: OutputRecord): string {
+  return rec instanceof RawJson ? rec.json : JSON.stringify(rec);
+}
+
+function internalFailure(err: unknown): Outcome {
+  return { reject: { code: 'INTERNAL_ERROR', message: messageOf(err) }, fatal: `internal error: ${messageOf(err)}` };
+}
+
+export function messageOf(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.split('\n')[0]!;
+}

@@ -1,0 +1,94 @@
+// The contract between a transform and the runner. A transform declares what it is and which
+// options it takes; the runner owns argv, stdin/stdout/stderr, files, signals and exit codes.
+
+export type JsonObject = Record<string, unknown>;
+
+export interface OptionSpec {
+  type: 'string' | 'number' | 'boolean' | 'list';
+  help: string;
+  /** Shown in --help as the value's name, e.g. FILE or N. */
+  placeholder?: string;
+  default?: string | number | boolean | readonly string[];
+  choices?: readonly string[];
+  short?: string;
+  /** For numbers: smallest accepted value, and whether only integers are accepted. */
+  min?: number;
+  integer?: boolean;
+}
+export type OptionsSpec = Record<string, OptionSpec>;
+
+type ValueOf<O extends OptionSpec> = O['type'] extends 'boolean'
+  ? boolean
+  : O['type'] extends 'number'
+    ? O extends { default: number } ? number : number | undefined
+    : O['type'] extends 'list'
+      ? string[]
+      : O extends { default: string } ? string : string | undefined;
+export type OptionValues<S extends OptionsSpec> = { [K in keyof S]: ValueOf<S[K]> };
+
+/** A serialised JSON object the transform built itself (e.g. the input line with fields appended). */
+export class RawJson {
+  constructor(readonly json: string) {}
+}
+export type OutputRecord = JsonObject | RawJson;
+
+export interface RecordMeta {
+  /** 'stdin' or the file path the record came from. */
+  source: string;
+  /** 1-based physical line number in that source. */
+  line: number;
+  /** The line as read (no line terminator, no BOM). */
+  raw: string;
+}
+
+export interface Outcome {
+  records?: OutputRecord[];
+  /** The input record is refused: reported on stderr and in --rejects, not written to stdout. */
+  reject?: { code: string; message: string };
+  /** Records written but not fully successful (e.g. a failed view): the exit status becomes 1. */
+  failed?: boolean;
+  /** One-line messages for stderr, prefixed with the tool name and the line. */
+  warnings?: string[];
+  /** Stop reading: exit 3 after writing what is done. */
+  fatal?: string;
+  /** Stop reading because the input cannot be processed as given (e.g. unsorted): exit 1,
+   *  what is done is written, `finish()` is not called. */
+  stop?: string;
+}
+
+/** The runner's services lent to a transform while it sets up (the only I/O a transform sees). */
+export interface SetupContext {
+  /** Reads a UTF-8 file; a missing or unreadable file is a usage error. */
+  readText(path: string): string;
+  /** Absolute path of a file shipped under the package's data/ folder. */
+  dataFile(relativePath: string): string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export interface Processor {
+  /** One input object → its outcome. May return a promise; the runner keeps input order. */
+  process(record: JsonObject, meta: RecordMeta): Outcome | Promise<Outcome>;
+  /** Called once at end of input (records held back by grouping stages come out here). */
+  finish?(): Outcome | Promise<Outcome>;
+  /** How many unfinished asynchronous outcomes may wait for their turn (reorder window). */
+  readonly window?: number;
+  /** Called when the run is interrupted: cancel in-flight work (its outcomes still arrive). */
+  interrupt?(): void;
+  /** Extra lines for the end-of-run summary on stderr. */
+  summary?(): string[];
+}
+
+export interface Stage<S extends OptionsSpec = OptionsSpec> {
+  name: string;
+  summary: string;
+  /** Paragraphs for --help after the summary. */
+  description?: string;
+  examples: string[];
+  options: S;
+  create(options: OptionValues<S>, setup: SetupContext): Processor | Promise<Processor>;
+}
+
+/** Identity helper that keeps the option types of a stage literal. */
+export function defineStage<const S extends OptionsSpec>(stage: Stage<S>): Stage<S> {
+  return stage;
+}

@@ -1,0 +1,134 @@
+// Identifier families: document references, alarm ids, failure-mode ids and equipment tags.
+// Each is one precompiled regex run once; the forms follow DACKAR's default plant profile,
+// extended where the profile's own examples or our data need it.
+
+import { type Candidate, scan, tokenRegex, wholeMatch } from './scan.js';
+
+const YEAR = '(?:19|20)\\d{2}';
+const GAP = '[ \\t\\u00A0]+';
+
+// Prefixes are upper case as in the profile: lower-case "in 2019-20" or "gl" are prose, not refs.
+const DOC_REF_FORMS = [
+  `CR-${YEAR}-\\d{3,8}`,
+  'CR-\\d{5,8}',
+  `CAP-?${YEAR}-\\d{3,8}`,
+  'CAP-\\d{5,9}',
+  `WO-${YEAR}-\\d{3,8}`,
+  'WO-\\d{5,9}',
+  `WO${GAP}\\d{5,9}`,
+  'PM-\\d{4,8}',
+  `PM${GAP}\\d{4,8}`,
+  `ECA-${YEAR}-\\d{3,6}`,
+  '(?:ECA|EC|DCN|ECN)-\\d{4,7}',
+  // Procedures may carry up to three plant/system segments before the number
+  // (SOP-U2-CND-001, EOP-E-0) and dotted sub-numbers (OP-1234.2).
+  '(?:EOP|AOP|GOP|SOP|FNP)(?:-[A-Z0-9]{1,6}){0,3}-\\d{1,5}(?:\\.\\d+)*',
+  '(?:OP|MP|SP)(?:-[A-Z0-9]{1,6}){0,3}-\\d{2,5}(?:\\.\\d+)*',
+  `LER(?:-|${GAP})\\d{3}-${YEAR}-\\d{3}`,
+  `(?:GL|IN)(?:-|${GAP})${YEAR}-\\d{2,3}`,
+  `(?:BUL-|BULLETIN${GAP})${YEAR}-\\d{2,3}`,
+  `(?:SER|IER)-${YEAR}-\\d{2,4}`,
+  'OE-\\d{4,6}',
+  `(?:NCR|PER)-${YEAR}-\\d{3,7}`,
+  'NCR-\\d{5,8}',
+  'AR-\\d{5,8}',
+];
+
+// The profile's "kla_point" form ([A-Z]{1,4}-\d{4}) is left out on purpose: it is exactly the
+// shape of instrument tags such as FT-1102, which are equipment.
+const ALARM_FORMS = [
+  'ALM-\\d{3,6}[A-Z]?',
+  'ANN(?:UNC)?-[A-Z]-\\d{1,3}',
+  `(?:WINDOW|Window)${GAP}[A-Z]-\\d{1,3}`,
+  'P(?:AHH|ALL|AS|AH|AL)-\\d{3,6}(?:-(?:HI|LO))?',
+  // Unit-train-condition tags: 1-RC-P-1A-HI-PRESS, 1-FW-LO-FLOW (the condition may be followed by
+  // the process variable, which the profile's own example does but its pattern did not allow).
+  '\\d-[A-Z]{2,6}(?:-[A-Z0-9]{1,6}){0,3}-(?:HI-HI|LO-LO|HI|LO|TRIP|ALARM|ACTUAT|SCRAM|SI|EFAS|AFAS)(?:-[A-Z]{2,8})?',
+];
+
+const FM_ID_FORMS = ['FM(?:_[A-Z0-9]+)+'];
+
+// Candidate shape only; isEquipmentId decides. Upper-case letters only, so hyphenated English
+// ("in-leakage", "year-2026") never qualifies and case is kept exactly as written.
+const EQUIPMENT_SHAPE = ['[A-Z0-9]+(?:-[A-Z0-9]+)+'];
+
+const DOC_REF_RE = tokenRegex(DOC_REF_FORMS);
+const ALARM_RE = tokenRegex(ALARM_FORMS);
+const FM_ID_RE = tokenRegex(FM_ID_FORMS);
+const EQUIPMENT_RE = tokenRegex(EQUIPMENT_SHAPE);
+
+// First segments that name a document, an alarm, a standard or a part of a document: such a token
+// is never equipment even when its doc-ref or alarm form did not match in full (CR-2026 alone,
+// PM-U2-CND-EXPJOINT-INSP-A, NUREG-0800).
+const NOT_EQUIPMENT_PREFIXES = new Set([
+  'CR', 'CAP', 'WO', 'PM', 'ECA', 'EC', 'DCN', 'ECN', 'SOP', 'OP', 'MP', 'SP', 'EOP', 'AOP', 'GOP',
+  'FNP', 'LER', 'GL', 'IN', 'BUL', 'BULLETIN', 'SER', 'IER', 'OE', 'NCR', 'PER', 'AR', 'FMEA',
+  'ALM', 'ANN', 'ANNUNC', 'WINDOW', 'PAS', 'PAH', 'PAL', 'PAHH', 'PALL',
+  'NUREG', 'ASME', 'IEEE', 'ANSI', 'ASTM', 'ISO', 'EPRI', 'NEI', 'NFPA', 'API', 'TECH',
+  'REV', 'STEP', 'TABLE', 'FIG', 'FIGURE', 'ATTACHMENT', 'APPENDIX', 'SECTION', 'PAGE', 'NOTE', 'ITEM',
+]);
+
+// Numbered list items written like tags (corrective actions CA-1, CA-2 in a CR's action table).
+const NUMBERED_ITEM_PREFIXES = new Set(['CA']);
+
+// Nuclides are written like tags and are frequent in plant documents.
+const NUCLIDES = new Set([
+  'H-3', 'C-14', 'N-16', 'CO-58', 'CO-60', 'KR-85', 'SR-90', 'I-131', 'I-133', 'I-135', 'XE-133',
+  'XE-135', 'CS-134', 'CS-137', 'U-235', 'U-238', 'PU-239', 'AM-241',
+]);
+
+const HYPHEN = 45;
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
+
+// One pass over the characters (the shape regex guarantees only A-Z, 0-9 and inner hyphens):
+// this runs for every hyphenated upper-case token, dates included, so it avoids split and regexes.
+function isEquipmentId(id: string): boolean {
+  let hyphens = 0;
+  let letters = 0;
+  let digits = 0;
+  let lastSegmentDigits = 0;
+  let lastSegmentLetters = 0;
+  let firstSegmentEnd = -1;
+  for (let i = 0; i < id.length; i += 1) {
+    const code = id.charCodeAt(i);
+    if (code === HYPHEN) {
+      hyphens += 1;
+      if (firstSegmentEnd < 0) firstSegmentEnd = i;
+      lastSegmentDigits = 0;
+      lastSegmentLetters = 0;
+    } else if (code >= DIGIT_0 && code <= DIGIT_9) {
+      digits += 1;
+      lastSegmentDigits += 1;
+    } else {
+      letters += 1;
+      lastSegmentLetters += 1;
+    }
+  }
+  if (digits === 0 || letters === 0) return false; // dates, ranges, HI-HI
+  const first = id.slice(0, firstSegmentEnd);
+  if (NOT_EQUIPMENT_PREFIXES.has(first) || NUCLIDES.has(id)) return false;
+  if (hyphens > 1) return true; // AFW-P-101, 1-RC-P-1A, U2-CND-HOTWELL
+  // Two segments must read PREFIX-NUMBER: P-101A, MOV-204A, FT-1102. A one-letter prefix needs a
+  // three-digit number or a train letter after the number (P-101, P-2A), so grid and window
+  // labels (A-1, B-2, A-14) are not tags.
+  const startsWithDigit = id.charCodeAt(0) <= DIGIT_9;
+  if (startsWithDigit || NUMBERED_ITEM_PREFIXES.has(first) || lastSegmentDigits === 0) return false;
+  return firstSegmentEnd > 1 || lastSegmentDigits >= 3 || lastSegmentLetters > 0;
+}
+
+export function findDocRefs(text: string): Candidate<string>[] {
+  return scan(DOC_REF_RE, text, wholeMatch);
+}
+
+export function findAlarmIds(text: string): Candidate<string>[] {
+  return scan(ALARM_RE, text, wholeMatch);
+}
+
+export function findFmIds(text: string): Candidate<string>[] {
+  return scan(FM_ID_RE, text, wholeMatch);
+}
+
+export function findEquipmentIds(text: string): Candidate<string>[] {
+  return scan(EQUIPMENT_RE, text, (match) => (isEquipmentId(match[0]) ? wholeMatch(match) : undefined));
+}

@@ -1,0 +1,97 @@
+// Measurements: a number or range followed by a unit, every part kept exactly as written.
+// Durations (hours, minutes, days) are temporal refs, not measurements.
+
+import type { Measurement } from '../../contracts/chunk.js';
+import { type Candidate, scan } from './scan.js';
+
+const UNITS = [
+  'psig', 'psia', 'psid', 'psi', 'PSIG', 'PSIA', 'PSID', 'PSI',
+  'inHg', 'in. Hg', 'in Hg', 'in.Hg', 'inH2O', 'in. H2O', 'in H2O', 'inWC',
+  '%', 'percent', 'PERCENT',
+  '°F', '°C', 'degF', 'degC', 'deg F', 'deg C',
+  'gpm', 'GPM', 'gph', 'rpm', 'RPM', 'SCFM', 'scfm', 'cfm', 'CFM',
+  'mils', 'mil', 'MILS', 'in', 'inch', 'inches', 'mm', 'cm', 'm', 'ft', 'feet',
+  'in/s', 'ips', 'IPS', 'mm/s', 'g',
+  'A', 'mA', 'kA', 'amps', 'V', 'mV', 'kV', 'VAC', 'VDC', 'Vac', 'Vdc', 'volts',
+  'W', 'kW', 'MW', 'MWe', 'MWt', 'kWh', 'MWh',
+  'Pa', 'kPa', 'MPa', 'bar', 'barg',
+  'Hz', 'kHz',
+  'ppb', 'ppm', 'PPB', 'PPM',
+  'lb', 'lbm', 'lbs', 'lbf', 'ft-lb', 'ft-lbs', 'kg',
+  'gal', 'gallons', 'GAL',
+  'mR/hr', 'mR/h', 'R/hr', 'rem', 'mrem', 'mrem/hr',
+];
+
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+// Longest first, so the alternation itself prefers "psig" to "psi" and "in. Hg" to "in"; the
+// word-boundary check after the unit enforces the same when the text continues with a letter.
+const UNIT_ALTERNATION = [...UNITS]
+  .sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0))
+  .map(escapeRegex)
+  .join('|');
+
+// Thousands grouped by commas or by the no-break and thin spaces of SI style ("1 200").
+const NUMBER = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[\u00A0\u202F\u2009]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+`;
+const SIGN = '[-+−±]';
+// A range is "100-120", "100–120" or "100 to 120"; only the en-dash and "to" forms allow a signed
+// upper bound, so "5--3" is never read as a range.
+const VALUE =
+  `${SIGN}?(?:${NUMBER})` +
+  `(?:[ \\t]*[–—][ \\t]*${SIGN}?(?:${NUMBER})|[ \\t]*-[ \\t]*(?:${NUMBER})|[ \\t]+to[ \\t]+${SIGN}?(?:${NUMBER}))?`;
+
+// The number may not continue a token: "VB-101A", "FT-1102", "2026-02-06", "1,175" (at "175"),
+// "5.0" (at "0"), "2/6/2026" and "03:22" all start with a letter, digit or joiner before it.
+// Nor may it follow a number and one space: in "1 200 kPa" the "200" is half of a number.
+const NUMBER_START = String.raw`(?<![A-Za-z0-9_.,\-−–—+±/:]|\d[ \u00A0\u202F\u2009])`;
+// A space (or nothing) before the unit; or, in a markdown table row, the cell edge between a
+// number-only cell and a unit-only cell ("| 6.2 | mils |").
+const SEPARATOR = String.raw`[ \u00A0]?|[ \t]*\|[ \t]*`;
+const UNIT_END = String.raw`(?![A-Za-z0-9_]|-[A-Za-z0-9])`;
+
+const MEASUREMENT_RE = new RegExp(
+  `${NUMBER_START}(?<value>${VALUE})(?<sep>${SEPARATOR})(?<unit>${UNIT_ALTERNATION})${UNIT_END}`,
+  'g',
+);
+
+const HORIZONTAL_SPACE = /[ \t]/;
+const ALNUM = /[A-Za-z0-9]/;
+const DIGITS = /\d/g;
+
+function previousNonSpace(text: string, index: number): string {
+  let i = index - 1;
+  while (i >= 0 && HORIZONTAL_SPACE.test(text[i] ?? '')) i -= 1;
+  return i >= 0 ? (text[i] ?? '') : '';
+}
+
+function nextNonSpace(text: string, index: number): string {
+  let i = index;
+  while (i < text.length && HORIZONTAL_SPACE.test(text[i] ?? '')) i += 1;
+  return i < text.length ? (text[i] ?? '') : '';
+}
+
+function accept(text: string, start: number, end: number, value: string, sep: string, unit: string): boolean {
+  if (sep.includes('|')) {
+    // Both cells must hold nothing else: "| 6.2 | mils |", the row may end after the unit cell.
+    const before = previousNonSpace(text, start);
+    const after = nextNonSpace(text, end);
+    return before === '|' && (after === '|' || after === '\n' || after === '\r' || after === '');
+  }
+  // "1A", "2B" are train and bus names; a one-letter unit glued to a one-digit number is an id.
+  if (unit.length === 1 && sep === '' && (value.match(DIGITS)?.length ?? 0) < 2) return false;
+  // Bare "in" is also the preposition ("found 3 in the casing", "1 in 10"): accept it only when
+  // no word or number follows.
+  if (unit === 'in') return !ALNUM.test(nextNonSpace(text, end));
+  return true;
+}
+
+export function findMeasurements(text: string): Candidate<Measurement>[] {
+  return scan(MEASUREMENT_RE, text, (match) => {
+    const { value = '', sep = '', unit = '' } = match.groups ?? {};
+    const start = match.index;
+    const end = start + match[0].length;
+    if (!accept(text, start, end, value, sep, unit)) return undefined;
+    const span = match[0];
+    return { start, end, key: span.toLowerCase(), item: { value, unit, text: span } };
+  });
+}

@@ -1,0 +1,57 @@
+// Temporal refs: calendar dates, clock times and durations, each span kept as written.
+// One case-insensitive regex; month names and duration words appear in any case in the corpus.
+
+import { type Candidate, scan } from './scan.js';
+
+const YEAR = '(?:19|20)\\d{2}';
+const MONTH_NUMBER = '(?:0?[1-9]|1[0-2])';
+const DAY = '(?:0?[1-9]|[12]\\d|3[01])';
+const ISO_DAY = '(?:0[1-9]|[12]\\d|3[01])';
+const ISO_TIME = '(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?(?:Z|[+-]\\d{2}:?\\d{2})?';
+const ORDINAL = '(?:st|nd|rd|th)?';
+const MONTH_NAME =
+  '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?' +
+  '|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const GAP = '[ \\t\\u00A0]+';
+const NUMBER = String.raw`\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?`;
+const RANGE = `(?:${NUMBER})(?:[ \\t]*[-–—][ \\t]*(?:${NUMBER})|${GAP}to${GAP}(?:${NUMBER}))?`;
+const DURATION_UNIT =
+  '(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|years?|yrs?|shifts?)';
+// Leading words that make a duration a bounded interval ("within 2 minutes", "over 14 days").
+const DURATION_LEAD = '(?:within|over|for|after|in|past|last|next|every)';
+const ZONE = '(?:utc|gmt|z|[ap]\\.?m\\.?|local|[ecmp][sd]t)';
+
+const FORMS = [
+  // 2026-02-06, optionally with an ISO time: 2026-02-06T03:22:00Z
+  `${YEAR}-(?:0[1-9]|1[0-2])-${ISO_DAY}(?:T${ISO_TIME})?`,
+  // 2/6/2026, 02/06/26
+  `${MONTH_NUMBER}/${DAY}/(?:${YEAR}|\\d{2})`,
+  // February 6, 2026 / Feb. 6th 2026 / February 6 (the year-less form is checked in code)
+  `(?<mdyMonth>${MONTH_NAME})${GAP}${DAY}${ORDINAL}(?<mdyYear>,?${GAP}${YEAR})?`,
+  // 6 FEB 2026 / 06-Feb-2026
+  `${DAY}${ORDINAL}(?:${GAP}|-)${MONTH_NAME}(?:,?${GAP}|-)${YEAR}`,
+  // feb 2026 / January 2023
+  `${MONTH_NAME},?${GAP}${YEAR}`,
+  // 03:22 UTC, 14:05:30
+  `(?:[01]?\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d)?(?:[ \\t]?${ZONE})?`,
+  // within 2 minutes, 48 hours, 0322 hours, 24-hour, for 30 min, 2 to 3 shifts
+  `(?:${DURATION_LEAD}${GAP})?${RANGE}(?:[ \\t]?|-)${DURATION_UNIT}`,
+];
+
+// Not inside a token, and not continuing a date or time ("2/6/2026" at "6", "03:22" at "22").
+const START = String.raw`\b(?<![.\-/:])`;
+const END = String.raw`(?![A-Za-z0-9_]|[\-/.:][0-9])`;
+
+const TEMPORAL_RE = new RegExp(`${START}(?:${FORMS.join('|')})${END}`, 'gi');
+
+const CAPITAL = /^[A-Z]/;
+
+export function findTemporalRefs(text: string): Candidate<string>[] {
+  return scan(TEMPORAL_RE, text, (match) => {
+    const span = match[0];
+    const { mdyMonth, mdyYear } = match.groups ?? {};
+    // Without a year, "may 5" and "march 3" are as likely prose as dates: require "May 5".
+    if (mdyMonth !== undefined && mdyYear === undefined && !CAPITAL.test(mdyMonth)) return undefined;
+    return { start: match.index, end: match.index + span.length, key: span.toLowerCase(), item: span };
+  });
+}

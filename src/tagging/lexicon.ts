@@ -1,0 +1,162 @@
+import type { LexiconField } from '../contracts/vocabulary.js';
+
+export interface LexiconEntry {
+  term: string;
+  label: string;
+}
+
+export interface CsvRecord {
+  /** 1-based physical line on which the record starts. */
+  line: number;
+  cells: string[];
+}
+
+function csvError(sourceName: string, line: number, message: string): Error {
+  return new Error(`${sourceName}:${line}: ${message}`);
+}
+
+function countLineBreaks(text: string, from: number, to: number): number {
+  let breaks = 0;
+  for (let k = from; k < to; k++) {
+    const code = text.charCodeAt(k);
+    if (code === 10 || (code === 13 && text.charCodeAt(k + 1) !== 10)) breaks++;
+  }
+  return breaks;
+}
+
+/**
+ * RFC 4180 records: a leading BOM, CRLF/LF/CR line ends, quoted fields with commas, doubled
+ * quotes and line breaks. Records whose cells are all blank are skipped. A quote inside an
+ * unquoted field is kept literally (`6" pipe`).
+ */
+export function parseCsvRecords(text: string, sourceName: string): CsvRecord[] {
+  const records: CsvRecord[] = [];
+  const n = text.length;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let line = 1;
+  while (i < n) {
+    const recordLine = line;
+    const cells: string[] = [];
+    for (;;) {
+      if (text.charCodeAt(i) === 34) {
+        const quoteLine = line;
+        let cell = '';
+        let from = i + 1;
+        for (;;) {
+          const quote = text.indexOf('"', from);
+          if (quote < 0) throw csvError(sourceName, quoteLine, 'unterminated quoted field');
+          line += countLineBreaks(text, from, quote);
+          if (text.charCodeAt(quote + 1) === 34) {
+            cell += text.slice(from, quote + 1);
+            from = quote + 2;
+            continue;
+          }
+          cell += text.slice(from, quote);
+          i = quote + 1;
+          break;
+        }
+        const next = text.charCodeAt(i);
+        if (i < n && next !== 44 && next !== 10 && next !== 13) {
+          throw csvError(sourceName, line, 'unexpected character after a closing quote');
+        }
+        cells.push(cell);
+      } else {
+        let j = i;
+        while (j < n) {
+          const code = text.charCodeAt(j);
+          if (code === 44 || code === 10 || code === 13) break;
+          j++;
+        }
+        cells.push(text.slice(i, j));
+        i = j;
+      }
+      if (i < n && text.charCodeAt(i) === 44) {
+        i++;
+        continue;
+      }
+      break;
+    }
+    if (i < n) {
+      if (text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10) i += 2;
+      else i++;
+      line++;
+    }
+    if (cells.some((cell) => cell.trim() !== '')) records.push({ line: recordLine, cells });
+  }
+  return records;
+}
+
+const LEXICON_COLUMNS = ['sheet', 'column_header', 'label', 'term'];
+
+export function parseLexiconCsv(text: string, sourceName: string): LexiconEntry[] {
+  const records = parseCsvRecords(text, sourceName);
+  const header = records[0];
+  if (header === undefined) throw csvError(sourceName, 1, 'empty lexicon: expected a header "label,term" or "sheet,column_header,label,term"');
+  const names = header.cells.map((cell) => cell.trim().toLowerCase());
+  for (const [k, name] of names.entries()) {
+    const problem = !LEXICON_COLUMNS.includes(name) ? 'unknown' : names.indexOf(name) !== k ? 'repeated' : null;
+    if (problem !== null) {
+      throw csvError(sourceName, header.line, `${problem} header ${JSON.stringify(header.cells[k])} (expected "label,term" or "sheet,column_header,label,term")`);
+    }
+  }
+  const labelAt = names.indexOf('label');
+  const termAt = names.indexOf('term');
+  if (labelAt < 0 || termAt < 0) {
+    throw csvError(sourceName, header.line, `header lacks ${labelAt < 0 ? '"label"' : '"term"'} (expected "label,term" or "sheet,column_header,label,term")`);
+  }
+
+  const entries: LexiconEntry[] = [];
+  for (const record of records.slice(1)) {
+    if (record.cells.length !== names.length) {
+      throw csvError(sourceName, record.line, `expected ${names.length} fields, found ${record.cells.length}`);
+    }
+    const label = (record.cells[labelAt] ?? '').trim();
+    const term = (record.cells[termAt] ?? '').trim();
+    if (label === '') throw csvError(sourceName, record.line, 'empty label');
+    if (term === '') throw csvError(sourceName, record.line, 'empty term');
+    entries.push({ term, label });
+  }
+  return entries;
+}
+
+const EXACT_ROUTES: ReadonlyMap<string, LexiconField> = new Map([
+  ['syst', 'systems'],
+  ['plant', 'systems'],
+  ['deg_mech', 'mechanisms'],
+  ['event', 'outcomes'],
+  ['fail_type_n', 'outcomes'],
+  ['fail_type_v', 'outcomes'],
+  ['mnt_ops', 'maintenance_actions'],
+  ['surv_ops_n', 'surveillance_actions'],
+  ['surv_ops_v', 'surveillance_actions'],
+  ['mnt_tool', 'tools'],
+  ['surv_tool', 'tools'],
+  ['prop', 'properties'],
+  ['arch', 'components'],
+]);
+
+// Families whose members all route alike, including spellings the reference does not use yet
+// (`surv_ops` without its `_n`/`_v`, a new `comp_…` sheet).
+const FAMILY_ROUTES: ReadonlyMap<string, LexiconField> = new Map([
+  ['comp', 'components'],
+  ['opd', 'components'],
+  ['ast', 'components'],
+  ['fail_type', 'outcomes'],
+  ['surv_ops', 'surveillance_actions'],
+]);
+
+/** Lowercased, every run of other characters turned into `_`: `comp_elt/n` → `comp_elt_n`, `ast_I&C` → `ast_i_c`. */
+export function normaliseLabel(label: string): string {
+  return label.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+}
+
+/** The seed field a lexicon label feeds, or null for labels that are loaded but not routed. */
+export function routeLabel(label: string): LexiconField | null {
+  const normalised = normaliseLabel(label);
+  const exact = EXACT_ROUTES.get(normalised);
+  if (exact !== undefined) return exact;
+  for (const [family, field] of FAMILY_ROUTES) {
+    if (normalised === family || normalised.startsWith(`${family}_`)) return field;
+  }
+  return null;
+}

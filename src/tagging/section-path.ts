@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+
+export const PATH_SEPARATOR = ' > ';
+
+// A '>' with whitespace on both sides separates headings. JS `\s` covers U+00A0, U+2007 and
+// U+202F, so "A\u00a0>\u00a0B" and "A  >  B" split too: after whitespace collapsing they would
+// print as " > " and must not change meaning when the display path is parsed again.
+// Lookarounds, not `\s+>\s+`, so "A > > B" (an empty heading) does not leave "> B" behind.
+// A bare '>' ("A>B", "x >y") is part of a title.
+const SEPARATOR_RE = /(?<=\s)>(?=\s)/;
+const WHITESPACE_RE = /\s+/g;
+const MARKDOWN_HINT_RE = /[*_`]/;
+
+// Content optional so an empty "****" goes too.
+const STRONG_RE = /(\*\*|__)(?=\S)((?:[^]*?\S)?)\1/g;
+// Single markers only when they wrap text, so "5 * 3 * 2" and "FM_AIR_INLEAK" survive.
+const ITALIC_STAR_RE = /(?<![*\p{L}\p{N}])\*(?=[^\s*])([^*]*?[^\s*])\*(?![*\p{L}\p{N}])/gu;
+const ITALIC_UNDERSCORE_RE = /(?<![\p{L}\p{N}_])_(?=[^\s_])([^_]*?[^\s_])_(?![\p{L}\p{N}_])/gu;
+const BACKTICK_RE = /`+/g;
+const MARKUP_ONLY_RE = /^[\s*_`]*$/;
+
+export function stripMarkdown(segment: string): string {
+  if (!MARKDOWN_HINT_RE.test(segment)) return segment;
+  // A heading left with nothing but markers ("**", "`") has no title to keep.
+  if (MARKUP_ONLY_RE.test(segment)) return '';
+  return segment
+    .replace(STRONG_RE, '$2')
+    .replace(ITALIC_STAR_RE, '$1')
+    .replace(ITALIC_UNDERSCORE_RE, '$1')
+    .replace(BACKTICK_RE, '');
+}
+
+function normaliseSegment(segment: string): string {
+  return stripMarkdown(segment).normalize('NFC').replace(WHITESPACE_RE, ' ').trim();
+}
+
+function cleanSegments(raw: readonly string[]): string[] {
+  const segments: string[] = [];
+  for (const segment of raw) {
+    const clean = normaliseSegment(segment);
+    if (clean !== '') segments.push(clean);
+  }
+  return segments;
+}
+
+// Consecutive chunks of a document share their path, so remembering the last string path
+// skips nearly all the work on the tag hot path. Output depends on the input only.
+let lastPath: string | undefined;
+let lastSegments: readonly string[] = [];
+let lastDisplay = '';
+
+function segmentsOfPath(path: string): readonly string[] {
+  if (path !== lastPath) {
+    lastSegments = cleanSegments(path.split(SEPARATOR_RE));
+    lastDisplay = lastSegments.join(PATH_SEPARATOR);
+    lastPath = path;
+  }
+  return lastSegments;
+}
+
+/** A string is split on " > "; an array is already segments and is never split. */
+export function normaliseSegments(input: string | readonly string[]): string[] {
+  return typeof input === 'string' ? [...segmentsOfPath(input)] : cleanSegments(input);
+}
+
+export function displaySectionPath(path: string): string {
+  segmentsOfPath(path);
+  return lastDisplay;
+}
+
+// JSON of the segment list (not the joined string) so a segment containing " > " cannot
+// collide with two segments.
+export function sectionId(docId: string, segments: readonly string[]): string {
+  const canonical = JSON.stringify([docId, ...normaliseSegments(segments)]);
+  return 'sec_' + createHash('sha256').update(canonical, 'utf8').digest('hex').slice(0, 16);
+}

@@ -1,0 +1,149 @@
+import type { DocType } from '../contracts/vocabulary.js';
+import { SECTION_ROLES } from '../contracts/vocabulary.js';
+import { stripMarkdown } from './section-path.js';
+
+type RoleOf<T extends DocType> = (typeof SECTION_ROLES)[T][number];
+type RoleRules<T extends DocType> = ReadonlyArray<readonly [RoleOf<T>, readonly string[]]>;
+
+// DESIGN §2 keywords, singular where a plural "s"/"es" is accepted by the matcher
+// ("immediate action" also matches "Immediate Actions"). A trailing "*" marks a word prefix
+// ("applicab*" matches applicable, applicability). Added beyond the reference list:
+// "precaution" (the usual partner of "limitations" in plant procedures), "appendices",
+// "criterion", "close-out"/"close out", "lesson learned".
+const RULES: { readonly [T in Exclude<DocType, 'OTHER'>]: RoleRules<T> } = {
+  SOP: [
+    ['purpose', ['purpose']],
+    ['scope', ['scope', 'applicab*']],
+    ['references', ['reference']],
+    ['definitions', ['definition', 'acronym']],
+    ['preconditions', ['precondition', 'prerequisite', 'initial condition']],
+    ['constraints', ['caution', 'warning', 'hold', 'limitation', 'precaution']],
+    ['steps', ['procedure', 'step', 'instruction', 'method']],
+    ['acceptance', ['acceptance', 'verification', 'criteria', 'criterion', 'tolerance']],
+    ['records', ['record', 'log']],
+    ['attachments', ['attachment', 'appendix', 'appendices']],
+  ],
+  CR: [
+    ['header', ['condition report', 'cr', 'initiator', 'date']],
+    ['description', ['problem', 'condition', 'description', 'issue']],
+    ['immediate_actions', ['immediate action', 'compensatory']],
+    ['impact', ['impact', 'operability', 'safety significance']],
+    ['cause_statement', ['apparent cause', 'evaluation', 'discussion']],
+    ['corrective_actions', ['corrective action', 'planned action']],
+    ['evidence', ['attachment', 'evidence', 'data', 'photo']],
+  ],
+  WO: [
+    ['header', ['work order', 'wo', 'priority']],
+    ['task', ['task', 'problem', 'description', 'request']],
+    ['steps', ['work step', 'instruction', 'procedure']],
+    ['as_found', ['as found', 'as-found']],
+    ['work_performed', ['work performed', 'performed', 'completed']],
+    ['as_left', ['as left', 'as-left']],
+    ['verification', ['test', 'verification', 'result']],
+    ['parts_tools', ['part', 'material', 'tool']],
+    ['closeout', ['closeout', 'close-out', 'close out', 'note']],
+  ],
+  ECA: [
+    ['event_summary', ['event summary', 'summary', 'background']],
+    ['timeline', ['timeline', 'sequence of events']],
+    ['evidence_items', ['evidence', 'data', 'inspection', 'test result']],
+    ['rationale', ['analysis', 'discussion', 'evaluation']],
+    ['causal_factors', ['causal factor', 'root cause', 'contributing']],
+    ['actions', ['corrective or preventive action', 'corrective action', 'preventive action', 'recommendation']],
+    ['lessons', ['lessons learned', 'lesson learned']],
+  ],
+};
+
+interface Matcher {
+  readonly re: RegExp;
+  /** keyword (without "*") → [rule index, role] */
+  readonly keywords: ReadonlyMap<string, readonly [number, string]>;
+}
+
+const LEFT = '(?<![\\p{L}\\p{N}])';
+const RIGHT = '(?![\\p{L}\\p{N}])';
+
+function escapeRegExp(literal: string): string {
+  return literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+// One regex per doc type: whole-word keywords (plural allowed) in group 1, word prefixes in
+// group 2. Longest first so each position reports its longest keyword.
+function buildMatcher(rules: ReadonlyArray<readonly [string, readonly string[]]>): Matcher {
+  const keywords = new Map<string, readonly [number, string]>();
+  const words: string[] = [];
+  const prefixes: string[] = [];
+  rules.forEach(([role, list], ruleIndex) => {
+    for (const entry of list) {
+      const isPrefix = entry.endsWith('*');
+      const keyword = isPrefix ? entry.slice(0, -1) : entry;
+      // A keyword listed under two roles belongs to the earlier rule, as ties do.
+      if (!keywords.has(keyword)) keywords.set(keyword, [ruleIndex, role]);
+      (isPrefix ? prefixes : words).push(keyword);
+    }
+  });
+  const byLength = (a: string, b: string): number => b.length - a.length;
+  const alternatives = [`(${words.sort(byLength).map(escapeRegExp).join('|')})(?:e?s)?${RIGHT}`];
+  if (prefixes.length > 0) alternatives.push(`(${prefixes.sort(byLength).map(escapeRegExp).join('|')})\\p{L}*`);
+  return { re: new RegExp(`${LEFT}(?:${alternatives.join('|')})`, 'gu'), keywords };
+}
+
+const MATCHERS: ReadonlyMap<DocType, Matcher> = new Map(
+  Object.entries(RULES).map(([docType, rules]) => [docType as DocType, buildMatcher(rules)]),
+);
+
+// "1.", "4.2", "4.2.1)", "A.", "IV." — letters need punctuation so a leading word is never eaten.
+// "Step 3:" is kept: "step" is itself an SOP keyword.
+const NUMBERING_RE = /^(?:\d+(?:\.\d+)*[.):]?|[a-z][.)]|[ivxlc]+[.)])\s+/;
+const WHITESPACE_RE = /\s+/g;
+
+function comparableTitle(title: string): string {
+  return stripMarkdown(title).normalize('NFC').replace(WHITESPACE_RE, ' ').trim().toLowerCase().replace(NUMBERING_RE, '');
+}
+
+/**
+ * Role of a section from its title (the last path segment) and doc type. The longest matching
+ * keyword wins, ties go to the earlier rule: the reference's first-match made
+ * "Work Order Description" a header and "Update …" a CR header.
+ */
+// Consecutive chunks usually share their section, so the last answer is remembered.
+let lastDocType: DocType | undefined;
+let lastTitle = '';
+let lastRole = 'unknown';
+
+export function sectionRole(docType: DocType, title: string): string {
+  if (docType !== lastDocType || title !== lastTitle) {
+    lastRole = computeRole(docType, title);
+    lastDocType = docType;
+    lastTitle = title;
+  }
+  return lastRole;
+}
+
+function computeRole(docType: DocType, title: string): string {
+  const matcher = MATCHERS.get(docType);
+  if (matcher === undefined) return 'unknown';
+  const text = comparableTitle(title);
+  if (text === '') return 'unknown';
+
+  let bestRole = 'unknown';
+  let bestLength = 0;
+  let bestRule = Number.POSITIVE_INFINITY;
+  const { re, keywords } = matcher;
+  re.lastIndex = 0;
+  for (let match = re.exec(text); match !== null; match = re.exec(text)) {
+    const keyword = match[1] ?? match[2] ?? '';
+    const hit = keywords.get(keyword);
+    if (hit !== undefined) {
+      const [ruleIndex, role] = hit;
+      if (keyword.length > bestLength || (keyword.length === bestLength && ruleIndex < bestRule)) {
+        bestRole = role;
+        bestLength = keyword.length;
+        bestRule = ruleIndex;
+      }
+    }
+    // Step one character so a longer keyword starting inside this match is still seen.
+    re.lastIndex = match.index + 1;
+  }
+  return bestRole;
+}

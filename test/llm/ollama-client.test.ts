@@ -1,0 +1,280 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ModelError, type GenerateReply, type GenerateRequest, type ModelErrorCode } from '../../src/llm/model-client.js';
+import { createOllamaClient, parseRetryAfter } from '../../src/llm/ollama-client.js';
+import { DEFAULT_MODELS, startFakeOllama, type FakeOllama, type FakeReply } from '../support/fake-ollama.js';
+
+const MODEL = 'mistral:latest';
+const FORMAT = {
+  type: 'object',
+  properties: { summary: { type: 'string' }, steps: { type: 'array', items: { type: 'string' } }, count: { type: 'integer' } },
+  required: ['summary', 'steps', 'count'],
+};
+const SHAPED = '{"summary":"","steps":[],"count":0}';
+
+function request(overrides: Partial<GenerateRequest> = {}): GenerateRequest {
+  return {
+    model: MODEL,
+    prompt: 'Extract the facts.',
+    format: FORMAT,
+    options: { temperature: 0, seed: 42, num_predict: 512, num_ctx: 8192 },
+    keepAlive: '30m',
+    timeoutMs: 5_000,
+    ...overrides,
+  };
+}
+
+async function failure(promise: Promise<unknown>): Promise<ModelError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ModelError);
+  return err as ModelError;
+}
+
+const servers: FakeOllama[] = [];
+async function fake(respond?: () => FakeReply, extra: { slots?: number; latencyMs?: number } = {}): Promise<FakeOllama> {
+  const server = await startFakeOllama({ ...(respond ? { respond } : {}), ...extra });
+  servers.push(server);
+  return server;
+}
+
+beforeAll(() => {
+  // ollama-js logs to stdout/stderr on non-JSON bodies; the bins reroute that, tests just mute it.
+  vi.spyOn(console, 'log').mockImplementation(() => {});
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+});
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+afterAll(() => {
+  vi.restoreAllMocks();
+});
+
+describe('generate against the fake server', () => {
+  it('sends a streaming chat request and accumulates the reply', async () => {
+    const server = await fake();
+    const client = createOllamaClient({ host: server.url });
+    const reply = await client.generate(request());
+    expect(reply).toEqual({ content: SHAPED, doneReason: 'stop', promptTokens: 5, outputTokens: Math.ceil(SHAPED.length / 8) });
+    expect(server.requests[0]).toEqual({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Extract the facts.' }],
+      format: FORMAT,
+      options: { temperature: 0, seed: 42, num_predict: 512, num_ctx: 8192 },
+      keep_alive: '30m',
+      stream: true,
+    });
+  });
+
+  it.each<[string, FakeReply, Partial<GenerateReply>]>([
+    ['scripted content', { content: 'Sure! ```json\n{"a":1}\n```' }, { content: 'Sure! ```json\n{"a":1}\n```', doneReason: 'stop' }],
+    ['missing metrics give nulls', { fault: 'missingMetrics', content: '{"a":1}' }, { content: '{"a":1}', doneReason: null, promptTokens: null, outputTokens: null }],
+    ['length keeps the cut content', { fault: 'length', content: '{"summary":"cut' }, { content: '{"summary":"cut', doneReason: 'length' }],
+    ['default length cut', { fault: 'length' }, { content: SHAPED.slice(0, Math.floor(SHAPED.length / 2)), doneReason: 'length' }],
+    ['a slow body within the deadline', { fault: 'slowBody', delayMs: 30 }, { content: SHAPED, doneReason: 'stop' }],
+    ['an empty reply', { content: '' }, { content: '', doneReason: 'stop' }],
+  ])('%s', async (_name, scripted, expected) => {
+    const server = await fake(() => scripted);
+    const reply = await createOllamaClient({ host: server.url }).generate(request());
+    expect(reply).toMatchObject(expected);
+  });
+
+  it('strips trailing slashes from the host', async () => {
+    const server = await fake();
+    const client = createOllamaClient({ host: `${server.url}//` });
+    expect(client.host).toBe(server.url);
+    await expect(client.generate(request())).resolves.toMatchObject({ content: SHAPED });
+  });
+});
+
+interface FaultCase {
+  name: string;
+  reply: FakeReply;
+  code: ModelErrorCode;
+  retryable: boolean;
+  status?: number | null;
+  retryAfterMs?: number | null;
+  message?: RegExp;
+  timeoutMs?: number;
+  maxReplyChars?: number;
+}
+
+const FAULTS: FaultCase[] = [
+  { name: 'busy 503', reply: { fault: 'busy503' }, code: 'SERVER_BUSY', retryable: true, status: 503, retryAfterMs: null, message: /busy \(503\): server busy/ },
+  {
+    name: 'busy 503 with Retry-After',
+    reply: { fault: { status: 503, body: '{"error":"server busy"}', headers: { 'Retry-After': '3' } } },
+    code: 'SERVER_BUSY',
+    retryable: true,
+    status: 503,
+    retryAfterMs: 3_000,
+  },
+  {
+    name: '429 with Retry-After',
+    reply: { fault: { status: 429, body: '{"error":"too many requests"}', headers: { 'Retry-After': '2' } } },
+    code: 'HTTP_429',
+    retryable: true,
+    status: 429,
+    retryAfterMs: 2_000,
+  },
+  { name: '500 runner crash', reply: { fault: 'error500' }, code: 'HTTP_5XX', retryable: true, status: 500, message: /llama runner process has terminated/ },
+  { name: '502 plain text', reply: { fault: { status: 502, body: 'Bad Gateway\n<hr>nginx' } }, code: 'HTTP_5XX', retryable: true, status: 502, message: /^[^\n]*Bad Gateway <hr>nginx$/ },
+  { name: '501 is permanent', reply: { fault: { status: 501, body: '{"error":"not implemented"}' } }, code: 'HTTP_5XX', retryable: false, status: 501 },
+  { name: '400 bad request', reply: { fault: 'error400' }, code: 'HTTP_400', retryable: false, status: 400, message: /rejected the request \(400\)/ },
+  { name: '401 counts as a client error', reply: { fault: { status: 401, body: '{"error":"unauthorized"}' } }, code: 'HTTP_400', retryable: false, status: 401 },
+  { name: '404 model', reply: { fault: 'model404' }, code: 'HTTP_404', retryable: false, status: 404, message: /^model "mistral:latest" not found — run: ollama pull mistral:latest$/ },
+  { name: 'reset before headers', reply: { fault: 'reset' }, code: 'CONNECTION_RESET', retryable: true, status: null },
+  { name: 'reset mid-stream', reply: { fault: 'reset', content: '{"summary":"a long enough reply"}' }, code: 'CONNECTION_RESET', retryable: true },
+  { name: 'error line mid-stream', reply: { fault: 'midStreamError' }, code: 'STREAM_ERROR', retryable: true, message: /failed mid-reply: an error was encountered/ },
+  { name: 'slow headers past the deadline', reply: { fault: 'slowHeaders', delayMs: 2_000 }, code: 'TIMEOUT', retryable: true, timeoutMs: 80, message: /within 80 ms/ },
+  { name: 'slow body past the deadline', reply: { fault: 'slowBody', delayMs: 2_000 }, code: 'TIMEOUT', retryable: true, timeoutMs: 80 },
+  { name: 'huge reply', reply: { fault: 'huge' }, code: 'REPLY_TOO_LARGE', retryable: false, maxReplyChars: 100_000, message: /exceeded 100000 characters/ },
+  { name: 'huge reply at the default cap', reply: { fault: 'huge' }, code: 'REPLY_TOO_LARGE', retryable: false, message: /exceeded 1000000 characters/ },
+  { name: '200 that is not NDJSON', reply: { fault: { status: 200, body: '<html>hello</html>' } }, code: 'BAD_RESPONSE', retryable: false },
+  { name: 'stream cut without done', reply: { fault: { status: 200, body: '{"message":{"content":"a"},"done":false}\n' } }, code: 'STREAM_ERROR', retryable: true },
+];
+
+describe.each(FAULTS)('fault: $name', (fault) => {
+  it(`is ${fault.code}, retryable=${fault.retryable}`, async () => {
+    const server = await fake(() => fault.reply);
+    const host = server.url;
+    const client = createOllamaClient({ host, ...(fault.maxReplyChars ? { maxReplyChars: fault.maxReplyChars } : {}) });
+    const err = await failure(client.generate(request(fault.timeoutMs ? { timeoutMs: fault.timeoutMs } : {})));
+    expect(err.code).toBe(fault.code);
+    expect(err.retryable).toBe(fault.retryable);
+    if (fault.status !== undefined) expect(err.status).toBe(fault.status);
+    if (fault.retryAfterMs !== undefined) expect(err.retryAfterMs).toBe(fault.retryAfterMs);
+    if (fault.message) expect(err.message).toMatch(fault.message);
+    expect(err.message).not.toContain('\n');
+    if (fault.code !== 'HTTP_404') expect(err.message).toContain(host);
+  });
+});
+
+describe('cancellation', () => {
+  it('caller abort mid-request is ABORTED and not retryable', async () => {
+    const server = await fake(() => ({ fault: 'slowHeaders', delayMs: 5_000 }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 40);
+    const started = performance.now();
+    const err = await failure(createOllamaClient({ host: server.url }).generate(request({ timeoutMs: 10_000 }), controller.signal));
+    expect(err).toMatchObject({ code: 'ABORTED', retryable: false });
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('an already aborted signal sends nothing', async () => {
+    const server = await fake();
+    const err = await failure(createOllamaClient({ host: server.url }).generate(request(), AbortSignal.abort()));
+    expect(err.code).toBe('ABORTED');
+    expect(server.stats.requests).toBe(0);
+  });
+
+  it('aborting one request leaves a concurrent one alone', async () => {
+    const server = await fake(() => ({ fault: 'slowBody', delayMs: 60 }), { slots: 2 });
+    const client = createOllamaClient({ host: server.url });
+    const controller = new AbortController();
+    const doomed = client.generate(request(), controller.signal);
+    const survivor = client.generate(request());
+    setTimeout(() => controller.abort(), 20);
+    const [a, b] = await Promise.allSettled([doomed, survivor]);
+    expect(a.status === 'rejected' && (a.reason as ModelError).code).toBe('ABORTED');
+    expect(b.status === 'fulfilled' && b.value.content).toBe(SHAPED);
+  });
+
+  it('many concurrent requests share one caller signal without listener warnings', async () => {
+    const server = await fake(undefined, { slots: 24, latencyMs: 30 });
+    const client = createOllamaClient({ host: server.url });
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => {
+      warnings.push(w.name);
+    };
+    process.on('warning', onWarning);
+    try {
+      const run = new AbortController();
+      const replies = await Promise.all(Array.from({ length: 24 }, () => client.generate(request(), run.signal)));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(replies.every((r) => r.content === SHAPED)).toBe(true);
+      expect(server.stats.maxInFlight).toBeGreaterThan(10);
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  it('a deadline on one request does not cancel the next', async () => {
+    let index = 0;
+    const server = await fake(() => (index++ === 0 ? { fault: 'slowHeaders', delayMs: 2_000 } : { content: 'ok' }), { slots: 2 });
+    const client = createOllamaClient({ host: server.url });
+    expect((await failure(client.generate(request({ timeoutMs: 50 })))).code).toBe('TIMEOUT');
+    await expect(client.generate(request())).resolves.toMatchObject({ content: 'ok' });
+  });
+});
+
+describe('unreachable server', () => {
+  it.each([['preflight'], ['generate']])('%s against a closed port is UNREACHABLE with the exact message', async (call) => {
+    const server = await startFakeOllama();
+    const host = server.url;
+    await server.close();
+    const client = createOllamaClient({ host });
+    const err = await failure(call === 'preflight' ? client.preflight(MODEL) : client.generate(request()));
+    expect(err).toMatchObject({ code: 'UNREACHABLE', retryable: true, status: null });
+    expect(err.message).toBe(`cannot reach Ollama at ${host} — is it running? (or use --backend extractive)`);
+  });
+});
+
+describe('preflight', () => {
+  const DIGEST = DEFAULT_MODELS[0]!.digest;
+  it.each([
+    ['exact name', 'mistral:latest', { model: 'mistral:latest', digest: DIGEST }],
+    ['name without tag resolves to :latest', 'mistral', { model: 'mistral:latest', digest: DIGEST }],
+  ])('%s', async (_name, model, expected) => {
+    const server = await fake();
+    await expect(createOllamaClient({ host: server.url }).preflight(model)).resolves.toEqual(expected);
+    expect(server.stats.byPath).toEqual({ '/api/version': 1, '/api/show': 1, '/api/tags': 1 });
+  });
+
+  it('a missing model is HTTP_404 with the pull hint', async () => {
+    const server = await fake();
+    const err = await failure(createOllamaClient({ host: server.url }).preflight('llama3:8b'));
+    expect(err).toMatchObject({ code: 'HTTP_404', retryable: false, status: 404 });
+    expect(err.message).toBe('model "llama3:8b" not found — run: ollama pull llama3:8b');
+  });
+
+  it('a server that does not answer within the preflight deadline is UNREACHABLE', async () => {
+    const { createServer } = await import('node:http');
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    const host = `http://127.0.0.1:${port}`;
+    try {
+      const err = await failure(createOllamaClient({ host, preflightTimeoutMs: 50 }).preflight(MODEL));
+      expect(err.code).toBe('UNREACHABLE');
+      expect(err.message).toBe(`cannot reach Ollama at ${host} — is it running? (or use --backend extractive)`);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('a cancelled preflight is ABORTED, not UNREACHABLE', async () => {
+    const server = await fake();
+    const err = await failure(createOllamaClient({ host: server.url }).preflight(MODEL, AbortSignal.abort()));
+    expect(err.code).toBe('ABORTED');
+  });
+});
+
+describe('parseRetryAfter', () => {
+  const NOW = Date.parse('2025-01-01T00:00:00Z');
+  it.each<[string | null, number | null]>([
+    [null, null],
+    ['0', 0],
+    ['7', 7_000],
+    [' 12 ', 12_000],
+    ['Wed, 01 Jan 2025 00:00:05 GMT', 5_000],
+    ['Tue, 31 Dec 2024 23:59:00 GMT', 0],
+    ['soon', null],
+    ['-3', null],
+  ])('%j → %j', (header, expected) => {
+    expect(parseRetryAfter(header, NOW)).toBe(expected);
+  });
+});

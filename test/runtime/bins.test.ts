@@ -1,0 +1,83 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, runBin } from '../support/golden.js';
+
+const SAMPLE = join(ROOT, 'test/fixtures/dackar/ad61d26ecf6e_chunks.jsonl');
+const stages = readdirSync(join(ROOT, 'src/transforms'))
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => f.slice(0, -3));
+const tmp = mkdtempSync(join(tmpdir(), 'rca-bins-'));
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+
+function sh(script: string) {
+  const r = spawnSync('bash', ['-o', 'pipefail', '-c', script], { cwd: ROOT, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('bins', () => {
+  it.each(stages)('stage %s has bin/rca-<stage> listed in package.json and answers --help', (stage) => {
+    expect(pkg.bin[`rca-${stage}`]).toBe(`bin/rca-${stage}`);
+    const r = runBin(stage, ['--help'], '');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Usage: rca-${stage}`);
+    expect(r.stdout).toContain('Exit status:');
+  });
+
+  it('rca --help lists every stage; rca <stage> dispatches', () => {
+    const help = sh('./bin/rca --help');
+    expect(help.code).toBe(0);
+    for (const stage of stages) expect(help.stdout).toMatch(new RegExp(`^  ${stage} `, 'm'));
+    const viaDispatcher = sh(`./bin/rca tag < ${SAMPLE}`);
+    const direct = sh(`./bin/rca-tag < ${SAMPLE}`);
+    expect(viaDispatcher.code).toBe(0);
+    expect(viaDispatcher.stdout).toBe(direct.stdout);
+  });
+
+  it('rca with an unknown command is a usage error', () => {
+    const r = sh('./bin/rca frobnicate');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("rca: unknown command 'frobnicate' (see rca --help)\n");
+  });
+
+  it('exits 0 quietly when the reader goes away (| head -1)', () => {
+    const big = join(tmp, 'big.jsonl');
+    writeFileSync(big, readFileSync(SAMPLE, 'utf8').repeat(400));
+    const r = sh(`./bin/rca-tag < ${big} | head -1`);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(1);
+  });
+
+  it('reads file arguments and "-" for stdin, numbering lines per source', () => {
+    const r = sh(`printf 'oops\\n' | ./bin/rca-tag ${SAMPLE} - --rejects /dev/stdout > /dev/null`);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('rca-tag: stdin:1: BAD_JSON:');
+    expect(r.stderr).toContain('rca-tag: 1 of 10 records rejected');
+  });
+
+  it('writes rejects as JSON records with --rejects', () => {
+    const rejects = join(tmp, 'rejects.jsonl');
+    const r = sh(`printf '{"chunk_id":"a","text":"x"}\\n[1]\\n' | ./bin/rca-tag --rejects ${rejects} > /dev/null`);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(readFileSync(rejects, 'utf8'))).toEqual({ stage: 'tag', source: 'stdin', line: 2, code: 'NOT_OBJECT', message: 'expected a JSON object, got an array', input: '[1]' });
+  });
+
+  it('starts in about the time of a bare node', () => {
+    const time = (args: string[]) => {
+      const best: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const t = process.hrtime.bigint();
+        spawnSync(process.execPath, args, { cwd: ROOT, input: '' });
+        best.push(Number(process.hrtime.bigint() - t) / 1e6);
+      }
+      return Math.min(...best);
+    };
+    const bare = time(['-e', '0']);
+    const tag = time([join(ROOT, 'bin/rca-tag')]);
+    // Generous bound for noisy CI machines; the benchmark reports the real ratio.
+    expect(tag).toBeLessThan(bare * 3 + 50);
+  });
+});
