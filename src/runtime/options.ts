@@ -5,6 +5,8 @@ import type { OptionSpec, OptionsSpec, Stage } from './stage.js';
 /** Options every stage takes; the runner handles them. */
 export const COMMON_OPTIONS = {
   rejects: { type: 'string', placeholder: 'FILE', help: 'also write each rejected line as a JSON record {stage, source, line, code, message, input} to FILE' },
+  stats: { type: 'string', placeholder: 'FILE', help: 'write the run statistics as JSON to FILE at the end' },
+  progress: { type: 'boolean', help: 'show a progress line on stderr (default: when stderr is a terminal; --no-progress to hide)' },
   'max-line-bytes': { type: 'number', placeholder: 'N', default: 16 * 1024 * 1024, min: 1, integer: true, help: 'reject longer input lines without buffering them' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', short: 'V', help: 'show the version' },
@@ -46,7 +48,8 @@ export function parseStageArgs(spec: OptionsSpec, argv: readonly string[]): Pars
 }
 
 function defaultOf(opt: OptionSpec): unknown {
-  if (opt.type === 'boolean') return opt.default ?? false;
+  // A boolean without a default stays undefined when not given, so "auto" can be told from "no".
+  if (opt.type === 'boolean') return opt.default;
   if (opt.type === 'list') return Array.isArray(opt.default) ? [...opt.default] : [];
   return opt.default;
 }

@@ -1,4 +1,4 @@
-import { accessSync, constants, createReadStream, closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { accessSync, constants, createReadStream, closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -69,11 +69,25 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
   }
 
   const run = new Run(stage.name, tool, processor, io, rejectsFd, args.values['max-line-bytes'] as number);
+  const progress = (args.values.progress as boolean | undefined) ?? Boolean((io.stderr as { isTTY?: boolean }).isTTY);
+  const stopProgress = progress ? run.showProgress() : () => {};
+  let code: number;
   try {
-    return await run.execute(sources);
+    code = await run.execute(sources);
   } finally {
+    stopProgress();
     if (rejectsFd !== null) closeSync(rejectsFd);
   }
+  const statsPath = args.values.stats as string | undefined;
+  if (statsPath) {
+    try {
+      writeFileSync(statsPath, JSON.stringify(run.stats(code), null, 2) + '\n');
+    } catch (err) {
+      say(`cannot write --stats file '${statsPath}': ${(err as NodeJS.ErrnoException).code ?? messageOf(err)}`);
+      return Math.max(code, EXIT.FATAL) === EXIT.INTERRUPTED ? EXIT.INTERRUPTED : EXIT.FATAL;
+    }
+  }
+  return code;
 }
 
 function setupContext(env: RunIO['env']): SetupContext {
@@ -108,6 +122,7 @@ class Run {
   private interrupted = false;
   private stopped = false;
   private current: Readable | null = null;
+  private readonly started = performance.now();
 
   constructor(
     private readonly stageName: string,
@@ -168,7 +183,46 @@ class Run {
     return EXIT.OK;
   }
 
+  private elapsedSeconds(): number {
+    return (performance.now() - this.started) / 1000;
+  }
+
+  /** Run statistics for --stats FILE: the runner's counts and timing, then the stage's own. */
+  stats(exitStatus: number): Record<string, unknown> {
+    const seconds = this.elapsedSeconds();
+    return {
+      stage: this.stageName,
+      records: this.records,
+      rejected: this.rejected,
+      exit_status: exitStatus,
+      wall_seconds: Number(seconds.toFixed(3)),
+      records_per_second: seconds > 0 ? Number((this.records / seconds).toFixed(1)) : null,
+      ...this.processor.stats?.(),
+    };
+  }
+
+  /** Refreshes one progress line on stderr a few times a second; returns the function that clears it. */
+  showProgress(): () => void {
+    const draw = () => {
+      const seconds = this.elapsedSeconds();
+      const rate = seconds > 0 ? (this.records / seconds).toFixed(1) : '0';
+      const extra = this.processor.progress?.();
+      this.io.stderr.write(`\r\x1b[K${this.tool}: ${this.records} records, ${rate}/s${this.rejected ? `, ${this.rejected} rejected` : ''}${extra ? `, ${extra}` : ''}`);
+    };
+    const timer = setInterval(draw, 250);
+    timer.unref();
+    this.clearProgress = () => {
+      clearInterval(timer);
+      this.io.stderr.write('\r\x1b[K');
+      this.clearProgress = () => {};
+    };
+    return () => this.clearProgress();
+  }
+
+  private clearProgress: () => void = () => {};
+
   private printSummary(): void {
+    this.clearProgress();
     if (this.rejected > 0) this.say(`${this.rejected} of ${this.records} records rejected`);
     for (const line of this.processor.summary?.() ?? []) this.say(line);
     if (this.interrupted) this.say(`interrupted after ${this.records} records; completed records were written`);

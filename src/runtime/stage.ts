@@ -18,7 +18,7 @@ export interface OptionSpec {
 export type OptionsSpec = Record<string, OptionSpec>;
 
 type ValueOf<O extends OptionSpec> = O['type'] extends 'boolean'
-  ? boolean
+  ? O extends { default: boolean } ? boolean : boolean | undefined
   : O['type'] extends 'number'
     ? O extends { default: number } ? number : number | undefined
     : O['type'] extends 'list'
@@ -76,6 +76,10 @@ export interface Processor {
   interrupt?(): void;
   /** Extra lines for the end-of-run summary on stderr. */
   summary?(): string[];
+  /** Stage statistics merged into the --stats FILE JSON (no timestamps needed: the runner adds timing). */
+  stats?(): Record<string, unknown>;
+  /** A short progress text (e.g. "120 views ok, 2 failed"); the runner adds counts, rate and refreshes it. */
+  progress?(): string;
 }
 
 export interface Stage<S extends OptionsSpec = OptionsSpec> {

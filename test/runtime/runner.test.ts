@@ -186,3 +186,22 @@ describe('runner: backpressure', () => {
     expect(maxAhead).toBeLessThan(600 * 1024);
   });
 });
+
+describe('runner: --stats and --progress', () => {
+  it('writes run statistics as JSON with --stats FILE', async () => {
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'rca-stats-')), 'stats.json');
+    const r = await runInProcess(echoStage, ['{"id":1}\nbad\n{"id":3}\n'], ['--stats', file]);
+    expect(r.code).toBe(1);
+    const stats = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    expect(stats).toMatchObject({ stage: 'echo', records: 3, rejected: 1, exit_status: 1 });
+    expect(typeof stats.wall_seconds).toBe('number');
+  });
+
+  it('draws no progress line unless asked (stderr is not a terminal here)', async () => {
+    const r = await runInProcess(echoStage, ['{"id":1}\n']);
+    expect(r.stderr).toBe('');
+  });
+});
