@@ -65,6 +65,23 @@ describe('bins', () => {
     expect(JSON.parse(readFileSync(rejects, 'utf8'))).toEqual({ stage: 'tag', source: 'stdin', line: 2, code: 'NOT_OBJECT', message: 'expected a JSON object, got an array', input: '[1]' });
   });
 
+  it('exits 130 on SIGINT and keeps the records already written', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [join(ROOT, 'bin/rca-tag')], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.stdin.write(readFileSync(SAMPLE, 'utf8'));
+    // Input stays open: the process is waiting for more when the signal arrives.
+    for (let i = 0; i < 200 && out.split('\n').filter(Boolean).length < 9; i++) await new Promise((r) => setTimeout(r, 25));
+    child.kill('SIGINT');
+    const code = await new Promise((r) => child.on('exit', (c) => r(c)));
+    expect(code).toBe(130);
+    expect(out.split('\n').filter(Boolean)).toHaveLength(9);
+    expect(err).toBe('rca-tag: interrupted after 9 records; completed records were written\n');
+  });
+
   it('starts in about the time of a bare node', () => {
     const time = (args: string[]) => {
       const best: number[] = [];

@@ -108,6 +108,47 @@ describe('runner: rejects and exit status', () => {
   });
 });
 
+describe('runner: fatal errors', () => {
+  it('an exception inside a transform is exit 3 with one line, no stack, earlier records written', async () => {
+    const { defineStage } = await import('../../src/runtime/stage.js');
+    const throwing = defineStage({
+      name: 'boom',
+      summary: 'test stage',
+      examples: [],
+      options: {},
+      create: () => ({
+        process(record) {
+          if (record.id === 2) throw new Error('kaboom\n    at somewhere (file.js:1:1)');
+          return { records: [record] };
+        },
+      }),
+    });
+    const r = await runInProcess(throwing, ['{"id":1}\n{"id":2}\n{"id":3}\n']);
+    expect(r.code).toBe(3);
+    expect(lines(r.stdout)).toEqual([{ id: 1 }]);
+    expect(r.stderr).toContain('rca-boom: stdin:2: INTERNAL_ERROR: kaboom\n');
+    expect(r.stderr).toContain('rca-boom: stdin:2: fatal: internal error: kaboom\n');
+    expect(r.stderr).not.toContain('at somewhere');
+  });
+
+  it('a failing create() (e.g. unreachable dependency) is exit 3 with its message', async () => {
+    const { defineStage } = await import('../../src/runtime/stage.js');
+    const { FatalError } = await import('../../src/runtime/exit-codes.js');
+    const failing = defineStage({
+      name: 'dep',
+      summary: 'test stage',
+      examples: [],
+      options: {},
+      create: () => {
+        throw new FatalError('cannot reach the thing');
+      },
+    });
+    const r = await runInProcess(failing, ['{"id":1}\n']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe('rca-dep: cannot reach the thing\n');
+  });
+});
+
 describe('runner: ordered asynchronous processing', () => {
   it('keeps input order with random latencies and bounds work in flight by the window', async () => {
     const { stage, stats } = delayStage((r) => ((Number(r.id) * 7919) % 13) + 1, 4);
