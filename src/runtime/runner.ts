@@ -334,8 +334,11 @@ class Run {
     for (const warning of outcome.warnings ?? []) this.say(`${where}${warning}`);
     if (outcome.failed) this.failed = true;
     if (outcome.records) {
-      for (const rec of outcome.records) this.writer.push(serialise(rec));
-      if (this.writer.needsFlush) await this.writer.flush();
+      // Flush inside the loop: one outcome may carry a whole document's records (grouping stages).
+      for (const rec of outcome.records) {
+        this.writer.push(serialise(rec));
+        if (this.writer.needsFlush) await this.writer.flush();
+      }
     }
     if (outcome.stop) {
       this.say(`${where}${outcome.stop}`);
