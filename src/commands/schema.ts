@@ -1,0 +1,46 @@
+import type { Command, CommandIO } from './command.js';
+import { EXIT } from '../runtime/exit-codes.js';
+
+const USAGE = `Usage: rca schema <kind>     print the JSON Schema (draft 2020-12) of a record kind
+       rca schema --list     list the record kinds
+
+The schemas are generated from the same definitions the stages validate with, so they are
+exact. The view schemas (retrieval_summary, rca_frame) are also what is sent to Ollama as
+its structured-output format.
+
+Example:
+  rca schema rca_frame > rca_frame.schema.json
+`;
+
+const command: Command = {
+  name: 'schema',
+  summary: 'print the JSON Schema of a record kind (rca schema --list names them)',
+  async run(io: CommandIO): Promise<number> {
+    const say = (line: string) => io.stderr.write(`rca schema: ${line}\n`);
+    const args = [...io.argv];
+    if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
+      io.stdout.write(USAGE);
+      return EXIT.OK;
+    }
+    // Loaded only here: zod costs start-up time the dispatcher's help should not pay.
+    const { RECORD_KINDS, isRecordKind, jsonSchemaOf } = await import('../contracts/index.js');
+    if (args.length === 1 && args[0] === '--list') {
+      const width = Math.max(...Object.keys(RECORD_KINDS).map((k) => k.length)) + 2;
+      for (const [name, kind] of Object.entries(RECORD_KINDS)) io.stdout.write(`${name.padEnd(width)}${kind.summary}\n`);
+      return EXIT.OK;
+    }
+    if (args.length !== 1 || args[0]!.startsWith('-')) {
+      say(args.length === 0 ? 'which record kind? (rca schema --list)' : `expected one record kind or --list, got '${args.join(' ')}' (see rca schema --help)`);
+      return EXIT.USAGE;
+    }
+    const name = args[0]!;
+    if (!isRecordKind(name)) {
+      say(`unknown record kind '${name}' (known: ${Object.keys(RECORD_KINDS).join(', ')})`);
+      return EXIT.USAGE;
+    }
+    io.stdout.write(JSON.stringify(jsonSchemaOf(RECORD_KINDS[name].schema), null, 2) + '\n');
+    return EXIT.OK;
+  },
+};
+
+export default command;

@@ -1,0 +1,69 @@
+import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
+import { combinedText, flattenView } from '../views/flatten-view.js';
+import { parseViewFields, VIEW_TYPES, type ViewFields, type ViewType } from '../views/view-types.js';
+
+export default defineStage({
+  name: 'flatten',
+  summary: 'add the embedding text of each view: one "LABEL: value" line per non-empty field',
+  description: `Adds embedding_text {retrieval_summary: "...", rca_frame: "..."} to each record.
+  retrieval_summary: SCOPE, SYSTEMS, EQUIPMENT, COMPONENTS, SYMPTOMS/OUTCOMES, MECHANISMS,
+                     DIAGNOSTICS, ACTIONS, NUMBERS/LIMITS, KEYWORDS (items joined with ", ")
+  rca_frame:         OBSERVED, HYPOTHESES, TESTS, ACTIONS, CONSTRAINTS (items joined with "; ")
+Empty fields give no line; a missing or empty view gives "". Whitespace inside a value (newlines
+included) becomes one space, so each field is exactly one line; list items with no letter or
+digit ("", "-----") and items that are neither strings nor numbers are left out.
+--combined also writes embedding_text.combined: "SECTION: <section path>" followed by both
+views' lines, for one embedding per chunk ("" when both views are empty).`,
+  examples: [
+    'rca-flatten < validated.jsonl > embeddable.jsonl',
+    'rca-flatten --combined --from-fields retrieval_summary_json,rca_frame_json enriched.jsonl',
+  ],
+  options: {
+    'from-fields': {
+      type: 'list',
+      placeholder: 'FIELDS',
+      help: 'record fields holding the views: FIELD,FIELD for retrieval_summary then rca_frame, or VIEW=FIELD [default: retrieval_summary,rca_frame]',
+    },
+    combined: {
+      type: 'boolean',
+      default: false,
+      help: 'also write embedding_text.combined: the section path and both views in one text',
+    },
+  },
+  create(options) {
+    return new Flattener(parseViewFields(options['from-fields']), options.combined);
+  },
+});
+
+export class Flattener {
+  constructor(
+    private readonly fields: ViewFields,
+    private readonly combined: boolean,
+  ) {}
+
+  process(record: JsonObject): Outcome {
+    const texts: Partial<Record<ViewType | 'combined', string>> = {};
+    for (const view of VIEW_TYPES) {
+      const field = this.fields[view];
+      texts[view] = field === undefined ? '' : flattenView(view, record[field]);
+    }
+    if (this.combined) texts.combined = combinedText(sectionPathOf(record, this.fields), VIEW_TYPES.map((v) => texts[v] ?? ''));
+    return { records: [{ ...record, embedding_text: texts }] };
+  }
+}
+
+// The trusted path first; a view's stamped citations next; the raw upstream path last.
+function sectionPathOf(record: JsonObject, fields: ViewFields): string {
+  const candidates: unknown[] = [field(record.context, 'section_path')];
+  for (const view of VIEW_TYPES) {
+    const name = fields[view];
+    if (name !== undefined) candidates.push(field(field(record[name], 'citations'), 'section_path'));
+  }
+  candidates.push(record.section_path, record.sectionPath);
+  for (const c of candidates) if (typeof c === 'string' && c.trim() !== '') return c;
+  return '';
+}
+
+function field(value: unknown, key: string): unknown {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject)[key] : undefined;
+}

@@ -1,0 +1,80 @@
+import { ChunkContext, NerSeed } from '../contracts/chunk.js';
+import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
+import { buildPrompt } from '../views/prompt-text.js';
+import type { TextCut } from '../views/text-cut.js';
+import { parseViewList, VIEW_TYPES, type ViewType } from '../views/view-types.js';
+
+export default defineStage({
+  name: 'prompt',
+  summary: 'add the model prompt of each view (retrieval_summary, rca_frame) to each tagged chunk',
+  description: `Reads records written by rca-tag (it needs context, ner_seed and text) and adds:
+  prompts            {retrieval_summary: "...", rca_frame: "..."}: the full prompt text of each view
+  prompt_truncation  null, or {text_chars, kept_chars, cut_at} when --max-chars cut the chunk text
+Each prompt is the extraction contract, a task paragraph for the doc type and view, the CONTEXT
+lines, the NER seed, the chunk text and the empty output JSON with the trusted citations.
+The same record always gives the same bytes. A record without a valid context or ner_seed, or
+without text, is rejected (NOT_TAGGED, BAD_CONTEXT, BAD_NER_SEED, NO_TEXT).`,
+  examples: [
+    'rca-tag < chunks.jsonl | rca-prompt > prompts.jsonl',
+    'rca-prompt --views rca_frame --max-chars 4000 tagged.jsonl',
+    "rca-prompt tagged.jsonl | jq -r '.prompts.retrieval_summary' | head -40",
+  ],
+  options: {
+    views: {
+      type: 'list',
+      placeholder: 'VIEWS',
+      default: [...VIEW_TYPES],
+      help: `comma-separated views to write prompts for (${VIEW_TYPES.join(', ')})`,
+    },
+    'max-chars': {
+      type: 'number',
+      placeholder: 'N',
+      min: 1,
+      integer: true,
+      help: 'cut the chunk text to N characters at a sentence or word boundary (default: no cut)',
+    },
+  },
+  create(options) {
+    return new Prompter(parseViewList(options.views), options['max-chars']);
+  },
+});
+
+export class Prompter {
+  constructor(
+    private readonly views: readonly ViewType[],
+    private readonly maxChars: number | undefined,
+  ) {}
+
+  process(record: JsonObject): Outcome {
+    if (record.context === undefined || record.ner_seed === undefined) {
+      return reject('NOT_TAGGED', `record has no ${record.context === undefined ? 'context' : 'ner_seed'} (run rca-tag first)`);
+    }
+    const context = ChunkContext.safeParse(record.context);
+    if (!context.success) return reject('BAD_CONTEXT', `context: ${firstIssue(context.error)}`);
+    const seed = NerSeed.safeParse(record.ner_seed);
+    if (!seed.success) return reject('BAD_NER_SEED', `ner_seed: ${firstIssue(seed.error)}`);
+    const text = typeof record.text === 'string' ? record.text : typeof record.raw_text === 'string' ? record.raw_text : '';
+    if (text.trim() === '') return reject('NO_TEXT', 'record has no chunk text to prompt with');
+
+    const prompts: Partial<Record<ViewType, string>> = {};
+    let truncation: TextCut | null = null;
+    for (const view of this.views) {
+      const built = buildPrompt(context.data, seed.data, text, view, { maxChars: this.maxChars });
+      prompts[view] = built.prompt;
+      // Every view cuts the same text the same way: one record of it is enough.
+      truncation = built.truncated;
+    }
+    return { records: [{ ...record, prompts, prompt_truncation: truncation }] };
+  }
+}
+
+function reject(code: string, message: string): Outcome {
+  return { reject: { code, message } };
+}
+
+function firstIssue(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  const path = issue.path.map(String).join('.');
+  return path ? `${path}: ${issue.message}` : issue.message;
+}

@@ -1,0 +1,140 @@
+import { ChunkContext } from '../contracts/chunk.js';
+import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
+import { ContextBuilder } from '../tagging/context.js';
+import { GroundingText } from '../views/grounding.js';
+import { isPlainObject, validateView } from '../views/validate-view.js';
+import { parseViewFields, VIEW_TYPES, type ViewFields, type ViewType } from '../views/view-types.js';
+
+export default defineStage({
+  name: 'validate',
+  summary: 'stamp trusted provenance on each view, check it against its contract and the chunk text, add flags',
+  description: `For each view present on a record (retrieval_summary, rca_frame; null counts as absent):
+  1. chunk_id, doc_type, view_type and citations are overwritten from the trusted context, in place
+     (a record without context gets it built exactly as rca-tag would);
+  2. the view is checked: keys and types of the contract; list items are plain strings with some
+     content, each once, not serialised lists or objects; no keys outside the contract (dropped);
+     quality gates; grounding: every number in numbers_limits, every entities.equipment_ids item and
+     every phrase in double quotes must occur in the chunk text (case and whitespace ignored).
+Adds:
+  flags             {<view>: [flag, ...]}: [] is a pass
+  provenance_fixed  {<view>: [path, ...]}: trusted fields whose stored value was wrong and replaced
+A view with flags makes the exit status 1 (with a warning naming the view and its flags) unless
+--flags-ok. Flags: bad_view_type, missing_<key>, scope_not_str, <list>_not_list,
+entities_not_object, entities_<k>_missing_or_not_list, citations_not_object,
+citations_<k>_missing, citations_<k>_wrong_type, view_not_object, <list>_item_not_string,
+<list>_item_blank, <list>_item_duplicate, <list>_item_stringified, unexpected_key_<key>,
+scope_too_short, few_keywords, boilerplate, empty_frame, ungrounded_number:<n>,
+ungrounded_equipment_id:<id>, ungrounded_quote:<phrase>.`,
+  examples: [
+    'rca-validate < generated.jsonl > validated.jsonl',
+    'rca-validate --from-fields retrieval_summary_json,rca_frame_json --flags-ok enriched.jsonl',
+    "rca-validate --flags-ok generated.jsonl | jq -c '{chunk_id, flags}'",
+  ],
+  options: {
+    'from-fields': {
+      type: 'list',
+      placeholder: 'FIELDS',
+      help: 'record fields holding the views: FIELD,FIELD for retrieval_summary then rca_frame, or VIEW=FIELD [default: retrieval_summary,rca_frame]',
+    },
+    'flags-ok': {
+      type: 'boolean',
+      default: false,
+      help: 'record the flags but exit 0 and print no per-record warnings',
+    },
+  },
+  create(options) {
+    return new Validator(parseViewFields(options['from-fields']), options['flags-ok']);
+  },
+});
+
+export class Validator {
+  private readonly contexts = new ContextBuilder({ docTypeMode: 'auto', authority: null });
+  private records = 0;
+  private viewsChecked = 0;
+  private viewsFlagged = 0;
+  private readonly flagCounts = new Map<string, number>();
+
+  constructor(
+    private readonly fields: ViewFields,
+    private readonly flagsOk: boolean,
+  ) {}
+
+  process(record: JsonObject): Outcome {
+    let context: ChunkContext;
+    let text: string;
+    if (record.context !== undefined) {
+      const parsed = ChunkContext.safeParse(record.context);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue && issue.path.length ? `${issue.path.map(String).join('.')}: ` : '';
+        return { reject: { code: 'BAD_CONTEXT', message: `context: ${where}${issue?.message ?? 'invalid'}` } };
+      }
+      context = parsed.data;
+      text = typeof record.text === 'string' ? record.text : typeof record.raw_text === 'string' ? record.raw_text : '';
+    } else {
+      // Views produced elsewhere are audited against the provenance tag would have given them.
+      const facts = this.contexts.build(record);
+      context = facts.context;
+      text = facts.text;
+    }
+
+    this.records++;
+    const out: JsonObject = { ...record };
+    const flags: Partial<Record<ViewType, string[]>> = {};
+    const fixed: Partial<Record<ViewType, string[]>> = {};
+    const warnings: string[] = [];
+    let grounding: GroundingText | null = null;
+    for (const view of VIEW_TYPES) {
+      const field = this.fields[view];
+      if (field === undefined) continue;
+      const value = record[field];
+      if (value === undefined || value === null) continue;
+      let result: { flags: string[]; fixed: string[] };
+      if (isPlainObject(value)) {
+        grounding ??= new GroundingText(text);
+        const checked = validateView(view, value, context, grounding);
+        out[field] = checked.view;
+        result = checked;
+      } else {
+        result = { flags: ['view_not_object'], fixed: [] };
+      }
+      flags[view] = result.flags;
+      fixed[view] = result.fixed;
+      this.count(result.flags);
+      if (result.flags.length > 0 && !this.flagsOk) warnings.push(`${view}: ${result.flags.join(', ')}`);
+    }
+    out.flags = flags;
+    out.provenance_fixed = fixed;
+    return { records: [out], failed: warnings.length > 0, warnings };
+  }
+
+  private count(flags: readonly string[]): void {
+    this.viewsChecked++;
+    if (flags.length === 0) return;
+    this.viewsFlagged++;
+    for (const flag of flags) {
+      const kind = flag.includes(':') ? flag.slice(0, flag.indexOf(':')) : flag;
+      this.flagCounts.set(kind, (this.flagCounts.get(kind) ?? 0) + 1);
+    }
+  }
+
+  summary(): string[] {
+    if (this.records > 0 && this.viewsChecked === 0) {
+      const names = VIEW_TYPES.flatMap((v) => (this.fields[v] === undefined ? [] : [this.fields[v]]));
+      return [`no views found in fields ${names.join(', ')} (see --from-fields)`];
+    }
+    return this.viewsFlagged > 0 ? [`${this.viewsFlagged} of ${this.viewsChecked} views flagged`] : [];
+  }
+
+  progress(): string {
+    return `${this.viewsChecked} views checked, ${this.viewsFlagged} flagged`;
+  }
+
+  stats(): Record<string, unknown> {
+    return {
+      views_checked: this.viewsChecked,
+      views_flagged: this.viewsFlagged,
+      flag_counts: Object.fromEntries([...this.flagCounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    };
+  }
+}

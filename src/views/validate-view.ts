@@ -1,0 +1,227 @@
+// Checks a view against its contract and returns flags (an empty list is a pass). The shape
+// checks walk the view's schema (view-shape.ts), so they cannot drift from the prompt skeleton;
+// the flag names are DESIGN.md §3's, plus rca's stricter item, key, emptiness and grounding checks.
+import type { ChunkContext } from '../contracts/chunk.js';
+import { TRUSTED_KEYS } from '../contracts/views.js';
+import type { JsonObject } from '../runtime/stage.js';
+import { GroundingText, numbersIn, quotedPhrases } from './grounding.js';
+import { stampProvenance } from './view-skeleton.js';
+import { VIEW_SHAPES, type FieldShape, type ObjectShape } from './view-shape.js';
+import type { ViewType } from './view-types.js';
+
+export const QUALITY_GATES = {
+  minScopeChars: 15,
+  minKeywords: 3,
+  boilerplate: ['as an ai', 'i cannot', 'not provided'],
+} as const;
+
+/** What must occur in the chunk text, by path in the view. */
+export const GROUNDED_FIELDS: Readonly<Record<ViewType, { numbers: readonly string[]; identifiers: readonly string[] }>> = {
+  retrieval_summary: { numbers: ['numbers_limits'], identifiers: ['entities.equipment_ids'] },
+  rca_frame: { numbers: [], identifiers: [] },
+};
+// Trusted fields come from the context, not the model: nothing in them needs grounding.
+const TRUSTED = new Set<string>(TRUSTED_KEYS);
+// A Python or JSON structure flattened into a string ("['6.2']", "{'action': ...}", "[]").
+const STRINGIFIED_RE = /^\s*(?:\[\s*(?:['"[\]{}]|$)[^]*\]|\{\s*(?:['"}]|$)[^]*\})\s*$/;
+// An item with no letter or digit ("", "  ", "----------") says nothing.
+const HAS_CONTENT_RE = /[\p{L}\p{N}]/u;
+const FLAG_VALUE_MAX = 80;
+
+export interface ViewValidation {
+  /** The stamped view: the same object, changed in place, with only contract keys in contract order. */
+  view: JsonObject;
+  flags: string[];
+  /** Trusted paths whose stored value differed and was overwritten, e.g. "citations.page_start". */
+  fixed: string[];
+}
+
+/**
+ * Stamps trusted provenance (in place), checks shape and quality, keeps only the contract's keys
+ * in contract order, and checks that numbers, equipment ids and quoted phrases occur in the chunk text.
+ */
+export function validateView(view: ViewType, obj: JsonObject, context: ChunkContext, text: string | GroundingText): ViewValidation {
+  const fixed = stampProvenance(obj, view, context);
+  const flags = checkView(view, obj);
+  keepContractKeys(VIEW_SHAPES[view], obj);
+  const grounding = typeof text === 'string' ? new GroundingText(text) : text;
+  return { view: obj, flags: unique([...flags, ...groundingFlags(view, obj, grounding)]), fixed };
+}
+
+/** Shape and quality flags of a view as given (no stamping, no grounding, nothing changed). */
+export function checkView(view: ViewType, obj: unknown): string[] {
+  if (!isPlainObject(obj)) return ['view_not_object'];
+  const shape = VIEW_SHAPES[view];
+  const flags: string[] = [];
+  for (const [key, field] of shape.fields) {
+    if (!Object.hasOwn(obj, key)) {
+      flags.push(field.kind === 'literal' ? `bad_${key}` : `missing_${key}`);
+      continue;
+    }
+    const value = obj[key];
+    switch (field.kind) {
+      case 'literal':
+      case 'enum':
+        if (!fits(field, value)) flags.push(`bad_${key}`);
+        break;
+      case 'string':
+        if (typeof value !== 'string') flags.push(`${key}_not_str`);
+        break;
+      case 'integer':
+        if (!fits(field, value)) flags.push(`${key}_wrong_type`);
+        break;
+      case 'list':
+        if (!Array.isArray(value)) flags.push(`${key}_not_list`);
+        else itemFlags(key, value, flags);
+        break;
+      case 'object':
+        if (!isPlainObject(value)) {
+          flags.push(`${key}_not_object`);
+          break;
+        }
+        for (const [child, childShape] of field.fields) {
+          const present = Object.hasOwn(value, child);
+          const childValue = value[child];
+          if (childShape.kind === 'list') {
+            if (!present || !Array.isArray(childValue)) flags.push(`${key}_${child}_missing_or_not_list`);
+            else itemFlags(`${key}_${child}`, childValue, flags);
+          } else if (!present) flags.push(`${key}_${child}_missing`);
+          else if (!fits(childShape, childValue)) flags.push(`${key}_${child}_wrong_type`);
+        }
+        for (const extra of Object.keys(value)) if (!field.fields.has(extra)) flags.push(`unexpected_key_${key}.${extra}`);
+        break;
+    }
+  }
+  for (const extra of Object.keys(obj)) if (!shape.fields.has(extra)) flags.push(`unexpected_key_${extra}`);
+  flags.push(...qualityFlags(view, obj));
+  return unique(flags);
+}
+
+function itemFlags(name: string, items: unknown[], flags: string[]): void {
+  let notString = false;
+  let blank = false;
+  let duplicate = false;
+  let stringified = false;
+  const seen = new Set<string>();
+  for (const item of items) {
+    if (typeof item !== 'string') {
+      notString = true;
+      continue;
+    }
+    if (!HAS_CONTENT_RE.test(item)) {
+      blank = true;
+      continue;
+    }
+    if (STRINGIFIED_RE.test(item)) stringified = true;
+    const key = item.trim().replace(/\s+/g, ' ').toLowerCase();
+    if (seen.has(key)) duplicate = true;
+    seen.add(key);
+  }
+  if (notString) flags.push(`${name}_item_not_string`);
+  if (blank) flags.push(`${name}_item_blank`);
+  if (duplicate) flags.push(`${name}_item_duplicate`);
+  if (stringified) flags.push(`${name}_item_stringified`);
+}
+
+function qualityFlags(view: ViewType, obj: JsonObject): string[] {
+  const flags: string[] = [];
+  if (view === 'retrieval_summary') {
+    if (typeof obj.scope === 'string') {
+      const scope = obj.scope.trim();
+      if (scope.length < QUALITY_GATES.minScopeChars) flags.push('scope_too_short');
+      const lower = scope.toLowerCase();
+      if (QUALITY_GATES.boilerplate.some((phrase) => lower.includes(phrase))) flags.push('boilerplate');
+    }
+    const keywords = obj.keywords_synonyms;
+    if (Array.isArray(keywords)) {
+      // Distinct terms with content: ["", "--", "-"] or ["pump", "Pump", "PUMP"] is not three keywords.
+      const distinct = new Set(keywords.filter((k): k is string => typeof k === 'string' && HAS_CONTENT_RE.test(k)).map((k) => k.trim().toLowerCase()));
+      if (distinct.size < QUALITY_GATES.minKeywords) flags.push('few_keywords');
+    }
+  } else {
+    const lists = [...VIEW_SHAPES.rca_frame.fields].filter(([, s]) => s.kind === 'list').map(([k]) => obj[k]);
+    if (!lists.some((list) => Array.isArray(list) && list.some((item) => typeof item === 'string' && HAS_CONTENT_RE.test(item)))) flags.push('empty_frame');
+  }
+  return flags;
+}
+
+function groundingFlags(view: ViewType, obj: JsonObject, text: GroundingText): string[] {
+  const flags: string[] = [];
+  const rules = GROUNDED_FIELDS[view];
+  for (const path of rules.numbers) {
+    for (const item of stringsAt(obj, path)) {
+      for (const number of numbersIn(item)) if (!text.hasNumber(number)) flags.push(`ungrounded_number:${number}`);
+    }
+  }
+  for (const path of rules.identifiers) {
+    for (const item of stringsAt(obj, path)) {
+      const id = item.trim();
+      if (id !== '' && !text.hasIdentifier(id)) flags.push(`ungrounded_equipment_id:${flagValue(id)}`);
+    }
+  }
+  for (const [key, value] of Object.entries(obj)) {
+    if (TRUSTED.has(key)) continue;
+    for (const s of allStrings(value)) {
+      for (const phrase of quotedPhrases(s)) if (!text.hasPhrase(phrase)) flags.push(`ungrounded_quote:${flagValue(phrase)}`);
+    }
+  }
+  return flags;
+}
+
+// Only contract keys remain, in contract order (a stamped key the model had left out would
+// otherwise trail at the end). The object keeps its identity: callers may hold it.
+function keepContractKeys(shape: ObjectShape, obj: JsonObject): void {
+  const kept: [string, unknown][] = [];
+  for (const [key, field] of shape.fields) {
+    if (!Object.hasOwn(obj, key)) continue;
+    const value = obj[key];
+    if (field.kind === 'object' && isPlainObject(value)) keepContractKeys(field, value);
+    kept.push([key, value]);
+  }
+  for (const key of Object.keys(obj)) delete obj[key];
+  for (const [key, value] of kept) obj[key] = value;
+}
+
+function stringsAt(obj: JsonObject, path: string): string[] {
+  let value: unknown = obj;
+  for (const part of path.split('.')) value = isPlainObject(value) ? value[part] : undefined;
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function allStrings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
+  if (isPlainObject(value)) return Object.values(value).flatMap(allStrings);
+  return [];
+}
+
+function fits(shape: FieldShape, value: unknown): boolean {
+  switch (shape.kind) {
+    case 'string':
+      return typeof value === 'string';
+    case 'list':
+      return Array.isArray(value);
+    case 'literal':
+      return value === shape.value;
+    case 'enum':
+      return typeof value === 'string' && shape.values.includes(value);
+    case 'integer':
+      return Number.isInteger(value) || (shape.nullable && value === null);
+    case 'object':
+      return isPlainObject(value);
+  }
+}
+
+/** Flags are one-line tokens: whitespace collapsed, long values cut. */
+function flagValue(value: string): string {
+  const one = value.replace(/\s+/g, ' ').trim();
+  return one.length > FLAG_VALUE_MAX ? `${one.slice(0, FLAG_VALUE_MAX - 1)}…` : one;
+}
+
+export function isPlainObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function unique(flags: string[]): string[] {
+  return [...new Set(flags)];
+}

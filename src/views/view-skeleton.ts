@@ -1,0 +1,69 @@
+import type { ChunkContext } from '../contracts/chunk.js';
+import { TRUSTED_KEYS, type View } from '../contracts/views.js';
+import type { JsonObject } from '../runtime/stage.js';
+import { VIEW_SHAPES, type FieldShape } from './view-shape.js';
+import type { ViewType } from './view-types.js';
+
+type TrustedKey = (typeof TRUSTED_KEYS)[number];
+
+/** The values the model never decides, from the trusted context. */
+export function trustedFields(view: ViewType, context: ChunkContext): Record<TrustedKey, unknown> {
+  const citationsShape = VIEW_SHAPES[view].fields.get('citations');
+  const citations: JsonObject = {};
+  if (citationsShape?.kind === 'object') {
+    for (const key of citationsShape.fields.keys()) citations[key] = (context as Record<string, unknown>)[key];
+  }
+  return { chunk_id: context.chunk_id, doc_type: context.doc_type, view_type: view, citations };
+}
+
+/** Every key of the view in contract order, empty values of the right type, trusted provenance filled. */
+export function emptyView(view: ViewType, context: ChunkContext): View {
+  const skeleton = emptyValue(VIEW_SHAPES[view]) as JsonObject;
+  Object.assign(skeleton, trustedFields(view, context));
+  return skeleton as View;
+}
+
+function emptyValue(shape: FieldShape): unknown {
+  switch (shape.kind) {
+    case 'string':
+      return '';
+    case 'list':
+      return [];
+    case 'literal':
+      return shape.value;
+    case 'enum':
+      return shape.values[0];
+    case 'integer':
+      return shape.nullable ? null : 0;
+    case 'object': {
+      const out: JsonObject = {};
+      for (const [key, child] of shape.fields) out[key] = emptyValue(child);
+      return out;
+    }
+  }
+}
+
+/**
+ * Overwrites chunk_id, doc_type, view_type and citations from the context, in place (a key the
+ * object already has keeps its position). Returns the paths whose stored value differed.
+ */
+export function stampProvenance(obj: JsonObject, view: ViewType, context: ChunkContext): string[] {
+  const trusted = trustedFields(view, context);
+  const fixed: string[] = [];
+  for (const key of TRUSTED_KEYS) {
+    const want = trusted[key];
+    if (key === 'citations') fixed.push(...citationDifferences(obj[key], want as JsonObject));
+    else if (obj[key] !== want) fixed.push(key);
+    obj[key] = want;
+  }
+  return fixed;
+}
+
+function citationDifferences(stored: unknown, want: JsonObject): string[] {
+  if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return ['citations'];
+  const have = stored as JsonObject;
+  const paths: string[] = [];
+  for (const key of Object.keys(want)) if (!Object.hasOwn(have, key) || have[key] !== want[key]) paths.push(`citations.${key}`);
+  for (const key of Object.keys(have)) if (!Object.hasOwn(want, key)) paths.push(`citations.${key}`);
+  return paths;
+}

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import type { ChunkContext, NerSeed } from '../../src/contracts/chunk.js';
+import { DOC_TYPES, NER_SEED_KEYS, type DocType } from '../../src/contracts/vocabulary.js';
+import { buildPrompt, COMMON_CONTRACT, seedJson, taskParagraph } from '../../src/views/prompt-text.js';
+import { emptyView } from '../../src/views/view-skeleton.js';
+import { VIEW_TYPES, type ViewType } from '../../src/views/view-types.js';
+
+const CTX: ChunkContext = {
+  doc_id: 'D1',
+  doc_type: 'WO',
+  chunk_id: 'C1',
+  section_path: 'Work Order > As-Found',
+  page_start: null,
+  page_end: 7,
+  authority_level: 'informational',
+  section_role: 'as_found',
+};
+function seed(fields: Partial<NerSeed> = {}): NerSeed {
+  return { ...(Object.fromEntries(NER_SEED_KEYS.map((k) => [k, []])) as unknown as NerSeed), ...fields };
+}
+const TEXT = 'Bearing housing at 172 °F. Coupling misaligned by 12 mils.';
+
+describe('buildPrompt: layout of DESIGN §4', () => {
+  const { prompt } = buildPrompt(CTX, seed({ measurements: [{ value: '172', unit: '°F', text: '172 °F' }] }), TEXT, 'rca_frame');
+
+  it('is contract, TASK, CONTEXT, NER_SEED, CHUNK_TEXT, OUTPUT JSON in that order, blank-line separated', () => {
+    const expected = [
+      COMMON_CONTRACT,
+      taskParagraph('WO', 'rca_frame'),
+      '',
+      'CONTEXT:',
+      'doc_id: D1',
+      'doc_type: WO',
+      'chunk_id: C1',
+      'section_path: Work Order > As-Found',
+      'page_start: null',
+      'page_end: 7',
+      'authority_level: informational',
+      'section_role: as_found',
+      '',
+      'NER_SEED (may include items not present; include only if supported by CHUNK_TEXT):',
+      seedJson(seed({ measurements: [{ value: '172', unit: '°F', text: '172 °F' }] })),
+      '',
+      'CHUNK_TEXT:',
+      TEXT,
+      '',
+      'OUTPUT JSON (exact keys/types):',
+      JSON.stringify(emptyView('rca_frame', CTX), null, 2),
+    ].join('\n');
+    expect(prompt).toBe(expected);
+  });
+
+  it('starts with the common contract verbatim, then one blank line and the TASK', () => {
+    expect(prompt.startsWith(
+      'You are an information extraction engine for nuclear plant reliability documents.\n' +
+        'Return ONLY valid JSON. Do not include markdown, comments, or extra text.\n\nRules:\n' +
+        '- Use ONLY facts explicitly present in the provided CHUNK_TEXT.\n' +
+        '- If a field cannot be filled from CHUNK_TEXT, use an empty array [] and add a short note to unknowns (retrieval_summary only).\n' +
+        '- Preserve numbers, limits, units, and step numbers exactly as written.\n' +
+        '- Prefer exact phrases from CHUNK_TEXT for technical terms.\n' +
+        '- Do NOT invent causes, steps, thresholds, or conclusions.\n' +
+        '- Output must match the requested JSON structure exactly (keys and types).\n\nTASK: ',
+    )).toBe(true);
+  });
+
+  it('ends with the pretty-printed skeleton and its trusted citations, null pages as null', () => {
+    expect(prompt.endsWith('"citations": {\n    "doc_id": "D1",\n    "section_path": "Work Order > As-Found",\n    "page_start": null,\n    "page_end": 7\n  }\n}')).toBe(true);
+  });
+});
+
+describe('TASK paragraphs: one per doc type × view', () => {
+  const cases = DOC_TYPES.flatMap((d) => VIEW_TYPES.map((v) => [d, v] as [DocType, ViewType]));
+  it.each(cases)('%s × %s names the view and the document kind', (docType, view) => {
+    const task = taskParagraph(docType, view);
+    expect(task.startsWith(`TASK: Write ${view === 'rca_frame' ? 'an' : 'a'} ${view} JSON for one chunk of `)).toBe(true);
+    expect(task).not.toMatch(/\n\n/);
+  });
+
+  it('all ten are different', () => {
+    expect(new Set(cases.map(([d, v]) => taskParagraph(d, v))).size).toBe(10);
+  });
+
+  it.each<[DocType, ViewType, string]>([
+    ['SOP', 'rca_frame', 'constraints: holds, cautions, prerequisites'],
+    ['CR', 'rca_frame', 'hypotheses: possible causes only where CHUNK_TEXT states them'],
+    ['WO', 'retrieval_summary', 'as-found and as-left'],
+    ['ECA', 'rca_frame', 'constraints: the assumptions and limitations'],
+    ['OTHER', 'retrieval_summary', 'extractive and conservative'],
+  ])('%s × %s keeps the DESIGN intent (%s)', (docType, view, phrase) => {
+    expect(taskParagraph(docType, view)).toContain(phrase);
+  });
+});
+
+describe('NER_SEED line', () => {
+  it('has all 18 keys in DESIGN order, compact, non-ASCII kept, whatever the input order', () => {
+    const shuffled = Object.fromEntries([...NER_SEED_KEYS].reverse().map((k) => [k, k === 'locations' ? [{ text: 'Élévation 468′', sub_label: 'elevation' }] : []])) as unknown as NerSeed;
+    const line = seedJson(shuffled);
+    expect(Object.keys(JSON.parse(line))).toEqual([...NER_SEED_KEYS]);
+    expect(line).toContain('"Élévation 468′"');
+    expect(line).not.toContain('\n');
+    expect(line).not.toContain('\\u');
+  });
+
+  it('includes fm_ids (a reference defect was to drop them)', () => {
+    expect(JSON.parse(seedJson(seed({ fm_ids: ['FM-1', 'FM-2'] }))).fm_ids).toEqual(['FM-1', 'FM-2']);
+  });
+});
+
+describe('buildPrompt: determinism, context values, --max-chars', () => {
+  it('is byte-identical across calls', () => {
+    expect(buildPrompt(CTX, seed(), TEXT, 'retrieval_summary')).toEqual(buildPrompt(CTX, seed(), TEXT, 'retrieval_summary'));
+  });
+
+  it('keeps each CONTEXT value on its line', () => {
+    const { prompt } = buildPrompt({ ...CTX, section_path: 'A\n> B' }, seed(), TEXT, 'rca_frame');
+    expect(prompt).toContain('\nsection_path: A > B\n');
+  });
+
+  it('cuts the chunk text and reports it', () => {
+    const { prompt, truncated } = buildPrompt(CTX, seed(), TEXT, 'rca_frame', { maxChars: 40 });
+    expect(truncated).toEqual({ text_chars: TEXT.length, kept_chars: 26, cut_at: 'sentence' });
+    expect(prompt).toContain('CHUNK_TEXT:\nBearing housing at 172 °F.\n\nOUTPUT JSON');
+  });
+
+  it('no cut when the text fits', () => {
+    expect(buildPrompt(CTX, seed(), TEXT, 'rca_frame', { maxChars: 1000 }).truncated).toBeNull();
+  });
+});

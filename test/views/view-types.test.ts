@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/runtime/exit-codes.js';
+import { parseViewFields, parseViewList } from '../../src/views/view-types.js';
+
+describe('parseViewList (--views)', () => {
+  it.each<[string[], string[]]>([
+    [['retrieval_summary', 'rca_frame'], ['retrieval_summary', 'rca_frame']],
+    [['rca_frame,retrieval_summary'], ['retrieval_summary', 'rca_frame']],
+    [['rca_frame', 'rca_frame'], ['rca_frame']],
+    [[' rca_frame , '], ['rca_frame']],
+  ])('%j → %j', (values, views) => {
+    expect(parseViewList(values)).toEqual(views);
+  });
+
+  it.each<[string[], string]>([
+    [['summary'], "--views must name views among retrieval_summary, rca_frame; got 'summary'"],
+    [[','], '--views names no view'],
+  ])('%j is a usage error', (values, message) => {
+    expect(() => parseViewList(values)).toThrow(new UsageError(message));
+  });
+});
+
+describe('parseViewFields (--from-fields)', () => {
+  it.each<[string[], Record<string, string>]>([
+    [[], { retrieval_summary: 'retrieval_summary', rca_frame: 'rca_frame' }],
+    [['retrieval_summary_json,rca_frame_json'], { retrieval_summary: 'retrieval_summary_json', rca_frame: 'rca_frame_json' }],
+    [['rs'], { retrieval_summary: 'rs' }],
+    [['rca_frame=frame'], { rca_frame: 'frame' }],
+    [['rca_frame=frame', 'retrieval_summary=summary'], { rca_frame: 'frame', retrieval_summary: 'summary' }],
+  ])('%j → %j', (values, fields) => {
+    expect(parseViewFields(values)).toEqual(fields);
+  });
+
+  it.each<[string[], string]>([
+    [['a,b,c'], '--from-fields takes at most 2 positional fields (retrieval_summary, rca_frame)'],
+    [['frame=x'], "--from-fields: unknown view 'frame' (views: retrieval_summary, rca_frame)"],
+    [['rca_frame='], '--from-fields: empty field name for rca_frame'],
+    [['rca_frame=a', 'rca_frame=b'], '--from-fields: rca_frame is given twice'],
+  ])('%j is a usage error', (values, message) => {
+    expect(() => parseViewFields(values)).toThrow(new UsageError(message));
+  });
+});
