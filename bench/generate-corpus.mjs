@@ -41,6 +41,11 @@ const meas = () => { const [u, lo, hi] = pick(UNITS); const v = (lo + rand() * (
 const date = () => rand() < 0.5 ? `2026-${String(int(1, 12)).padStart(2, '0')}-${String(int(1, 28)).padStart(2, '0')}` : `${pick(MONTHS)} ${int(1, 28)}, 2026`;
 const ref = () => pick([`CR-2026-${String(int(1, 99999)).padStart(5, '0')}`, `WO-${int(10000000, 99999999)}`, `SOP-${pick(ACRO)}-${int(1, 999)}`, `ECA-2026-${String(int(1, 999)).padStart(4, '0')}`, `OP-${int(1000, 9999)}`]);
 
+function keywordsOf(text) {
+  const words = text.toLowerCase().match(/[a-z][a-z-]{3,}/g) ?? [];
+  return [...new Set(words)].slice(0, 30);
+}
+
 function sentence(i) {
   const sys = rand() < 0.5 ? pick(SYSTEMS) : pick(ACRO);
   switch (i % 7) {
@@ -72,20 +77,31 @@ while (bytes < targetBytes && records < maxRecords) {
     for (let p = 0; p < parts; p++) {
       const n = int(6, 12);
       const text = Array.from({ length: n }, (_, i) => sentence(i + int(0, 6))).join(' ');
+      // The shape of DACKAR mdParser chunks: the text, its raw markdown, and upstream enrichments.
       const rec = {
         type: 'TextChunk',
         granularity: 'section',
         chunk_id: `chunk:${docId}:s${order}`,
         doc_id: docId,
-        doc_name: `${title}.pdf`,
-        source_path: `corpus/${type}/${docId}.pdf`,
+        doc_key: docId,
         section_title: `**${section}**`,
         section_path: `**${title}** > **${section}**`,
+        section_role: 'body',
         heading_level: 2,
         text,
+        raw_text: text.replace(/\. /g, '.\n\n'),
+        keywords: keywordsOf(text),
+        mentions_component_ids: [...new Set(text.match(/\b[A-Z]{1,3}-\d{3,4}[AB]?\b/g) ?? [])],
+        document_refs: [...new Set(text.match(/\b(?:CR|WO|SOP|ECA|OP)-[A-Z0-9-]+\d\b/g) ?? [])],
         page_start: rand() < 0.3 ? null : int(1, 40),
         page_end: null,
         order_index: order++,
+        provenance: { source_doc_id: docId, extraction_method: 'nlp+regex (raw-first)', parser: 'mdParser', version: '0.4.2' },
+        classification: { doc_type_guess: type, confidence: Number(rand().toFixed(2)) },
+        index_in_vector_store: false,
+        index_in_graph: false,
+        source_path: `corpus/${type}/${docId}.pdf`,
+        doc_name: `${title}.pdf`,
         content_hash: (state >>> 0).toString(16).padStart(8, '0'),
       };
       if (rec.page_start !== null) rec.page_end = rec.page_start + int(0, 1);

@@ -16,7 +16,8 @@ export function machine() {
 /** A generated corpus of `mb` MB under bench/out (made once, reused: same seed, same bytes). */
 export async function corpus(mb, seed = 42) {
   mkdirSync(OUT, { recursive: true });
-  const file = join(OUT, `corpus-${mb}mb-seed${seed}.jsonl`);
+  // The generator's version is in the name, so a changed generator never reuses an old file.
+  const file = join(OUT, `corpus-v2-${mb}mb-seed${seed}.jsonl`);
   if (existsSync(file) && statSync(file).size > 0) return file;
   await new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(ROOT, 'bench/generate-corpus.mjs'), '--mb', String(mb), '--seed', String(seed)], { stdio: ['ignore', 'pipe', 'inherit'] });
