@@ -50,7 +50,7 @@ function objectField(value: unknown, key: string): unknown {
 }
 
 function page(value: unknown): number | null {
-  return typeof value === 'number' && Number.isInteger(value) ? value : null;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
 }
 
 function orderOf(value: unknown): number | null {

@@ -102,6 +102,7 @@ function objectField(value: unknown, key: string): unknown {
   return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
 }
 
+/** A page number we can cite: a non-negative safe integer (DACKAR writes -1 for "unknown"). */
 function page(value: unknown): number | null {
-  return typeof value === 'number' && Number.isInteger(value) ? value : null;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
 }
