@@ -1,0 +1,59 @@
+// The cache flags a generating stage offers, and where the cache lives. Kept apart from the
+// store so that declaring the options (read by every `--help`) never loads SQLite.
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { UsageError } from '../runtime/exit-codes.js';
+import type { OptionsSpec } from '../runtime/stage.js';
+
+export const CACHE_FILE_NAME = 'responses.sqlite';
+const DEFAULT_LOCATION_HELP = `$RCA_CACHE, else $XDG_CACHE_HOME/rca/${CACHE_FILE_NAME}, else ~/.cache/rca/${CACHE_FILE_NAME}`;
+
+export const CACHE_OPTIONS = {
+  cache: { type: 'string', placeholder: 'PATH', help: `response cache file, shared safely by parallel runs [default: ${DEFAULT_LOCATION_HELP}]` },
+  'no-cache': { type: 'boolean', default: false, help: 'neither read nor write the response cache' },
+  refresh: { type: 'boolean', default: false, help: 'ignore cached replies; store the new ones in their place' },
+} as const satisfies OptionsSpec;
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Where the cache is when --cache is not given. */
+export function defaultCachePath(env: Env): string {
+  const explicit = nonEmpty(env.RCA_CACHE);
+  if (explicit !== undefined) return explicit;
+  // The XDG spec says a relative XDG_CACHE_HOME is invalid and must be ignored.
+  const xdg = nonEmpty(env.XDG_CACHE_HOME);
+  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, 'rca', CACHE_FILE_NAME);
+  return join(nonEmpty(env.HOME) ?? homedir(), '.cache', 'rca', CACHE_FILE_NAME);
+}
+
+export interface CacheSetting {
+  /** null: no cache. */
+  path: string | null;
+  /** Skip lookups but still store accepted replies (overwriting what was there). */
+  refresh: boolean;
+}
+
+/** --cache / --no-cache / --refresh and the environment → what the run does with its cache. */
+export function resolveCacheSetting(values: { cache?: string | undefined; 'no-cache'?: boolean | undefined; refresh?: boolean | undefined }, env: Env): CacheSetting {
+  const off = values['no-cache'] === true;
+  const refresh = values.refresh === true;
+  if (off && values.cache !== undefined) throw new UsageError('--cache and --no-cache contradict each other');
+  if (off && refresh) throw new UsageError('--refresh and --no-cache contradict each other');
+  if (values.cache !== undefined && values.cache.trim() === '') throw new UsageError('--cache needs a file path');
+  if (off) return { path: null, refresh: false };
+  return { path: values.cache ?? defaultCachePath(env), refresh };
+}
+
+const DURATION_RE = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)$/;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** "30d", "12h", "90m", "45s", "2w", "1.5h" → milliseconds; null when not a duration. */
+export function parseDuration(text: string): number | null {
+  const m = DURATION_RE.exec(text.trim());
+  if (!m) return null;
+  return Math.round(Number(m[1]) * UNIT_MS[m[2]!]!);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}

@@ -1,0 +1,208 @@
+import { parseArgs } from 'node:util';
+import type { Command, CommandIO } from './command.js';
+import { defaultCachePath, parseDuration } from '../cache/cache-options.js';
+import type { CacheStats } from '../cache/response-cache.js';
+import { EXIT } from '../runtime/exit-codes.js';
+
+const USAGE = `Usage: rca cache stats [--cache PATH] [--json]
+       rca cache prune --older-than DURATION [--cache PATH] [--json]
+
+The response cache keeps model replies that passed validation, keyed by everything that
+determines a reply (backend, model name and digest, generation options, JSON Schema, prompt).
+Parallel runs share it safely. A failed reply is never stored, so it is retried next time.
+
+  stats   entries, size on disk, entries by backend and model, oldest and newest entries
+  prune   delete the entries not used for DURATION: a number and a unit among
+          ms, s, m, h, d, w (e.g. 30d, 12h, 90m)
+
+Options:
+  --cache PATH              the cache file [default: $RCA_CACHE, else
+                            $XDG_CACHE_HOME/rca/responses.sqlite, else ~/.cache/rca/responses.sqlite]
+  --older-than DURATION     (prune) how long an entry may go unused
+  --json                    print the result as one JSON object
+  -h, --help                show this help
+
+Examples:
+  rca cache stats
+  rca cache prune --older-than 30d --cache build/cache.sqlite
+
+Exit status:
+  0    done (a cache that does not exist yet has 0 entries)
+  2    usage error
+  3    the cache cannot be opened, read or written
+`;
+
+const SUBCOMMANDS = ['stats', 'prune'] as const;
+type Subcommand = (typeof SUBCOMMANDS)[number];
+
+const command: Command = {
+  name: 'cache',
+  summary: 'show or prune the response cache of generate/summarize (rca cache --help)',
+  async run(io: CommandIO): Promise<number> {
+    const say = (line: string) => io.stderr.write(`rca cache: ${line}\n`);
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: [...io.argv],
+        options: {
+          cache: { type: 'string' },
+          'older-than': { type: 'string' },
+          json: { type: 'boolean' },
+          help: { type: 'boolean', short: 'h' },
+        },
+        allowPositionals: true,
+        strict: true,
+      });
+    } catch (err) {
+      // parseArgs explains how to pass a positional that starts with '-'; keep the first sentence.
+      say(`${(err as Error).message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '')} (see rca cache --help)`);
+      return EXIT.USAGE;
+    }
+    const { values, positionals } = parsed;
+    if (values.help) {
+      io.stdout.write(USAGE);
+      return EXIT.OK;
+    }
+    const [verb, ...extra] = positionals;
+    if (verb === undefined) {
+      say(`which action? (${SUBCOMMANDS.join(' or ')}; see rca cache --help)`);
+      return EXIT.USAGE;
+    }
+    if (!(SUBCOMMANDS as readonly string[]).includes(verb)) {
+      say(`unknown action '${verb}' (known: ${SUBCOMMANDS.join(', ')})`);
+      return EXIT.USAGE;
+    }
+    if (extra.length > 0) {
+      say(`unexpected argument '${extra[0]}'`);
+      return EXIT.USAGE;
+    }
+    const action = verb as Subcommand;
+    let olderThanMs: number | null = null;
+    if (action === 'prune') {
+      const text = values['older-than'];
+      if (text === undefined) {
+        say('prune needs --older-than DURATION (e.g. 30d)');
+        return EXIT.USAGE;
+      }
+      olderThanMs = parseDuration(text);
+      if (olderThanMs === null) {
+        say(`--older-than expects a duration such as 30d, 12h or 90m, got '${text}'`);
+        return EXIT.USAGE;
+      }
+    } else if (values['older-than'] !== undefined) {
+      say('--older-than applies to prune only');
+      return EXIT.USAGE;
+    }
+    if (values.cache !== undefined && values.cache.trim() === '') {
+      say('--cache needs a file path');
+      return EXIT.USAGE;
+    }
+    const path = values.cache ?? defaultCachePath(io.env);
+
+    // Loaded only here: `rca --help` lists this command and must not pay for the SQLite addon.
+    const { openResponseCache, CacheError } = await import('../cache/response-cache.js');
+    let cache;
+    try {
+      cache = openResponseCache(path, { create: false });
+    } catch (err) {
+      if (err instanceof CacheError && err.code === 'MISSING') {
+        // Nothing cached yet is a normal state, not a failure, and looking must not create it.
+        if (action === 'stats') io.stdout.write(values.json ? `${JSON.stringify(statsJson(emptyStats(path), false))}\n` : formatStats(emptyStats(path), false));
+        else io.stdout.write(values.json ? `${JSON.stringify({ path, pruned: 0, remaining: 0, older_than_ms: olderThanMs })}\n` : `no cache at ${path}; nothing to prune\n`);
+        return EXIT.OK;
+      }
+      say(messageOf(err));
+      return EXIT.FATAL;
+    }
+    try {
+      if (action === 'stats') {
+        const stats = cache.stats();
+        io.stdout.write(values.json ? `${JSON.stringify(statsJson(stats, true))}\n` : formatStats(stats, true));
+      } else {
+        const pruned = cache.prune(olderThanMs!);
+        const remaining = cache.stats().entries;
+        io.stdout.write(
+          values.json
+            ? `${JSON.stringify({ path, pruned, remaining, older_than_ms: olderThanMs })}\n`
+            : `pruned ${pruned} ${plural(pruned, 'entry', 'entries')} not used for ${values['older-than']}; ${remaining} left in ${path}\n`,
+        );
+      }
+      return EXIT.OK;
+    } catch (err) {
+      say(messageOf(err));
+      return EXIT.FATAL;
+    } finally {
+      cache.close();
+    }
+  },
+};
+
+export default command;
+
+function emptyStats(path: string): CacheStats {
+  return { path, entries: 0, replyBytes: 0, fileBytes: 0, walBytes: 0, oldestCreated: null, newestCreated: null, oldestUsed: null, newestUsed: null, groups: [] };
+}
+
+function statsJson(stats: CacheStats, exists: boolean): Record<string, unknown> {
+  return {
+    path: stats.path,
+    exists,
+    entries: stats.entries,
+    reply_bytes: stats.replyBytes,
+    file_bytes: stats.fileBytes,
+    wal_bytes: stats.walBytes,
+    oldest_created: iso(stats.oldestCreated),
+    newest_created: iso(stats.newestCreated),
+    oldest_used: iso(stats.oldestUsed),
+    newest_used: iso(stats.newestUsed),
+    by_model: stats.groups.map((g) => ({
+      backend: g.backend,
+      model: g.model,
+      entries: g.entries,
+      reply_bytes: g.replyBytes,
+      oldest_created: iso(g.oldestCreated),
+      newest_created: iso(g.newestCreated),
+    })),
+  };
+}
+
+function formatStats(stats: CacheStats, exists: boolean): string {
+  const lines = [`cache      ${stats.path}${exists ? '' : ' (does not exist yet)'}`, `entries    ${stats.entries}`];
+  if (exists) {
+    lines.push(`on disk    ${bytes(stats.fileBytes + stats.walBytes)} (database ${bytes(stats.fileBytes)}, write-ahead log ${bytes(stats.walBytes)}); replies ${bytes(stats.replyBytes)}`);
+  }
+  if (stats.entries > 0) {
+    lines.push(`created    ${iso(stats.oldestCreated)} .. ${iso(stats.newestCreated)}`);
+    lines.push(`last used  ${iso(stats.oldestUsed)} .. ${iso(stats.newestUsed)}`);
+    const rows = stats.groups.map((g) => [g.backend, g.model, String(g.entries), bytes(g.replyBytes), `${iso(g.oldestCreated)} .. ${iso(g.newestCreated)}`]);
+    const table = [['backend', 'model', 'entries', 'replies', 'created'], ...rows];
+    const widths = table[0]!.map((_, col) => Math.max(...table.map((row) => row[col]!.length)));
+    lines.push('');
+    for (const row of table) lines.push(row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]! + 2))).join('').trimEnd());
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+function bytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let value = n / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return n === 1 ? one : many;
+}
+
+function messageOf(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,523 @@
+// The extractive baseline: fills both views from the chunk text and its NER seed, with no model.
+// Deterministic, so it is the embedded default for trying the toolkit without a server and the
+// baseline that model output is compared with. It never stands in for a failed model call: its
+// provenance always says backend "extractive".
+//
+// Every list item is a trimmed substring of the chunk text (a sentence, a table row or a seed
+// term as written), so grounding holds by construction; only `unknowns` holds fixed notes, and
+// `scope` is leading text with its whitespace collapsed. Nothing is invented: a chunk too poor
+// for three keywords gets fewer, and the validator says so.
+import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
+import type { RcaFrame, RetrievalSummary, View } from '../contracts/views.js';
+import { GroundingText, numbersIn } from '../views/grounding.js';
+import { QUALITY_GATES } from '../views/validate-view.js';
+import { emptyView } from '../views/view-skeleton.js';
+import type { ViewType } from '../views/view-types.js';
+
+export const EXTRACTIVE_BACKEND = 'extractive';
+/** Names the rules in provenance; bump when the output for a given input changes. */
+export const EXTRACTIVE_MODEL = 'rca-extractive/1';
+
+export interface ExtractiveInput {
+  context: ChunkContext;
+  nerSeed: NerSeed;
+  text: string;
+}
+
+/** Items per list: a view is a compact index of the chunk, not a copy of it. */
+export const MAX_ITEMS = 8;
+export const MAX_ITEM_CHARS = 300;
+const MAX_SCOPE_CHARS = 300;
+const MIN_KEYWORDS = QUALITY_GATES.minKeywords;
+// Leading sentences are added to the scope until it says this much (one short sentence rarely does).
+const SCOPE_TARGET_CHARS = 60;
+
+export function extractiveView(view: 'retrieval_summary', input: ExtractiveInput): RetrievalSummary;
+export function extractiveView(view: 'rca_frame', input: ExtractiveInput): RcaFrame;
+export function extractiveView(view: ViewType, input: ExtractiveInput): View;
+export function extractiveView(view: ViewType, input: ExtractiveInput): View {
+  const units = splitUnits(input.text).filter((u) => u.kind !== 'header');
+  const classified = units.map((u) => ({ unit: u, classes: classifyUnit(u, input.context.section_role) }));
+  return view === 'retrieval_summary' ? retrievalSummary(input, classified) : rcaFrame(input.context, classified);
+}
+
+interface Classified {
+  unit: TextUnit;
+  classes: UnitClasses;
+}
+
+function retrievalSummary(input: ExtractiveInput, classified: Classified[]): RetrievalSummary {
+  const { context, nerSeed: seed, text } = input;
+  const terms = new SeedTerms(text);
+  const view = emptyView('retrieval_summary', context) as RetrievalSummary;
+  view.scope = scopeOf(text, classified.map((c) => c.unit));
+  view.entities.systems = terms.phrases(seed.systems);
+  view.entities.equipment_ids = terms.identifiers(seed.equipment_ids);
+  view.entities.components = terms.phrases(seed.components);
+  view.symptoms_outcomes = terms.phrases(seed.outcomes);
+  view.mechanisms = terms.phrases(seed.mechanisms);
+  view.diagnostics = items(classified.filter((c) => c.classes.test));
+  view.corrective_actions = items(classified.filter((c) => c.classes.action));
+  view.numbers_limits = terms.measurements(seed.measurements.map((m) => m.text));
+  const primary = dedupe(
+    [
+      view.entities.equipment_ids,
+      view.entities.systems,
+      view.entities.components,
+      view.mechanisms,
+      view.symptoms_outcomes,
+      terms.identifiers(seed.fm_ids),
+      terms.identifiers(seed.alarm_ids),
+      terms.phrases(seed.properties),
+      terms.phrases(seed.tools),
+      terms.identifiers(seed.doc_refs),
+    ].flat(),
+  );
+  // Generic verbs ("inspect", "test") make poor search terms: used only to reach the minimum.
+  view.keywords_synonyms =
+    primary.length >= MIN_KEYWORDS ? primary : dedupe([...primary, ...terms.phrases(seed.maintenance_actions), ...terms.phrases(seed.surveillance_actions)]).slice(0, MIN_KEYWORDS);
+  view.unknowns = unknownNotes(view);
+  return view;
+}
+
+function rcaFrame(context: ChunkContext, classified: Classified[]): RcaFrame {
+  const view = emptyView('rca_frame', context) as RcaFrame;
+  view.observed = items(classified.filter((c) => c.classes.observed));
+  view.hypotheses = items(classified.filter((c) => c.classes.hypothesis));
+  view.tests_to_confirm = items(classified.filter((c) => c.classes.test));
+  view.candidate_actions = items(classified.filter((c) => c.classes.action));
+  view.constraints = items(classified.filter((c) => c.classes.constraint));
+  return view;
+}
+
+// The one free-text list: fixed phrases, so baseline views compare byte for byte.
+export const UNKNOWN_NOTES = {
+  scope: 'chunk has no text',
+  entities: 'no system, equipment or component named',
+  symptoms_outcomes: 'no symptom or outcome stated',
+  mechanisms: 'no mechanism stated',
+  diagnostics: 'no check, test or measurement described',
+  corrective_actions: 'no action stated',
+  numbers_limits: 'no value or limit stated',
+  keywords_synonyms: 'no search terms found',
+} as const satisfies Partial<Record<keyof RetrievalSummary, string>>;
+
+function unknownNotes(view: RetrievalSummary): string[] {
+  const notes: string[] = [];
+  if (view.scope === '') notes.push(UNKNOWN_NOTES.scope);
+  if (Object.values(view.entities).every((list) => list.length === 0)) notes.push(UNKNOWN_NOTES.entities);
+  for (const key of ['symptoms_outcomes', 'mechanisms', 'diagnostics', 'corrective_actions', 'numbers_limits', 'keywords_synonyms'] as const) {
+    if (view[key].length === 0) notes.push(UNKNOWN_NOTES[key]);
+  }
+  return notes;
+}
+
+function items(selected: Classified[]): string[] {
+  return dedupe(selected.map((c) => cutAtWord(c.unit.text, MAX_ITEM_CHARS)));
+}
+
+/** First-seen order, case- and spacing-insensitive, capped. */
+function dedupe(values: string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const value of values) {
+    const key = value.replace(/\s+/g, ' ').toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(value);
+    if (out.length === MAX_ITEMS) break;
+  }
+  return out;
+}
+
+/** The leading prose of the chunk (its first table row when there is no prose), whitespace collapsed. */
+function scopeOf(text: string, units: TextUnit[]): string {
+  const first = units.find((u) => u.kind === 'sentence') ?? units[0];
+  if (first === undefined) return '';
+  let end = first.start + first.text.length;
+  // Rows are not joined: the text between them holds pipes and "Row N:" labels.
+  if (first.kind === 'sentence') {
+    // Only the sentences that follow it directly: the scope stays one stretch of the text.
+    for (let i = units.indexOf(first) + 1; i < units.length; i++) {
+      const next = units[i]!;
+      if (next.kind !== 'sentence' || collapse(text.slice(first.start, end)).length >= SCOPE_TARGET_CHARS) break;
+      const extended = next.start + next.text.length;
+      if (collapse(text.slice(first.start, extended)).length > MAX_SCOPE_CHARS) break;
+      end = extended;
+    }
+  }
+  return cutAtWord(collapse(text.slice(first.start, end)), MAX_SCOPE_CHARS);
+}
+
+function collapse(value: string): string {
+  return value.replace(/\s+/g, ' ').trim();
+}
+
+/** At most `max` characters, cut at the last space so no word or number is split (still a substring). */
+export function cutAtWord(value: string, max: number): string {
+  if (value.length <= max) return value;
+  const space = value.lastIndexOf(' ', max);
+  if (space > 0) return value.slice(0, space).trimEnd();
+  const code = value.charCodeAt(max - 1);
+  return value.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+/** Seed terms kept only where they occur in the text, in the spelling the text uses. */
+class SeedTerms {
+  private readonly grounding: GroundingText;
+  private readonly lower: string;
+
+  constructor(private readonly text: string) {
+    this.grounding = new GroundingText(text);
+    this.lower = text.toLowerCase();
+  }
+
+  phrases(terms: readonly string[]): string[] {
+    return this.keep(terms, (t) => this.grounding.hasPhrase(t));
+  }
+
+  identifiers(terms: readonly string[]): string[] {
+    return this.keep(terms, (t) => this.grounding.hasIdentifier(t));
+  }
+
+  /** Measurements as written; every number in one must be a number of the text. */
+  measurements(spans: readonly string[]): string[] {
+    return this.keep(spans, (t) => this.grounding.hasPhrase(t) && numbersIn(t).every((n) => this.grounding.hasNumber(n)));
+  }
+
+  private keep(terms: readonly string[], grounded: (term: string) => boolean): string[] {
+    const out: string[] = [];
+    for (const term of terms) {
+      const written = this.asWritten(term.trim());
+      if (written !== null && grounded(written)) out.push(written);
+    }
+    return dedupe(out);
+  }
+
+  // A seed from elsewhere may differ in case from the text; the item takes the text's spelling.
+  private asWritten(term: string): string | null {
+    if (term === '') return null;
+    if (this.text.includes(term)) return term;
+    const at = this.lower.indexOf(term.toLowerCase());
+    if (at < 0) return null;
+    const span = this.text.slice(at, at + term.length);
+    return span.toLowerCase() === term.toLowerCase() ? span : null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Units: sentences of prose, rows of tables.
+
+export interface TextUnit {
+  /** Trimmed, an exact substring of the text. */
+  text: string;
+  /** UTF-16 offset of `text` in the chunk text. */
+  start: number;
+  /** A table's header row says what the columns are, not what happened; it is never an item. */
+  kind: 'sentence' | 'row' | 'header';
+}
+
+const LINE_BREAK_RE = /\r\n|\r|\n/g;
+const HAS_CONTENT_RE = /[\p{L}\p{N}]/u;
+// GFM delimiter cells: hyphens with optional alignment colons. Three or more, so a "-" that
+// stands for an empty value in a data cell is not taken for one.
+const DELIMITER_CELL_RE = /^\s*:?-{3,}:?\s*$/;
+const BULLET_RE = /^(?:[-*+•]|#{1,6})\s+/;
+const TABLE_CAPTION_RE = /^columns:\s/i;
+const TABLE_ROW_LABEL_RE = /^row\s+\d+:\s*/i;
+
+/**
+ * Splits chunk text into sentences and table rows. Lines are units of their own; markdown table
+ * rows (one per line, or several flattened onto one line as PDF converters write them) and
+ * "Row N: a | b" lines are whole units; prose lines are split into sentences.
+ */
+export function splitUnits(text: string): TextUnit[] {
+  const units: TextUnit[] = [];
+  const lines = linesOf(text);
+  let columns = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const lead = line.text.length - line.text.trimStart().length;
+    const body = line.text.trim();
+    if (body === '') {
+      columns = 0;
+      continue;
+    }
+    const bodyStart = line.start + lead;
+    if (body.startsWith('|') && countPipes(body) >= 2) {
+      const nextIsDelimiter = isDelimiterLine(lines[i + 1]?.text);
+      columns = tableLine(text, bodyStart, body, columns, nextIsDelimiter, units);
+      continue;
+    }
+    columns = 0;
+    if (TABLE_CAPTION_RE.test(body)) {
+      push(units, text, bodyStart, bodyStart + body.length, 'header');
+    } else if (countPipes(body) >= 2) {
+      const label = TABLE_ROW_LABEL_RE.exec(body)?.[0].length ?? 0;
+      push(units, text, bodyStart + label, bodyStart + body.length, 'row');
+    } else {
+      const bullet = BULLET_RE.exec(body)?.[0].length ?? 0;
+      sentences(text, bodyStart + bullet, bodyStart + body.length, units);
+    }
+  }
+  return units;
+}
+
+// Blank lines are kept: they end a table.
+function linesOf(text: string): Array<{ text: string; start: number }> {
+  const lines: Array<{ text: string; start: number }> = [];
+  let start = 0;
+  for (const m of text.matchAll(LINE_BREAK_RE)) {
+    lines.push({ text: text.slice(start, m.index), start });
+    start = m.index + m[0].length;
+  }
+  lines.push({ text: text.slice(start), start });
+  return lines;
+}
+
+function countPipes(line: string): number {
+  let n = 0;
+  for (let i = 0; i < line.length; i++) if (line.charCodeAt(i) === 124 && line[i - 1] !== '\\') n++;
+  return n;
+}
+
+function isDelimiterLine(line: string | undefined): boolean {
+  if (line === undefined) return false;
+  const cells = line.trim().split('|').slice(1, -1);
+  return cells.length > 0 && cells.every((c) => DELIMITER_CELL_RE.test(c));
+}
+
+interface Cell {
+  start: number;
+  end: number;
+  empty: boolean;
+  delimiter: boolean;
+}
+
+/** One table line → header and row units; returns the column count known after it. */
+function tableLine(text: string, at: number, line: string, known: number, isHeader: boolean, units: TextUnit[]): number {
+  const cells: Cell[] = [];
+  let from = -1;
+  for (let i = 0; i < line.length; i++) {
+    if (line.charCodeAt(i) !== 124 || line[i - 1] === '\\') continue;
+    if (from >= 0) cells.push(cell(line, at, from, i));
+    from = i + 1;
+  }
+  if (from < line.length && line.slice(from).trim() !== '') cells.push(cell(line, at, from, line.length));
+
+  const delimiterAt = cells.findIndex((c) => c.delimiter);
+  let columns = known;
+  let rowsFrom = 0;
+  if (delimiterAt >= 0) {
+    let width = 0;
+    while (cells[delimiterAt + width]?.delimiter) width++;
+    columns = width;
+    // What precedes the delimiter on the same line is the header (a flattened table).
+    const header = cells.slice(0, delimiterAt);
+    if (header.at(-1)?.empty) header.pop();
+    emitCells(text, header, 'header', units);
+    rowsFrom = delimiterAt + width;
+  } else if (isHeader) {
+    emitCells(text, cells, 'header', units);
+    return cells.length;
+  }
+  if (columns <= 0) {
+    emitCells(text, cells, 'row', units);
+    return 0;
+  }
+  // Flattened rows are `| a | b | | c | d |`: `columns` cells, then one blank cell between rows.
+  // A blank cell at a row boundary is such a gap when what is left is whole (gap + row) groups;
+  // otherwise it is the first, empty, cell of a row (`| | b |` on its own line).
+  let i = rowsFrom;
+  while (i < cells.length) {
+    if (cells[i]!.empty && (cells.length - i) % (columns + 1) === 0) {
+      i++;
+      continue;
+    }
+    emitCells(text, cells.slice(i, i + columns), 'row', units);
+    i += columns;
+  }
+  return columns;
+}
+
+function cell(line: string, at: number, from: number, to: number): Cell {
+  const raw = line.slice(from, to);
+  return { start: at + from, end: at + to, empty: raw.trim() === '', delimiter: DELIMITER_CELL_RE.test(raw) };
+}
+
+function emitCells(text: string, cells: Cell[], kind: TextUnit['kind'], units: TextUnit[]): void {
+  if (cells.length === 0 || cells.every((c) => c.empty)) return;
+  // The row's span from its first to its last cell, without the outer pipes and spaces.
+  let start = cells[0]!.start;
+  let end = cells.at(-1)!.end;
+  while (start < end && isPipeOrSpace(text.charCodeAt(start))) start++;
+  while (end > start && isPipeOrSpace(text.charCodeAt(end - 1))) end--;
+  push(units, text, start, end, kind);
+}
+
+function isPipeOrSpace(code: number): boolean {
+  return code === 124 || code === 32 || code === 9 || code === 160;
+}
+
+function push(units: TextUnit[], text: string, start: number, end: number, kind: TextUnit['kind']): void {
+  const raw = text.slice(start, end);
+  const lead = raw.length - raw.trimStart().length;
+  const body = raw.trim();
+  if (!HAS_CONTENT_RE.test(body) || LIST_MARKER_ONLY_RE.test(body)) return;
+  units.push({ text: body, start: start + lead, kind });
+}
+
+// Sentence ends: terminal punctuation (and closing quotes or brackets), then whitespace.
+const SENTENCE_END_RE = /[.!?]+["'\u201d\u2019)\]]*(?=\s)/g;
+// What may open the next sentence: a capital, a digit (step numbers), an opening quote or bracket, markdown emphasis.
+const SENTENCE_START_RE = /[\p{Lu}\p{N}"'\u201c\u2018([*§]/u;
+const WORD_CHAR_RE = /[\p{L}\p{N}.]/u;
+const WHITESPACE_RE = /\s/;
+const DIGIT_RE = /\p{N}/u;
+const MAX_ABBREVIATION_CHARS = 12;
+const MAX_LIST_MARKER_CHARS = 12;
+const SINGLE_PERIOD_RE = /^\.(?!\.)/;
+// Never a sentence end after these.
+const ABBREVIATIONS = new Set(['e.g', 'i.e', 'cf', 'vs', 'viz', 'approx', 'ca', 'mr', 'mrs', 'ms', 'dr', 'al', 'incl', 'esp', 'resp', 'dept', 'est']);
+// Not a sentence end when a number follows ("No. 2", "Elev. 468'", "Fig. 3", "Rev. 4", "Jan. 14").
+const NUMBER_ABBREVIATIONS = new Set([
+  'no', 'nos', 'elev', 'el', 'fig', 'figs', 'ref', 'refs', 'rev', 'sec', 'sect', 'para', 'vol', 'ch', 'eq', 'p', 'pp', 'pg', 'art', 'tab',
+  'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
+]);
+const DOTTED_ACRONYM_RE = /^(?:\p{L}\.)+\p{L}$/u;
+// "1." "6.1.2." "a)" "iv." alone: the number of the sentence that follows, not a sentence.
+const LIST_MARKER_ONLY_RE = /^(?:\d+(?:\.\d+)*|[a-z]|[ivx]+)[.)]$/i;
+
+function sentences(text: string, start: number, end: number, units: TextUnit[]): void {
+  const line = text.slice(start, end);
+  let from = 0;
+  for (const m of line.matchAll(SENTENCE_END_RE)) {
+    const stop = m.index + m[0].length;
+    let next = stop;
+    while (next < line.length && WHITESPACE_RE.test(line[next]!)) next++;
+    const opener = line[next];
+    if (opener === undefined || !SENTENCE_START_RE.test(opener)) continue;
+    if (SINGLE_PERIOD_RE.test(m[0])) {
+      const word = wordBefore(line, m.index).toLowerCase();
+      if (ABBREVIATIONS.has(word) || DOTTED_ACRONYM_RE.test(word)) continue;
+      if (NUMBER_ABBREVIATIONS.has(word) && DIGIT_RE.test(opener)) continue;
+      if (m.index - from <= MAX_LIST_MARKER_CHARS && LIST_MARKER_ONLY_RE.test(`${line.slice(from, m.index).trim()}.`)) continue;
+    }
+    push(units, text, start + from, start + stop, 'sentence');
+    from = stop;
+  }
+  push(units, text, start + from, end, 'sentence');
+}
+
+/** The letters, digits and dots just before `end` (abbreviations are short: looking further back is wasted). */
+function wordBefore(line: string, end: number): string {
+  let at = end;
+  while (at > 0 && end - at < MAX_ABBREVIATION_CHARS && WORD_CHAR_RE.test(line[at - 1]!)) at--;
+  return line.slice(at, end);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Classes of a unit. Each is one precompiled regex (or a word set), tested once per unit.
+
+export interface UnitClasses {
+  /** Stated with doubt: likely, may, possible, suspected... */
+  hedged: boolean;
+  /** States or denies a cause: caused by, due to, root cause, resulted in... */
+  causal: boolean;
+  /** An instruction: starts (after a step number, label or leading clause) with a verb in the base form. */
+  imperative: boolean;
+  /** A caution, hold, prohibition, prerequisite, limitation or assumption. */
+  normative: boolean;
+  /** A stated limit with a value (setpoint, at least, not to exceed...). */
+  limit: boolean;
+  observed: boolean;
+  hypothesis: boolean;
+  test: boolean;
+  action: boolean;
+  constraint: boolean;
+}
+
+export const HEDGE_RE =
+  /\b(?:likely|unlikely|probabl[ey]|possibl[ey]|possibility|potential(?:ly)?|suspect(?:s|ed)?|may(?!\s+(?:not\b|\d))|might|could(?!\s+not\b)|appears? to|appeared to|seems? to|suggest(?:s|ed|ing)?|hypothes[ie]s|hypothesi[sz]ed|presumed|believed|thought to|consistent with|not (?:yet )?(?:confirmed|determined|known))\b/i;
+export const CAUSAL_RE =
+  /\b(?:caus(?:ed|es|ing)|(?:does|do|did) not cause|cause of|(?:root|apparent|direct|contributing|probable) causes?|causal factors?|due to|because|result(?:ed|s|ing)? (?:in|from)|as a result of|attribut(?:ed|able) to|led to|leads? to|contribut(?:ed|es|ing|ors?|ion)|consequence of|owing to)\b/i;
+export const TEST_RE =
+  /\b(?:verif(?:y|ies|ied|ying|ication)|check(?:s|ed|ing)?(?!\s+valves?\b)|inspect(?:s|ed|ing|ions?)?|measur(?:e|es|ed|ing|ements?)|test(?:s|ed|ing)?|monitor(?:s|ed|ing)?|surveillances?|confirm(?:s|ed|ing|ation)?|trending|sampl(?:e|es|ed|ing)|analy[sz](?:e|es|ed|is|ing)|eddy current|spectrum|calibrat(?:e|es|ing|ion)|diagnos(?:e|ed|is|tic|tics)|troubleshoot(?:s|ed|ing)?|walkdowns?|readings?)\b/i;
+// Past-tense and obligation forms that report or require an action. Participles that usually
+// describe a state ("reduced margin", "elevated vibration", "calibrated gauge") are left out.
+export const ACTION_RE =
+  /\b(?:replaced|repaired|realigned|aligned|performed|installed|removed|adjusted|stopped|started|restarted|notified|initiated|issued|uncoupled|recoupled|torqued|cleaned|lubricated|tightened|hydroblasted|flushed|reset|restored|isolated|submitted|generated|lowered|raised|rebuilt|overhauled|declared|entered|implemented|revised|retrained|reworked|welded|ran|shut down|shall(?!\s+not\b)|must(?!\s+not\b)|(?:is|are) required|requires?|recommend(?:s|ed|ations?)?|(?:corrective|compensatory|preventive) actions?)\b/i;
+export const NORMATIVE_RE =
+  /\b(?:caution|warning|hold(?:\s+points?)?(?![-\w])|do not|does not apply|shall not|must not|may not|should not|never|not (?:to )?exceed|prerequisites?|preconditions?|initial conditions?|limitations?|required (?:before|prior to)|prior to|only (?:if|when|after|with)|unless|assum(?:e|es|ed|ing|ptions?))\b/i;
+export const LIMIT_RE =
+  /\b(?:(?<!within normal )limits?|setpoints?|set points?|acceptance criteri(?:a|on)|tolerances?|at least|at most|no (?:more|less) than|not (?:more|less) than|(?:greater|less|lower|higher) than|exceed(?:s|ed|ing)?|maximum|minimum)\b/i;
+
+const ACTION_VERBS = [
+  'replace', 'repair', 'realign', 'align', 'add', 'lower', 'raise', 'perform', 'install', 'remove', 'adjust', 'clean', 'lubricate',
+  'tighten', 'torque', 'uncouple', 'couple', 'rebuild', 'overhaul', 'restore', 'reset', 'isolate', 'start', 'stop', 'open', 'close',
+  'throttle', 'notify', 'initiate', 'issue', 'generate', 'submit', 'review', 'evaluate', 'track', 'attach', 'retain', 'reschedule',
+  'address', 'reduce', 'increase', 'implement', 'revise', 'update', 'train', 'enter', 'declare', 'establish', 'secure', 'shut', 'run',
+  'place', 'set', 'return', 'obtain', 'ensure', 'maintain', 'document', 'log', 'report', 'contact', 'inform', 'request', 'schedule',
+  'complete', 'apply', 'use', 'operate', 'recommend', 'consider', 'investigate', 'determine', 'identify', 'discriminate', 'flush',
+  'drain', 'fill', 'vent', 'replenish', 'refill', 'rotate', 'lock', 'unlock', 'tag', 'verify', 'check', 'inspect', 'measure', 'test',
+  'monitor', 'record', 'confirm', 'trend', 'sample', 'analyze', 'analyse', 'observe', 'capture', 'read', 'calibrate', 'walk down',
+];
+const IMPERATIVE_VERBS = new Set(ACTION_VERBS);
+// "Check valve CV-1 failed", "Test results show", "Review of the data": a noun, not an instruction.
+const NOT_AFTER_IMPERATIVE = new Set(['of', 'was', 'were', 'is', 'are', 'has', 'had', 'have', 'results', 'result', 'valve', 'valves', 'point', 'points', 'data']);
+// Step numbers, list markers, "LABEL:" prefixes and dashes that may precede the verb.
+const INSTRUCTION_PREFIX_RE = /^(?:(?:[Ss]tep\s+)?\d+(?:\.\d+)*[.)]?\s+|(?:[a-zA-Z]|[ivxIVX]+)[.)]\s+|\p{Lu}[\p{L}\p{N} /()&-]{0,40}:\s+|[\u2013\u2014-]\s*)+/u;
+// "If vibration exceeds 0.325 in/s, notify..." / "Within 2 minutes, verify...": the verb comes after the clause.
+const LEADING_CLAUSE_RE = /^(?:if|when|whenever|within|after|before|upon|once|while|during|following|prior to|as soon as|at|on|in|for)\b[^,]{0,150},\s*/i;
+const FIRST_WORDS_RE = /^([\p{L}]+)(?:\s+([\p{L}]+))?/u;
+
+const PROSE_CELL_WORDS = 3;
+const ACTION_ROLES = new Set(['immediate_actions', 'corrective_actions', 'work_performed', 'actions', 'steps']);
+const TEST_ROLES = new Set(['verification', 'acceptance']);
+const CONSTRAINT_ROLES = new Set(['preconditions', 'constraints']);
+
+export function classifyUnit(unit: Pick<TextUnit, 'text' | 'kind'>, sectionRole = 'unknown'): UnitClasses {
+  // In a row, short cells are labels and values ("Date Initiated", "6.2"): only cells that read
+  // like prose are classified, each may open an instruction.
+  const cells = unit.kind === 'row' ? unit.text.split('|').map((c) => c.trim()).filter((c) => c.split(/\s+/).length >= PROSE_CELL_WORDS) : [unit.text];
+  const text = cells.join(' | ');
+  const hedged = HEDGE_RE.test(text);
+  const causal = CAUSAL_RE.test(text);
+  const imperative = cells.some(isImperative);
+  const normative = NORMATIVE_RE.test(text);
+  const limit = LIMIT_RE.test(text) && numbersIn(text).length > 0;
+  const doubtful = hedged || causal;
+  return {
+    hedged,
+    causal,
+    imperative,
+    normative,
+    limit,
+    observed: !doubtful && !imperative && !normative,
+    hypothesis: doubtful && !imperative,
+    // A causal claim that mentions an inspection is a hypothesis, not a test to run.
+    test: (TEST_RE.test(text) || TEST_ROLES.has(sectionRole)) && !(doubtful && !imperative),
+    action: imperative || ACTION_RE.test(text) || (ACTION_ROLES.has(sectionRole) && !doubtful),
+    constraint: normative || limit || CONSTRAINT_ROLES.has(sectionRole),
+  };
+}
+
+/** Is this sentence (or table cell) an instruction? */
+export function isImperative(sentence: string): boolean {
+  let rest = sentence.trim().replace(INSTRUCTION_PREFIX_RE, '');
+  if (startsWithVerb(rest)) return true;
+  const clause = LEADING_CLAUSE_RE.exec(rest);
+  if (!clause) return false;
+  rest = rest.slice(clause[0].length);
+  return startsWithVerb(rest);
+}
+
+function startsWithVerb(text: string): boolean {
+  const m = FIRST_WORDS_RE.exec(text);
+  if (!m) return false;
+  const first = m[1]!.toLowerCase();
+  const second = m[2]?.toLowerCase();
+  if (first === 'walk' && second === 'down') return true;
+  if (!IMPERATIVE_VERBS.has(first)) return false;
+  return second === undefined || !NOT_AFTER_IMPERATIVE.has(second);
+}
