@@ -62,7 +62,9 @@ const input = fc.record({
   chunkSizes: fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 8 }),
 });
 
-function toBytes(i: fc.RecordValue<typeof input extends fc.Arbitrary<infer T> ? T : never>): { bytes: Buffer; lines: Buffer[] } {
+type FuzzInput = typeof input extends fc.Arbitrary<infer T> ? T : never;
+
+function toBytes(i: FuzzInput): { bytes: Buffer; lines: Buffer[] } {
   const lines = i.lines.map((l) => Buffer.from(l, 'utf8'));
   if (i.invalidUtf8At !== null && lines.length > 0) {
     const k = i.invalidUtf8At % lines.length;
