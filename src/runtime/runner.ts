@@ -313,6 +313,8 @@ class Run {
       const head = this.window[0]!;
       if (!head.done) {
         if (this.window.length < limit) return;
+        // Hand finished records to the reader before waiting on a slow one.
+        await this.writer.flush();
         await head.promise;
       }
       this.window.shift();

@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// rca-generate throughput against the fake Ollama server (a fixed latency per request and a fixed
+// number of parallel slots, like OLLAMA_NUM_PARALLEL), at several --concurrency values, beside
+// the ideal: min(concurrency, slots) / latency requests per second, two requests per record.
+// Usage: node bench/generate-throughput.mjs [--records 200] [--latency 50] [--slots 4] [--runs 3]
+// Needs a build (npm run build). The fake server and its scripted model are TypeScript test
+// helpers; they are compiled once into bench/out/fake/ with tsc, as Node 20 cannot run .ts files.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, openSync, closeSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fmt, machine, OUT, ROOT, stats } from './measure.mjs';
+
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '200' },
+    latency: { type: 'string', default: '50' },
+    slots: { type: 'string', default: '4' },
+    runs: { type: 'string', default: '3' },
+    concurrency: { type: 'string', default: '1,2,4,8' },
+  },
+});
+const records = Number(values.records);
+const latencyMs = Number(values.latency);
+const slots = Number(values.slots);
+const levels = values.concurrency.split(',').map(Number);
+const VIEWS = 2;
+
+if (!existsSync(join(ROOT, 'dist/transforms/generate.js'))) {
+  console.error('bench: not built yet — run: npm run build');
+  process.exit(2);
+}
+
+// 1. The fake server and the scripted model, compiled from test/ (types stripped, nothing else).
+const fakeDir = join(OUT, 'fake');
+execFileSync(
+  process.execPath,
+  [
+    join(ROOT, 'node_modules/typescript/bin/tsc'),
+    '--ignoreConfig',
+    '--outDir', fakeDir,
+    '--rootDir', join(ROOT, 'test'),
+    '--module', 'nodenext',
+    '--moduleResolution', 'nodenext',
+    '--target', 'es2022',
+    '--types', 'node',
+    '--skipLibCheck',
+    join(ROOT, 'test/support/fake-ollama.ts'),
+    join(ROOT, 'test/generation/support/scripted-model.ts'),
+  ],
+  { cwd: ROOT, stdio: 'inherit' },
+);
+const { startFakeOllama } = await import(join(fakeDir, 'support/fake-ollama.js'));
+const { scriptedModel } = await import(join(fakeDir, 'generation/support/scripted-model.js'));
+
+// 2. Tagged input: the deterministic bench corpus, first `records` chunks, through rca-tag.
+mkdirSync(OUT, { recursive: true });
+const input = join(OUT, `generate-input-${records}.jsonl`);
+const chunks = execFileSync(process.execPath, [join(ROOT, 'bench/generate-corpus.mjs'), '--records', String(records), '--mb', '1000'], { maxBuffer: 1 << 30 });
+writeFileSync(input, execFileSync(process.execPath, [join(ROOT, 'bin/rca-tag')], { input: chunks, maxBuffer: 1 << 30 }));
+
+function runOnce(concurrency) {
+  return new Promise(async (resolve, reject) => {
+    const model = scriptedModel();
+    const server = await startFakeOllama({ latencyMs, slots, respond: model.respond });
+    const inFd = openSync(input, 'r');
+    const outFd = openSync('/dev/null', 'w');
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, [join(ROOT, 'bin/rca-generate'), '--host', server.url, '--concurrency', String(concurrency), '--flags-ok'], {
+      stdio: [inFd, outFd, 'pipe'],
+      cwd: ROOT,
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', async (code) => {
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      closeSync(inFd);
+      closeSync(outFd);
+      const requests = server.stats.generations;
+      const maxInFlight = server.stats.maxInFlight;
+      await server.close();
+      if (code !== 0) return reject(new Error(`rca-generate exited ${code}: ${stderr}`));
+      resolve({ seconds, requests, maxInFlight });
+    });
+  });
+}
+
+const results = new Map(levels.map((c) => [c, []]));
+for (let run = 0; run < Number(values.runs); run++) {
+  for (const c of levels) results.get(c).push(await runOnce(c));
+}
+
+console.log(`input: ${records} tagged records (${VIEWS} views each); fake server: ${latencyMs} ms per request, ${slots} slots; machine: ${machine()}; runs: ${values.runs}`);
+console.log('| --concurrency | records/s min / median / max | requests/s (median) | ideal records/s | median / ideal | requests sent | max in flight at server |');
+console.log('|---|---|---|---|---|---|---|');
+for (const c of levels) {
+  const rs = results.get(c);
+  const s = stats(rs.map((r) => r.seconds));
+  const ideal = Math.min(c, slots) / (latencyMs / 1000) / VIEWS;
+  const medianRate = records / s.median;
+  console.log(
+    `| ${c} | ${fmt(records / s.max)} / ${fmt(medianRate)} / ${fmt(records / s.min)} | ${fmt(rs[0].requests / s.median)} | ${fmt(ideal)} | ${fmt((100 * medianRate) / ideal, 0)} % | ${rs[0].requests} | ${Math.max(...rs.map((r) => r.maxInFlight))} |`,
+  );
+}

@@ -1,0 +1,61 @@
+// The seam between the retry ladder and whatever writes a view. The ladder asks for one attempt
+// at a time and validates every reply itself, so a backend only turns (job, attempt) into a reply:
+// Ollama renders a prompt and calls the server; an extractive backend fills the view from the
+// chunk text and seed (it ignores the prompt, and one attempt is all it needs); a response cache
+// wraps any backend, answering from its store and keeping a reply once `accepted()` is called.
+import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
+import type { JsonObject } from '../runtime/stage.js';
+import type { TextCut } from '../views/text-cut.js';
+import type { ViewType } from '../views/view-types.js';
+import type { BackendName, ModelOptions } from './config.js';
+
+/** One view of one record. */
+export interface ViewJob {
+  view: ViewType;
+  context: ChunkContext;
+  nerSeed: NerSeed;
+  text: string;
+  /** Input position of the record: earlier records go first when requests wait for a slot. */
+  seq: number;
+}
+
+/** What changes from one attempt to the next. */
+export interface AttemptInput {
+  /** 1-based. */
+  attempt: number;
+  /** What was wrong with the previous reply, said to the model; null on the first attempt. */
+  feedback: string | null;
+  /** Cut the chunk text to this many characters (undefined: whole text). */
+  maxChars: number | undefined;
+}
+
+export interface BackendReply {
+  content: string;
+  doneReason: string | null;
+  promptTokens: number | null;
+  outputTokens: number | null;
+  /** Transport retries spent on this attempt. */
+  transportRetries: number;
+  /** How the chunk text was cut for this attempt, or null. */
+  textCut: TextCut | null;
+  /** Called by the ladder when the reply passed validation (a cache stores it then). */
+  accepted?(): void;
+}
+
+/** What `generation.<view>` records about the backend: everything that determines a reply. */
+export interface BackendInfo {
+  backend: BackendName;
+  model: string | null;
+  model_digest: string | null;
+  options: ModelOptions | null;
+}
+
+export interface Backend {
+  readonly info: BackendInfo;
+  /** False when another attempt cannot give another reply (a deterministic backend): the ladder stops after one. */
+  readonly retries: boolean;
+  /** One attempt; transport retries happen inside. Rejects only with a ModelError. */
+  attempt(job: ViewJob, input: AttemptInput, signal: AbortSignal): Promise<BackendReply>;
+  /** The request one attempt would send, for --dry-run. */
+  render(job: ViewJob, input: AttemptInput): JsonObject;
+}

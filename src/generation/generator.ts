@@ -1,0 +1,169 @@
+// The processor behind rca-generate and rca-summarize: per record, read the tagged chunk, skip
+// views already done, run each remaining view's ladder concurrently (the gate bounds requests
+// across records), and write the results in band. Input order is kept by the runner; what this
+// class adds is the rule for a run that stops early: after Ctrl-C or a give-up, the output is
+// exactly the records before the first unfinished one, so the run resumes from that input line.
+import { RawJson, type JsonObject, type Outcome, type Processor, type RecordMeta } from '../runtime/stage.js';
+import { GroundingText } from '../views/grounding.js';
+import type { ViewType } from '../views/view-types.js';
+import type { Backend, ViewJob } from './backend.js';
+import type { GenerateConfig } from './config.js';
+import { runLadder, type LadderPolicy, type ViewResult } from './ladder.js';
+import { readTaggedChunk, viewsToGenerate, withRequests, withResults } from './record.js';
+import type { Clock, RequestGate, RunControl } from './scheduler.js';
+import { dryRunSummary, GenerationStats, progressText, summaryLines } from './stats.js';
+
+export interface GeneratorDeps {
+  config: GenerateConfig;
+  backend: Backend;
+  control: RunControl;
+  /** Null when no request is ever sent (dry run). */
+  gate: RequestGate | null;
+  now: Clock;
+  /** Applied to every record written (summarize flattens here); without it, a finished record passes through as its input bytes. */
+  finishRecord?: (record: JsonObject) => JsonObject;
+}
+
+interface Prepared {
+  outcome: Outcome;
+  /** The work was cut short by the run stopping: the record must not be written. */
+  unfinished: boolean;
+}
+
+export class Generator implements Processor {
+  readonly window: number;
+  private readonly counters = new GenerationStats();
+  private readonly startedAt: number;
+  private readonly policy: LadderPolicy;
+  private seq = 0;
+  private pending = 0;
+  private tail: Promise<unknown> = Promise.resolve();
+  private firstUnwritten: RecordMeta | null = null;
+  private fatalReported = false;
+
+  constructor(private readonly deps: GeneratorDeps) {
+    this.window = deps.config.window;
+    this.startedAt = deps.now();
+    const { config } = deps;
+    this.policy = { maxTries: config.maxTries, truncateChars: config.truncateChars, maxChars: config.maxChars, maxOutputTokens: config.modelOptions.num_predict };
+  }
+
+  process(record: JsonObject, meta: RecordMeta): Outcome | Promise<Outcome> {
+    const { config } = this.deps;
+    const read = readTaggedChunk(record);
+    if (!read.ok) return { reject: { code: read.code, message: read.message } };
+    const todo = viewsToGenerate(record, config.views, config.overwrite);
+    this.counters.viewsSkipped += config.views.length - todo.length;
+    if (todo.length === 0) {
+      this.counters.passedThrough++;
+      const out = this.deps.finishRecord ? this.deps.finishRecord(record) : new RawJson(meta.raw);
+      return this.inOrder({ outcome: { records: [out] }, unfinished: false }, meta);
+    }
+    const seq = this.seq++;
+    const jobs = todo.map((view): ViewJob => ({ view, ...read.chunk, seq }));
+    if (config.dryRun) return this.inOrder({ outcome: this.render(record, jobs), unfinished: false }, meta);
+
+    const grounding = new GroundingText(read.chunk.text);
+    const { backend, control } = this.deps;
+    const work = Promise.all(jobs.map((job) => runLadder(job, grounding, backend, this.policy, control.signal))).then((results) =>
+      this.assemble(record, jobs, results),
+    );
+    return this.inOrder(work, meta);
+  }
+
+  private render(record: JsonObject, jobs: ViewJob[]): Outcome {
+    const requests = new Map<ViewType, JsonObject>();
+    for (const job of jobs) requests.set(job.view, this.deps.backend.render(job, { attempt: 1, feedback: null, maxChars: this.deps.config.maxChars }));
+    this.counters.requestsRendered += requests.size;
+    return { records: [withRequests(record, requests)] };
+  }
+
+  private assemble(record: JsonObject, jobs: ViewJob[], results: ViewResult[]): Prepared {
+    // Once the run has stopped, a failed view may be a casualty of the stop, not a real answer.
+    if (this.deps.control.stopped && results.some((r) => r.status === 'failed')) return { outcome: {}, unfinished: true };
+    const byView = new Map<ViewType, ViewResult>();
+    const warnings: string[] = [];
+    let failed = false;
+    jobs.forEach((job, i) => {
+      const result = results[i]!;
+      byView.set(job.view, result);
+      this.counters.countView(result);
+      if (result.status === 'failed') {
+        failed = true;
+        const error = result.generation.error!;
+        warnings.push(`${job.view}: failed after ${error.attempts} ${error.attempts === 1 ? 'attempt' : 'attempts'}: ${error.code}: ${error.message}`);
+      } else if (result.status === 'flagged' && !this.deps.config.flagsOk) {
+        failed = true;
+        warnings.push(`${job.view}: ${result.flags.join(', ')}`);
+      }
+    });
+    let out = withResults(record, byView);
+    if (this.deps.finishRecord) out = this.deps.finishRecord(out);
+    return { outcome: { records: [out], failed, warnings }, unfinished: false };
+  }
+
+  // Decides each record's fate in input order: a record is written only if every record before it
+  // was, so an early stop leaves a prefix of the input on stdout and nothing half-done.
+  private inOrder(work: Prepared | Promise<Prepared>, meta: RecordMeta): Outcome | Promise<Outcome> {
+    if (!(work instanceof Promise) && this.pending === 0) return this.decide(work, meta);
+    this.pending++;
+    const previous = this.tail;
+    const decided = Promise.all([work, previous]).then(([prepared]) => {
+      this.pending--;
+      return this.decide(prepared, meta);
+    });
+    this.tail = decided.catch(() => undefined);
+    return decided;
+  }
+
+  private decide(prepared: Prepared, meta: RecordMeta): Outcome {
+    if (!prepared.unfinished && this.firstUnwritten === null) {
+      if (prepared.outcome.records) this.counters.records++;
+      return prepared.outcome;
+    }
+    this.firstUnwritten ??= meta;
+    this.counters.dropped++;
+    return this.fatalOutcome() ?? {};
+  }
+
+  private fatalOutcome(): Outcome | null {
+    const reason = this.deps.control.reason;
+    if (reason?.kind !== 'fatal' || this.fatalReported) return null;
+    this.fatalReported = true;
+    return { fatal: `${reason.message}; stopped after ${this.counters.records} ${this.counters.records === 1 ? 'record' : 'records'}, all written in input order` };
+  }
+
+  finish(): Outcome {
+    return this.fatalOutcome() ?? {};
+  }
+
+  interrupt(): void {
+    this.deps.control.interrupt();
+  }
+
+  summary(): string[] {
+    if (this.deps.config.dryRun) return dryRunSummary(this.counters);
+    const lines = summaryLines(this.counters, this.deps.now() - this.startedAt);
+    if (this.firstUnwritten !== null) {
+      const { source, line } = this.firstUnwritten;
+      lines.push(`${this.counters.dropped} unfinished ${this.counters.dropped === 1 ? 'record was' : 'records were'} not written; the output holds every record before ${source}:${line} (resume from that line)`);
+    }
+    return lines;
+  }
+
+  stats(): Record<string, unknown> {
+    const { backend, config, gate } = this.deps;
+    return this.counters.toJson({
+      ...backend.info,
+      host: config.host,
+      concurrency: config.concurrency,
+      window: this.window,
+      busy_slowdowns: gate?.slowdowns ?? 0,
+      dry_run: config.dryRun,
+    });
+  }
+
+  progress(): string {
+    return progressText(this.counters, this.deps.gate?.inFlight ?? 0);
+  }
+}

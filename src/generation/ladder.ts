@@ -1,0 +1,128 @@
+// The retry ladder of one view. Transport faults were already retried inside the backend; what
+// comes back here is a reply, and a reply that cannot be used earns another attempt, up to
+// maxTries: (1) the prompt; (2) the prompt with feedback naming exactly what failed; (3) the same
+// with the chunk text cut to truncateChars. Every reply goes through the validate stage's own
+// check (provenance stamped first), so a view written here is one rca-validate would pass as is.
+import { VIEW_SCHEMAS } from '../contracts/views.js';
+import { ModelError } from '../llm/model-client.js';
+import type { JsonObject } from '../runtime/stage.js';
+import { feedbackFor, type ReplyProblem } from '../views/feedback.js';
+import type { GroundingText } from '../views/grounding.js';
+import { recoverJson } from '../views/json-recovery.js';
+import type { TextCut } from '../views/text-cut.js';
+import { validateView } from '../views/validate-view.js';
+import type { Backend, BackendInfo, ViewJob } from './backend.js';
+
+export interface LadderPolicy {
+  maxTries: number;
+  truncateChars: number;
+  /** A cut applied to every attempt (--max-chars); the third attempt cuts to the smaller of the two. */
+  maxChars: number | undefined;
+  maxOutputTokens: number | null;
+}
+
+export interface ViewError {
+  /** REPLY_NOT_JSON, REPLY_INVALID, REPLY_CUT, or the transport's ModelError code. */
+  code: string;
+  message: string;
+  attempts: number;
+}
+
+/** `generation.<view>` on the record: no timestamps or durations, so the record stays byte-stable. */
+export interface GenerationEntry extends BackendInfo {
+  attempts: number;
+  done_reason: string | null;
+  prompt_tokens: number | null;
+  output_tokens: number | null;
+  text_cut: TextCut | null;
+  error: ViewError | null;
+}
+
+export type ViewResult =
+  | { status: 'ok' | 'flagged'; view: JsonObject; flags: string[]; generation: GenerationEntry; transportRetries: number }
+  | { status: 'failed'; view: null; flags: null; generation: GenerationEntry; transportRetries: number };
+
+interface Candidate {
+  view: JsonObject;
+  flags: string[];
+  doneReason: string | null;
+  textCut: TextCut | null;
+}
+
+export async function runLadder(job: ViewJob, grounding: GroundingText, backend: Backend, policy: LadderPolicy, signal: AbortSignal): Promise<ViewResult> {
+  const tries = backend.retries ? policy.maxTries : 1;
+  const tokens = { prompt: null as number | null, output: null as number | null };
+  let transportRetries = 0;
+  let problem: ReplyProblem | null = null;
+  let lastError: Omit<ViewError, 'attempts'> = { code: 'REPLY_INVALID', message: 'no attempt was made' };
+  let lastDoneReason: string | null = null;
+  let lastCut: TextCut | null = null;
+  // The contract-valid reply with the fewest quality flags, kept if no attempt passes outright.
+  let best: Candidate | null = null;
+
+  const entry = (attempts: number, from: { doneReason: string | null; textCut: TextCut | null }, error: ViewError | null): GenerationEntry => ({
+    ...backend.info,
+    attempts,
+    done_reason: from.doneReason,
+    prompt_tokens: tokens.prompt,
+    output_tokens: tokens.output,
+    text_cut: from.textCut,
+    error,
+  });
+
+  for (let attempt = 1; attempt <= tries; attempt++) {
+    const maxChars = attempt >= 3 ? Math.min(policy.truncateChars, policy.maxChars ?? Number.POSITIVE_INFINITY) : policy.maxChars;
+    const feedback = problem === null ? null : feedbackFor(problem);
+    let reply;
+    try {
+      reply = await backend.attempt(job, { attempt, feedback, maxChars }, signal);
+    } catch (err) {
+      if (!(err instanceof ModelError)) throw err;
+      transportRetries += err.retries;
+      // A transport failure that survived its retries, or a refusal: another prompt will not help.
+      const error = { code: err.code, message: err.message, attempts: attempt };
+      return { status: 'failed', view: null, flags: null, generation: entry(attempt, { doneReason: null, textCut: lastCut }, error), transportRetries };
+    }
+    transportRetries += reply.transportRetries;
+    tokens.prompt = addCount(tokens.prompt, reply.promptTokens);
+    tokens.output = addCount(tokens.output, reply.outputTokens);
+    lastDoneReason = reply.doneReason;
+    lastCut = reply.textCut;
+
+    // A cut reply may still hold a complete inner object (recovery would find "entities"): never parse it.
+    if (reply.doneReason === 'length') {
+      problem = { parseError: 'it was cut off at the output token limit before the JSON object was complete; keep every item short' };
+      const limit = policy.maxOutputTokens === null ? '' : ` (--max-output-tokens ${policy.maxOutputTokens})`;
+      lastError = { code: 'REPLY_CUT', message: `reply cut at the output token limit${limit}` };
+      continue;
+    }
+    const recovered = recoverJson(reply.content);
+    if (!recovered.ok) {
+      problem = { parseError: recovered.error };
+      lastError = { code: 'REPLY_NOT_JSON', message: recovered.error };
+      continue;
+    }
+    const checked = validateView(job.view, recovered.value, job.context, grounding);
+    const withinContract = VIEW_SCHEMAS[job.view].safeParse(checked.view).success;
+    if (withinContract && checked.flags.length === 0) {
+      reply.accepted?.();
+      return { status: 'ok', view: checked.view, flags: [], generation: entry(attempt, reply, null), transportRetries };
+    }
+    if (withinContract && (best === null || checked.flags.length < best.flags.length)) {
+      best = { view: checked.view, flags: checked.flags, doneReason: reply.doneReason, textCut: reply.textCut };
+    }
+    problem = { flags: checked.flags };
+    lastError = { code: 'REPLY_INVALID', message: checked.flags.join(', ') };
+  }
+
+  // Out of tries. A reply within the contract is kept with its flags (in band, for the reader to
+  // judge); anything else leaves the view null with the last reason.
+  if (best !== null) return { status: 'flagged', view: best.view, flags: best.flags, generation: entry(tries, best, null), transportRetries };
+  const error = { ...lastError, attempts: tries };
+  return { status: 'failed', view: null, flags: null, generation: entry(tries, { doneReason: lastDoneReason, textCut: lastCut }, error), transportRetries };
+}
+
+function addCount(total: number | null, more: number | null): number | null {
+  if (more === null) return total;
+  return (total ?? 0) + more;
+}

@@ -1,0 +1,69 @@
+// What generate reads from a tagged record, which of its views still need work, and how the
+// results are written back: each view at its own key, its flags under `flags.<view>` (the shape
+// rca-validate writes), and `generation.<view>`. Fields owned by other stages pass through.
+import { ChunkContext, NerSeed } from '../contracts/chunk.js';
+import { VIEW_SCHEMAS } from '../contracts/views.js';
+import type { JsonObject } from '../runtime/stage.js';
+import { isPlainObject } from '../views/validate-view.js';
+import type { ViewType } from '../views/view-types.js';
+import type { ViewResult } from './ladder.js';
+
+export interface TaggedChunk {
+  context: ChunkContext;
+  nerSeed: NerSeed;
+  text: string;
+}
+
+// The same codes and wording as rca-prompt, which reads the same fields.
+export function readTaggedChunk(record: JsonObject): { ok: true; chunk: TaggedChunk } | { ok: false; code: string; message: string } {
+  if (record.context === undefined || record.ner_seed === undefined) {
+    return { ok: false, code: 'NOT_TAGGED', message: `record has no ${record.context === undefined ? 'context' : 'ner_seed'} (run rca-tag first)` };
+  }
+  const context = ChunkContext.safeParse(record.context);
+  if (!context.success) return { ok: false, code: 'BAD_CONTEXT', message: `context: ${firstIssue(context.error)}` };
+  const seed = NerSeed.safeParse(record.ner_seed);
+  if (!seed.success) return { ok: false, code: 'BAD_NER_SEED', message: `ner_seed: ${firstIssue(seed.error)}` };
+  const text = typeof record.text === 'string' ? record.text : typeof record.raw_text === 'string' ? record.raw_text : '';
+  if (text.trim() === '') return { ok: false, code: 'NO_TEXT', message: 'record has no chunk text to prompt with' };
+  return { ok: true, chunk: { context: context.data, nerSeed: seed.data, text } };
+}
+
+/** Views to generate: all asked for with --overwrite, else those not already present and within their contract. */
+export function viewsToGenerate(record: JsonObject, views: readonly ViewType[], overwrite: boolean): ViewType[] {
+  if (overwrite) return [...views];
+  return views.filter((view) => !isDone(record[view], view));
+}
+
+function isDone(value: unknown, view: ViewType): boolean {
+  return isPlainObject(value) && VIEW_SCHEMAS[view].safeParse(value).success;
+}
+
+/** The record with its new views; a key the record already has keeps its place. */
+export function withResults(record: JsonObject, results: ReadonlyMap<ViewType, ViewResult>): JsonObject {
+  const out: JsonObject = { ...record };
+  const flags: JsonObject = isPlainObject(record.flags) ? { ...record.flags } : {};
+  const generation: JsonObject = isPlainObject(record.generation) ? { ...record.generation } : {};
+  for (const [view, result] of results) {
+    out[view] = result.view;
+    if (result.flags === null) delete flags[view];
+    else flags[view] = result.flags;
+    generation[view] = result.generation;
+  }
+  out.flags = flags;
+  out.generation = generation;
+  return out;
+}
+
+/** The record with the requests --dry-run would have sent. */
+export function withRequests(record: JsonObject, requests: ReadonlyMap<ViewType, JsonObject>): JsonObject {
+  const rendered: JsonObject = isPlainObject(record.requests) ? { ...record.requests } : {};
+  for (const [view, request] of requests) rendered[view] = request;
+  return { ...record, requests: rendered };
+}
+
+function firstIssue(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  const path = issue.path.map(String).join('.');
+  return path ? `${path}: ${issue.message}` : issue.message;
+}

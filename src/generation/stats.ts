@@ -1,0 +1,90 @@
+// Run counters of generate and summarize, and how they read on stderr (summary, progress) and in
+// the --stats JSON. Timing is passed in, never read here.
+import type { ViewResult } from './ladder.js';
+
+export class GenerationStats {
+  records = 0;
+  passedThrough = 0;
+  dropped = 0;
+  viewsOk = 0;
+  viewsFlagged = 0;
+  viewsFailed = 0;
+  viewsSkipped = 0;
+  attempts = 0;
+  transportRetries = 0;
+  promptTokens = 0;
+  outputTokens = 0;
+  requestsRendered = 0;
+  readonly failuresByCode = new Map<string, number>();
+
+  countView(result: ViewResult): void {
+    this.attempts += result.generation.attempts;
+    this.transportRetries += result.transportRetries;
+    this.promptTokens += result.generation.prompt_tokens ?? 0;
+    this.outputTokens += result.generation.output_tokens ?? 0;
+    if (result.status === 'ok') this.viewsOk++;
+    else if (result.status === 'flagged') this.viewsFlagged++;
+    else {
+      this.viewsFailed++;
+      const code = result.generation.error?.code ?? 'UNKNOWN';
+      this.failuresByCode.set(code, (this.failuresByCode.get(code) ?? 0) + 1);
+    }
+  }
+
+  toJson(extra: Record<string, unknown>): Record<string, unknown> {
+    return {
+      ...extra,
+      records: this.records,
+      records_passed_through: this.passedThrough,
+      records_not_written: this.dropped,
+      views: {
+        ok: this.viewsOk,
+        flagged: this.viewsFlagged,
+        failed: this.viewsFailed,
+        already_present: this.viewsSkipped,
+        failed_by_code: Object.fromEntries([...this.failuresByCode].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+      },
+      attempts: this.attempts,
+      transport_retries: this.transportRetries,
+      tokens: { prompt: this.promptTokens, output: this.outputTokens },
+      requests_rendered: this.requestsRendered,
+    };
+  }
+}
+
+const number = new Intl.NumberFormat('en-US');
+const fixed1 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+export function summaryLines(stats: GenerationStats, wallMs: number | null): string[] {
+  const lines = [
+    `${plural(stats.records, 'record')}${stats.passedThrough > 0 ? ` (${number.format(stats.passedThrough)} already done, passed through)` : ''}: ` +
+      `views ${number.format(stats.viewsOk)} ok, ${number.format(stats.viewsFlagged)} flagged, ${number.format(stats.viewsFailed)} failed; ` +
+      `${plural(stats.attempts, 'attempt')}, ${plural(stats.transportRetries, 'transport retry', 'transport retries')}; ` +
+      `tokens ${number.format(stats.promptTokens)} in / ${number.format(stats.outputTokens)} out`,
+  ];
+  if (stats.failuresByCode.size > 0) {
+    const codes = [...stats.failuresByCode].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    lines.push(`failed views by cause: ${codes.map(([code, n]) => `${code} ${number.format(n)}`).join(', ')}`);
+  }
+  // On a line of its own: the one part of the summary that differs from run to run.
+  if (wallMs !== null) {
+    const seconds = wallMs / 1000;
+    const rate = seconds > 0 ? stats.records / seconds : 0;
+    lines.push(`wall time ${fixed1.format(seconds)} s, ${fixed1.format(rate)} records/s`);
+  }
+  return lines;
+}
+
+export function dryRunSummary(stats: GenerationStats): string[] {
+  return [`dry run: ${plural(stats.requestsRendered, 'request')} rendered for ${plural(stats.records, 'record')}; no model was called`];
+}
+
+export function progressText(stats: GenerationStats, inFlight: number): string {
+  const failed = stats.viewsFailed > 0 ? `, ${number.format(stats.viewsFailed)} failed` : '';
+  const flagged = stats.viewsFlagged > 0 ? `, ${number.format(stats.viewsFlagged)} flagged` : '';
+  return `views ${number.format(stats.viewsOk)} ok${flagged}${failed}; ${number.format(inFlight)} in flight; ${plural(stats.transportRetries, 'retry', 'retries')}`;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${number.format(n)} ${n === 1 ? one : many}`;
+}

@@ -1,0 +1,38 @@
+import { defineStage } from '../runtime/stage.js';
+import { GENERATE_OPTIONS, resolveConfig } from '../generation/config.js';
+import { createGenerator } from '../generation/create.js';
+
+export const GENERATE_DESCRIPTION = `Reads records written by rca-tag (context, ner_seed, text) and asks the model for each view,
+--concurrency requests at a time across records; records come out in input order.
+Per view, a reply that is not usable is tried again (up to --max-tries): first the prompt, then
+the prompt with a note naming what was wrong, then the same with the chunk text cut to
+--truncate-chars. Connection errors, timeouts and 429/5xx answers are retried with backoff
+(--max-transport-retries); a busy server (503) also lowers the requests in flight for a while.
+Every reply is checked as rca-validate checks it (trusted provenance stamped first). Adds:
+  retrieval_summary, rca_frame  the view, or null when it failed after all tries
+  flags                         {<view>: [flag, ...]} for each view written; [] is a clean pass
+  generation                    {<view>: {backend, model, model_digest, options, attempts,
+                                 done_reason, prompt_tokens, output_tokens, text_cut, error}}
+                                 error: null, or {code, message, attempts} for a failed view
+A view still flagged after the last try is kept with its flags when it fits its contract.
+A record whose views are present and valid passes through untouched (unless --overwrite); a view
+that is null is generated again, so a run over its own output retries what failed.
+Ctrl-C stops reading and cancels the requests in flight; the output then holds every record
+before the first unfinished one, in input order. If the server fails every request for
+--give-up-after seconds, the run stops the same way with exit status 3.`;
+
+export default defineStage({
+  name: 'generate',
+  summary: 'write the retrieval_summary and rca_frame views of each tagged chunk with a local model (Ollama)',
+  description: GENERATE_DESCRIPTION,
+  examples: [
+    'rca-tag < chunks.jsonl | rca-generate > generated.jsonl',
+    'rca-generate --model qwen2.5:7b --concurrency 4 --stats stats.json tagged.jsonl > generated.jsonl',
+    'rca-generate --dry-run --views rca_frame tagged.jsonl | jq -r \'.requests.rca_frame.prompt\'',
+    'rca-generate generated.jsonl > retried.jsonl      # retries only the views that failed',
+  ],
+  options: GENERATE_OPTIONS,
+  create(options, setup) {
+    return createGenerator(resolveConfig(options, setup.env));
+  },
+});

@@ -1,0 +1,43 @@
+import { defineStage, RawJson, type JsonObject } from '../runtime/stage.js';
+import { GENERATE_OPTIONS, resolveConfig } from '../generation/config.js';
+import { createGenerator } from '../generation/create.js';
+import { DEFAULT_VIEW_FIELDS } from '../views/view-types.js';
+import { GENERATE_DESCRIPTION } from './generate.js';
+import { Flattener } from './flatten.js';
+
+export default defineStage({
+  name: 'summarize',
+  summary: 'prompt, generate, validate and flatten in one process: tagged chunks in, validated views and embedding text out',
+  description: `rca-generate and rca-flatten in one process, the records handed over as objects
+(the prompt is built and every reply validated inside generate). Adds what rca-generate adds, and
+  embedding_text  {retrieval_summary: "...", rca_frame: "..."} (and "combined" with --combined)
+With --dry-run it writes the requests only, as rca-generate --dry-run does.
+
+About generate:
+${GENERATE_DESCRIPTION}`,
+  examples: [
+    'cat chunks.jsonl | rca-tag | rca-summarize > out.jsonl',
+    'rca-summarize --concurrency 4 --combined --stats stats.json tagged.jsonl > out.jsonl',
+    'rca-summarize out.jsonl > out.retried.jsonl      # retries only the views that failed',
+  ],
+  options: {
+    ...GENERATE_OPTIONS,
+    combined: {
+      type: 'boolean',
+      default: false,
+      help: 'also write embedding_text.combined: the section path and both views in one text',
+    },
+  },
+  create(options, setup) {
+    const config = resolveConfig(options, setup.env);
+    if (config.dryRun) return createGenerator(config);
+    const flattener = new Flattener({ ...DEFAULT_VIEW_FIELDS }, options.combined);
+    return createGenerator(config, { finishRecord: (record) => flattened(flattener, record) });
+  },
+});
+
+function flattened(flattener: Flattener, record: JsonObject): JsonObject {
+  const out = flattener.process(record).records?.[0];
+  // Flatten always returns the one record it was given, as an object.
+  return out === undefined || out instanceof RawJson ? record : out;
+}

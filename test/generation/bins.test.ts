@@ -1,0 +1,82 @@
+// The built bins as a user runs them, against the fake server: signals, a slow reader, a pipeline.
+import { afterEach, describe, expect, it } from 'vitest';
+import { chunk, chunkLines, parseLines, taggedLines } from './support/inputs.js';
+import { closeServers, serve } from './support/harness.js';
+import type { Script } from './support/scripted-model.js';
+import { peakRssMb, spawnBin, spawnShell, waitFor } from './support/spawn.js';
+
+const key = (i: number, view: string) => `${chunk(i).chunk_id as string} ${view}`;
+const VIEWS = ['retrieval_summary', 'rca_frame'];
+
+afterEach(closeServers);
+
+describe.each(['generate', 'summarize'])('rca-%s as a process', (stage) => {
+  it('on SIGINT aborts the requests in flight, writes the finished records in order and exits 130', async () => {
+    const slow: Script = {};
+    for (let i = 3; i < 40; i++) for (const view of VIEWS) slow[key(i, view)] = [{ delayMs: 20_000 }];
+    const { server } = await serve(slow, { slots: 4 });
+    const run = spawnBin(`rca-${stage}`, ['--host', server.url, '--concurrency', '4'], { input: await taggedLines(40) });
+    // Three records answered, and the slow requests of the next ones under way.
+    await waitFor(() => server.stats.generations >= 3 * 2 + 4);
+    const sentAt = Date.now();
+    run.child.kill('SIGINT');
+    const code = await run.done;
+    expect(code).toBe(130);
+    expect(Date.now() - sentAt).toBeLessThan(3_000);
+    const out = parseLines(run.stdout());
+    expect(out.map((r) => r.chunk_id)).toEqual([0, 1, 2].map((i) => chunk(i).chunk_id));
+    for (const rec of out) for (const view of VIEWS) expect(rec.generation[view].error).toBeNull();
+    expect(run.stdout().endsWith('\n')).toBe(true);
+    expect(run.stderr()).toMatch(new RegExp(`rca-${stage}: \\d+ unfinished records were not written; the output holds every record before stdin:4 \\(resume from that line\\)\\n`));
+    expect(run.stderr()).toContain(`rca-${stage}: interrupted after`);
+  });
+});
+
+describe('bounded memory', () => {
+  it('stops asking the model while stdout is not read, then finishes in order', async () => {
+    const { server } = await serve({}, { slots: 8 });
+    const records = 1500;
+    const run = spawnBin('rca-generate', ['--host', server.url, '--concurrency', '8'], { input: await taggedLines(records), readStdout: false });
+    // Let it run into the full pipe, then check that it stalled instead of buffering everything.
+    let last = -1;
+    let stableSince = Date.now();
+    await waitFor(
+      () => {
+        if (server.stats.generations !== last) {
+          last = server.stats.generations;
+          stableSince = Date.now();
+        }
+        return last > 0 && Date.now() - stableSince > 600;
+      },
+      20_000,
+      50,
+    );
+    const stalledAt = server.stats.generations;
+    const rss = peakRssMb(run.child.pid!);
+    expect(stalledAt).toBeLessThan(600); // of 3,000 requests: the window, the pipe and one output batch
+    expect(rss).toBeLessThan(250);
+
+    const chunks: Buffer[] = [];
+    run.child.stdout!.on('data', (d: Buffer) => chunks.push(d));
+    expect(await run.done).toBe(0);
+    const out = parseLines(Buffer.concat(chunks).toString('utf8'));
+    expect(out).toHaveLength(records);
+    expect(out.every((rec, i) => rec.chunk_id === chunk(i).chunk_id)).toBe(true);
+  }, 60_000);
+});
+
+describe('the headline pipeline', () => {
+  it('cat chunks.jsonl | rca-tag | rca-summarize > out.jsonl', async () => {
+    const { server } = await serve();
+    const input = chunkLines(5);
+    const r = await spawnShell(`printf '%s' "$CHUNKS" | ./bin/rca-tag | ./bin/rca-summarize`, { CHUNKS: input, OLLAMA_HOST: server.url });
+    expect(r.code).toBe(0);
+    const out = parseLines(r.stdout);
+    expect(out.map((rec) => rec.chunk_id)).toEqual([0, 1, 2, 3, 4].map((i) => chunk(i).chunk_id));
+    for (const rec of out) {
+      expect(Object.keys(rec)).toEqual(expect.arrayContaining(['context', 'ner_seed', 'retrieval_summary', 'rca_frame', 'flags', 'generation', 'embedding_text']));
+      expect(rec.embedding_text.retrieval_summary).toMatch(/^SCOPE: /);
+    }
+    expect(r.stderr).toMatch(/^rca-summarize: 5 records: views 10 ok, 0 flagged, 0 failed; 10 attempts, 0 transport retries; /);
+  });
+});

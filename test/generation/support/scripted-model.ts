@@ -1,0 +1,150 @@
+// A deterministic "model" for the fake Ollama server: it reads the prompt it is sent and answers
+// with a view built from the chunk's own text and NER seed, so replies pass validation the way a
+// good model's would. A script turns chosen requests of a (chunk, view) into faults or bad replies;
+// requests are counted per (chunk, view), so a script means the same thing at any concurrency.
+import type { FakeFault, FakeReply, FakeRequest } from '../../support/fake-ollama.js';
+
+export type Step =
+  | 'good'
+  | 'not-json'
+  | 'array'
+  | 'short-scope'
+  | 'missing-key'
+  | 'length'
+  | 'busy503'
+  | 'error500'
+  | 'error400'
+  | 'model404'
+  | 'reset'
+  | 'midStreamError'
+  | { delayMs: number }
+  | { fault: FakeFault; delayMs?: number };
+
+/** Keyed by "<chunk_id> <view>" (or "* <view>", "*"): the steps of its 1st, 2nd, ... request; later requests are good. */
+export type Script = Record<string, readonly Step[]>;
+
+export interface ParsedPrompt {
+  chunkId: string;
+  view: string;
+  text: string;
+  seed: Record<string, any>;
+  skeleton: Record<string, any>;
+  feedback: string | null;
+}
+
+const CONTEXT_HEADER = '\nCONTEXT:\n';
+const TEXT_HEADER = '\nCHUNK_TEXT:\n';
+const OUTPUT_HEADER = '\n\nOUTPUT JSON (exact keys/types):\n';
+const SEED_HEADER_RE = /\nNER_SEED \([^\n]*\):\n([^\n]*)\n/;
+const CONTRACT_START = 'You are an information extraction engine';
+
+export function parsePrompt(body: any): ParsedPrompt {
+  const prompt: string = String(body?.messages?.[0]?.content ?? body?.prompt ?? '');
+  const contextAt = prompt.indexOf(CONTEXT_HEADER);
+  const chunkId = /^chunk_id: (.*)$/m.exec(prompt.slice(contextAt))?.[1] ?? '?';
+  const textAt = prompt.indexOf(TEXT_HEADER) + TEXT_HEADER.length;
+  const outputAt = prompt.indexOf(OUTPUT_HEADER);
+  const start = prompt.indexOf(CONTRACT_START);
+  return {
+    chunkId,
+    view: String(body?.format?.properties?.view_type?.const ?? '?'),
+    text: prompt.slice(textAt, outputAt),
+    seed: JSON.parse(SEED_HEADER_RE.exec(prompt)?.[1] ?? '{}'),
+    skeleton: JSON.parse(prompt.slice(outputAt + OUTPUT_HEADER.length)),
+    feedback: start > 0 ? prompt.slice(0, start).trim() : null,
+  };
+}
+
+const SENTENCE_RE = /[^.!?\n]*[A-Za-z][^.!?\n]*[.!?]?/;
+const WORD_RE = /[A-Za-z]{4,}/g;
+
+/** A view a careful model would write: facts copied from the chunk text and its seed. */
+export function goodView(p: ParsedPrompt): Record<string, unknown> {
+  const first = (SENTENCE_RE.exec(p.text)?.[0] ?? p.text).replace(/\s+/g, ' ').trim().slice(0, 160);
+  const seed = p.seed;
+  const list = (key: string): string[] => (Array.isArray(seed[key]) ? seed[key].filter((x: unknown) => typeof x === 'string') : []);
+  if (p.view === 'rca_frame') {
+    return {
+      ...p.skeleton,
+      observed: [first],
+      hypotheses: list('conjectures'),
+      tests_to_confirm: list('surveillance_actions'),
+      candidate_actions: list('maintenance_actions'),
+      constraints: [],
+    };
+  }
+  const keywords = [...new Set([...list('systems'), ...list('components'), ...(p.text.match(WORD_RE) ?? [])].map((k) => k.toLowerCase()))].slice(0, 5);
+  return {
+    ...p.skeleton,
+    scope: `Chunk ${p.chunkId}: ${first}`,
+    entities: { systems: list('systems'), equipment_ids: list('equipment_ids'), components: list('components') },
+    symptoms_outcomes: list('outcomes'),
+    mechanisms: list('mechanisms'),
+    diagnostics: list('surveillance_actions'),
+    corrective_actions: list('maintenance_actions'),
+    numbers_limits: (Array.isArray(seed.measurements) ? seed.measurements : []).map((m: any) => String(m.text)),
+    keywords_synonyms: keywords,
+    unknowns: [],
+  };
+}
+
+function badView(step: 'short-scope' | 'missing-key', p: ParsedPrompt): Record<string, unknown> {
+  const view = goodView(p);
+  if (step === 'short-scope') {
+    if (p.view === 'rca_frame') return { ...view, observed: [], hypotheses: [], tests_to_confirm: [], candidate_actions: [], constraints: [] };
+    return { ...view, scope: 'Pump.' };
+  }
+  const { [p.view === 'rca_frame' ? 'observed' : 'scope']: _dropped, ...rest } = view;
+  return rest;
+}
+
+export interface ScriptedModel {
+  respond(req: FakeRequest): FakeReply;
+  /** Every request seen, in arrival order. */
+  seen: ParsedPrompt[];
+  /** Requests per "<chunk_id> <view>". */
+  counts: Map<string, number>;
+}
+
+export function scriptedModel(script: Script = {}): ScriptedModel {
+  const seen: ParsedPrompt[] = [];
+  const counts = new Map<string, number>();
+  return {
+    seen,
+    counts,
+    respond(req) {
+      const p = parsePrompt(req.body);
+      seen.push(p);
+      const key = `${p.chunkId} ${p.view}`;
+      const n = counts.get(key) ?? 0;
+      counts.set(key, n + 1);
+      const steps = script[key] ?? script[`* ${p.view}`] ?? script['*'] ?? [];
+      return replyFor(steps[n] ?? 'good', p);
+    },
+  };
+}
+
+export function replyFor(step: Step, p: ParsedPrompt): FakeReply {
+  const good = JSON.stringify(goodView(p));
+  if (typeof step === 'object') {
+    if ('fault' in step) return { fault: step.fault, content: good, ...(step.delayMs !== undefined ? { delayMs: step.delayMs } : {}) };
+    return { fault: 'slowHeaders', content: good, delayMs: step.delayMs };
+  }
+  switch (step) {
+    case 'good':
+      return { content: good };
+    case 'not-json':
+      return { content: 'Sure! Here is the summary you asked for.' };
+    case 'array':
+      return { content: '[1, 2, 3]' };
+    case 'short-scope':
+    case 'missing-key':
+      return { content: JSON.stringify(badView(step, p)) };
+    case 'length':
+      return { fault: 'length' };
+    case 'reset':
+      return { fault: 'reset' };
+    default:
+      return { fault: step };
+  }
+}
