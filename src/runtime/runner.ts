@@ -1,4 +1,4 @@
-import { accessSync, constants, createReadStream, closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { accessSync, constants, createReadStream, closeSync, fstatSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -70,7 +70,7 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
 
   const run = new Run(stage.name, tool, processor, io, rejectsFd, args.values['max-line-bytes'] as number);
   const progress = (args.values.progress as boolean | undefined) ?? Boolean((io.stderr as { isTTY?: boolean }).isTTY);
-  const stopProgress = progress ? run.showProgress() : () => {};
+  const stopProgress = progress ? run.showProgress(inputBytes(sources, io.stdin)) : () => {};
   let code: number;
   try {
     code = await run.execute(sources);
@@ -88,6 +88,21 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
     }
   }
   return code;
+}
+
+/** Total input size when every source is a regular file (stdin redirected from a file counts), for an ETA. */
+function inputBytes(sources: string[], stdin: Readable): number | null {
+  let total = 0;
+  for (const source of sources) {
+    try {
+      const st = source === '-' ? (stdin === process.stdin ? fstatSync(0) : null) : statSync(source);
+      if (!st || !st.isFile()) return null;
+      total += st.size;
+    } catch {
+      return null;
+    }
+  }
+  return total;
 }
 
 function setupContext(env: RunIO['env']): SetupContext {
@@ -123,6 +138,8 @@ class Run {
   private stopped = false;
   private current: Readable | null = null;
   private readonly started = performance.now();
+  private bytesRead = 0;
+  private progressShown = false;
 
   constructor(
     private readonly stageName: string,
@@ -137,7 +154,10 @@ class Run {
   }
 
   private say(line: string): void {
-    this.io.stderr.write(`${this.tool}: ${line}\n`);
+    // A message replaces the progress line; the next refresh draws it again below.
+    const clear = this.progressShown ? '\r\x1b[K' : '';
+    this.progressShown = false;
+    this.io.stderr.write(`${clear}${this.tool}: ${line}\n`);
   }
 
   private stop(): void {
@@ -202,18 +222,25 @@ class Run {
   }
 
   /** Refreshes one progress line on stderr a few times a second; returns the function that clears it. */
-  showProgress(): () => void {
+  showProgress(totalBytes: number | null): () => void {
     const draw = () => {
       const seconds = this.elapsedSeconds();
       const rate = seconds > 0 ? (this.records / seconds).toFixed(1) : '0';
       const extra = this.processor.progress?.();
-      this.io.stderr.write(`\r\x1b[K${this.tool}: ${this.records} records, ${rate}/s${this.rejected ? `, ${this.rejected} rejected` : ''}${extra ? `, ${extra}` : ''}`);
+      let eta = '';
+      if (totalBytes && this.bytesRead > 0 && seconds > 0.5) {
+        const left = (seconds / this.bytesRead) * Math.max(0, totalBytes - this.bytesRead);
+        eta = `, ${Math.round((100 * this.bytesRead) / totalBytes)}% read, ETA ${formatDuration(left)}`;
+      }
+      this.io.stderr.write(`\r\x1b[K${this.tool}: ${this.records} records, ${rate}/s${eta}${this.rejected ? `, ${this.rejected} rejected` : ''}${extra ? `, ${extra}` : ''}`);
+      this.progressShown = true;
     };
     const timer = setInterval(draw, 250);
     timer.unref();
     this.clearProgress = () => {
       clearInterval(timer);
       this.io.stderr.write('\r\x1b[K');
+      this.progressShown = false;
       this.clearProgress = () => {};
     };
     return () => this.clearProgress();
@@ -236,7 +263,9 @@ class Run {
     const events: LineEvent[] = [];
     try {
       for await (const chunk of stream) {
-        splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer), events);
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+        this.bytesRead += bytes.length;
+        splitter.push(bytes, events);
         await this.handleEvents(name, events);
         if (this.stopped) break;
       }
@@ -362,6 +391,13 @@ class Run {
       writeSync(this.rejectsFd, JSON.stringify(rec) + '\n');
     }
   }
+}
+
+function formatDuration(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
 function serialise(rec: OutputRecord): string {

@@ -241,6 +241,16 @@ describe('runner: --stats and --progress', () => {
     expect(typeof stats.wall_seconds).toBe('number');
   });
 
+  it('draws a progress line with --progress and clears it before messages and at the end', async () => {
+    const { stage } = delayStage(() => 20, 1);
+    const input = Array.from({ length: 20 }, (_, i) => `{"id":${i}}\n`).join('') + 'bad\n';
+    const r = await runInProcess(stage, [input], ['--progress']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\r\x1b\[Krca-delay: \d+ records, [\d.]+\/s/);
+    expect(r.stderr).toContain('\r\x1b[Krca-delay: stdin:21: BAD_JSON:');
+    expect(r.stderr.endsWith('rca-delay: 1 of 21 records rejected\n')).toBe(true);
+  });
+
   it('draws no progress line unless asked (stderr is not a terminal here)', async () => {
     const r = await runInProcess(echoStage, ['{"id":1}\n']);
     expect(r.stderr).toBe('');
