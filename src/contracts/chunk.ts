@@ -18,8 +18,9 @@ export const ChunkInput = z.looseObject({
 });
 export type ChunkInput = z.infer<typeof ChunkInput>;
 
-/** The trusted provenance of a chunk: the model never decides any of these. */
-export const ChunkContext = z.object({
+/** The trusted provenance of a chunk: the model never decides any of these. Strict: a context
+ *  with keys of its own was not written by tag. */
+export const ChunkContext = z.strictObject({
   doc_id: z.string(),
   doc_type: z.enum(DOC_TYPES),
   chunk_id: z.string(),
@@ -31,14 +32,14 @@ export const ChunkContext = z.object({
 });
 export type ChunkContext = z.infer<typeof ChunkContext>;
 
-export const Measurement = z.object({
+export const Measurement = z.strictObject({
   value: z.string().describe('the number exactly as written, e.g. "1175", "2,250", "100-120"'),
   unit: z.string().describe('the unit exactly as written, e.g. "psig", "%", "°F"'),
   text: z.string().describe('the whole matched span'),
 });
 export type Measurement = z.infer<typeof Measurement>;
 
-export const LabelledSpan = z.object({
+export const LabelledSpan = z.strictObject({
   text: z.string(),
   sub_label: z.string(),
 });
