@@ -41,6 +41,8 @@ export const MODEL_ERROR_CODES = [
   'STREAM_ERROR',
   'REPLY_TOO_LARGE',
   'BAD_RESPONSE',
+  // The server refused the credentials (401/403): a configuration error, never retried.
+  'AUTH',
 ] as const;
 export type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number];
 

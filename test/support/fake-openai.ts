@@ -1,0 +1,417 @@
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { DEFAULT_MODELS, startFakeOllama, type FakeOllama, type FakeOllamaOptions, type FakeRequest, type FakeStats } from './fake-ollama.js';
+
+// The OpenAI-compatible face of the fake server, the way Ollama itself serves /v1 next to its own
+// API. It runs the fake Ollama as its engine and translates: an OpenAI chat request becomes an
+// /api/chat request, the NDJSON stream comes back as server-sent events, `{"error"}` bodies get
+// OpenAI's shape. So both faces share one set of slots, latencies and fault kinds, and a fault
+// scripted once behaves alike on either. Ollama's own paths are forwarded untouched, and the face
+// can listen on a given port, so a test can stop a host and bring it back where it was.
+
+export interface FakeOpenAiOptions extends FakeOllamaOptions {
+  // When set, every /v1 request must carry `Authorization: Bearer <apiKey>`.
+  apiKey?: string | null;
+  port?: number;
+}
+
+export interface FakeOpenAi {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  stats: FakeStats;
+  requests: any[];
+  // The Authorization header of every /v1 request, null when there was none.
+  authorizations: (string | null)[];
+  engine: FakeOllama;
+}
+
+export const CHAT_PATH = '/v1/chat/completions';
+export const MODELS_PATH = '/v1/models';
+// Fixed so that fake replies are byte-identical across runs.
+export const CREATED = 1_735_689_600;
+export const SYSTEM_FINGERPRINT = 'fp_fake';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const SSE_TYPE = 'text/event-stream; charset=utf-8';
+const NDJSON_TYPE = 'application/x-ndjson';
+// The translated request carries the client's own body along, for scripts to read.
+const ORIGINAL = '__openai';
+const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
+
+export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
+  const { apiKey = null, port = 0, respond, ...engineOpts } = opts;
+  const models = opts.models ?? DEFAULT_MODELS;
+  const engine = await startFakeOllama({
+    ...engineOpts,
+    ...(respond ? { respond: (req: FakeRequest) => respond(scriptView(req)) } : {}),
+  });
+
+  const own = { requests: 0, byPath: {} as Record<string, number>, faults: {} as Record<string, number> };
+  const stats: FakeStats = {
+    get requests() {
+      return own.requests;
+    },
+    get byPath() {
+      return own.byPath;
+    },
+    get generations() {
+      return engine.stats.generations;
+    },
+    get maxInFlight() {
+      return engine.stats.maxInFlight;
+    },
+    get faults() {
+      const merged = { ...engine.stats.faults };
+      for (const [name, n] of Object.entries(own.faults)) merged[name] = (merged[name] ?? 0) + n;
+      return merged;
+    },
+  };
+  const requests: any[] = [];
+  const authorizations: (string | null)[] = [];
+  const sockets = new Set<Socket>();
+  let closed = false;
+
+  const countFault = (name: string): void => {
+    own.faults[name] = (own.faults[name] ?? 0) + 1;
+  };
+
+  const authorised = (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
+    if (apiKey === null) return true;
+    const header = req.headers.authorization ?? '';
+    if (header === `Bearer ${apiKey}`) return true;
+    countFault('auth401');
+    // Like OpenAI, the refusal quotes the key it was given (OpenAI masks it; this one does not,
+    // which is the worst a client may meet).
+    const presented = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+    const message = presented === '' ? "You didn't provide an API key." : `Incorrect API key provided: ${presented}.`;
+    sendError(res, 401, message, 'invalid_api_key');
+    return false;
+  };
+
+  // Relays one engine request; answers nothing and drops the connection when the engine did.
+  const upstream = async (req: http.IncomingMessage, res: http.ServerResponse, path: string, init: RequestInit): Promise<Response | null> => {
+    const controller = new AbortController();
+    res.on('close', () => controller.abort());
+    try {
+      return await fetch(`${engine.url}${path}`, { ...init, signal: controller.signal });
+    } catch {
+      req.socket.destroy();
+      return null;
+    }
+  };
+
+  const chat = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const raw = await readBody(req);
+    const body = parseJson(raw);
+    requests.push(body === undefined ? raw : body);
+    if (body === undefined || body === null || typeof body !== 'object') return sendError(res, 400, 'invalid JSON request body');
+    if (typeof body.model !== 'string' || body.model === '') {
+      countFault('error400');
+      return sendError(res, 400, 'model is required');
+    }
+    if (!findModel(models, body.model)) {
+      countFault('model404');
+      return sendError(res, 404, `The model \`${body.model}\` does not exist.`, 'model_not_found');
+    }
+    const response = await upstream(req, res, '/api/chat', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(toOllamaChat(body)),
+    });
+    if (response === null) return;
+    const type = response.headers.get('content-type') ?? '';
+    if (response.status !== 200 || !type.startsWith(NDJSON_TYPE)) return relay(req, res, response, true);
+    const stream = body.stream === true;
+    const includeUsage = stream ? body.stream_options?.include_usage === true : true;
+    const translator = new ChunkTranslator(body.model, requests.length - 1);
+    if (stream) res.writeHead(200, { 'Content-Type': SSE_TYPE, 'Cache-Control': 'no-cache' });
+    let content = '';
+    const outcome = await eachLine(response, async (line) => {
+      const object = parseJson(line);
+      if (object?.error !== undefined) {
+        if (!stream) {
+          sendError(res, 500, String(object.error));
+          return false;
+        }
+        // vLLM's way: the error as an event, then the end marker anyway.
+        await writeFlushed(res, sse({ error: { message: String(object.error), type: 'server_error', param: null, code: 500 } }));
+        await writeFlushed(res, 'data: [DONE]\n\n');
+        res.end();
+        return false;
+      }
+      const piece = typeof object?.message?.content === 'string' ? object.message.content : '';
+      if (object?.done !== true) {
+        if (stream) return writeFlushed(res, sse(translator.delta(piece)));
+        content += piece;
+        return true;
+      }
+      const finishReason = typeof object.done_reason === 'string' ? object.done_reason : 'stop';
+      const usage = typeof object.eval_count === 'number' ? usageOf(object.prompt_eval_count, object.eval_count) : null;
+      if (!stream) {
+        sendJson(res, 200, translator.completion(content + piece, finishReason, usage));
+        return false;
+      }
+      if (piece !== '' && !(await writeFlushed(res, sse(translator.delta(piece))))) return false;
+      if (!(await writeFlushed(res, sse(translator.finish(finishReason))))) return false;
+      if (includeUsage && usage !== null && !(await writeFlushed(res, sse(translator.usage(usage))))) return false;
+      if (await writeFlushed(res, 'data: [DONE]\n\n')) res.end();
+      return false;
+    });
+    // An engine stream that stops without its final object ends the events without [DONE] too.
+    if (outcome === 'ended' && stream) res.end();
+    else if (outcome !== 'answered') req.socket.destroy();
+  };
+
+  // Forwards a response as it is, except that engine error bodies take OpenAI's shape on /v1.
+  const relay = async (req: http.IncomingMessage, res: http.ServerResponse, response: Response, openAiErrors: boolean): Promise<void> => {
+    if (openAiErrors && response.status >= 400) {
+      const text = await response.text().catch(() => null);
+      if (text === null) return void req.socket.destroy();
+      const parsed = parseJson(text);
+      if (typeof parsed?.error === 'string') {
+        res.writeHead(response.status, forwardedHeaders(response));
+        res.end(JSON.stringify(errorBody(response.status, parsed.error)));
+        return;
+      }
+      res.writeHead(response.status, forwardedHeaders(response));
+      res.end(text);
+      return;
+    }
+    res.writeHead(response.status, forwardedHeaders(response));
+    const ok = await eachChunk(response, (chunk) => writeFlushed(res, chunk));
+    if (ok) res.end();
+    else req.socket.destroy();
+  };
+
+  const forward = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const method = req.method ?? 'GET';
+    const hasBody = method !== 'GET' && method !== 'HEAD';
+    const raw = hasBody ? await readBody(req) : undefined;
+    if (raw !== undefined) requests.push(parseJson(raw) ?? raw);
+    const type = req.headers['content-type'];
+    const response = await upstream(req, res, req.url ?? '/', {
+      method,
+      ...(type ? { headers: { 'Content-Type': type } } : {}),
+      ...(raw !== undefined ? { body: raw } : {}),
+    });
+    if (response !== null) await relay(req, res, response, false);
+  };
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    own.requests += 1;
+    own.byPath[path] = (own.byPath[path] ?? 0) + 1;
+    if (!path.startsWith('/v1/')) return forward(req, res);
+    authorizations.push(req.headers.authorization ?? null);
+    if (!authorised(req, res)) return;
+    if (req.method === 'GET' && path === MODELS_PATH) return sendJson(res, 200, modelList(models));
+    if (req.method === 'POST' && path === CHAT_PATH) return chat(req, res);
+    return sendError(res, 404, `no route for ${req.method} ${path}`, 'not_found');
+  };
+
+  const server = http.createServer((req, res) => {
+    req.on('error', () => {});
+    res.on('error', () => {});
+    handle(req, res).catch(() => {
+      if (!res.headersSent) sendError(res, 500, 'fake server failure');
+      else res.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', (_err, socket) => socket.destroy());
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const bound = (server.address() as AddressInfo).port;
+
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    for (const socket of sockets) socket.destroy();
+    await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), engine.close()]);
+  };
+
+  return { url: `http://127.0.0.1:${bound}`, port: bound, close, stats, requests, authorizations, engine };
+}
+
+function scriptView(req: FakeRequest): FakeRequest {
+  const original = req.body?.[ORIGINAL];
+  return original === undefined ? req : { path: CHAT_PATH, body: original, index: req.index };
+}
+
+// The engine streams in every case; the face decides between events and one JSON object.
+function toOllamaChat(body: any): Record<string, unknown> {
+  const format = body.response_format;
+  const schema = format?.type === 'json_schema' ? format.json_schema?.schema : format?.type === 'json_object' ? 'json' : undefined;
+  const options: Record<string, unknown> = {};
+  if (body.temperature !== undefined) options.temperature = body.temperature;
+  if (body.seed !== undefined) options.seed = body.seed;
+  const maxTokens = body.max_completion_tokens ?? body.max_tokens;
+  if (maxTokens !== undefined) options.num_predict = maxTokens;
+  return {
+    model: body.model,
+    messages: Array.isArray(body.messages) ? body.messages : [],
+    ...(schema !== undefined ? { format: schema } : {}),
+    options,
+    stream: true,
+    [ORIGINAL]: body,
+  };
+}
+
+class ChunkTranslator {
+  private first = true;
+  private readonly head: Record<string, unknown>;
+
+  constructor(model: string, index: number) {
+    this.head = { id: `chatcmpl-fake-${index}`, object: 'chat.completion.chunk', created: CREATED, model, system_fingerprint: SYSTEM_FINGERPRINT };
+  }
+
+  delta(piece: string): Record<string, unknown> {
+    const delta = this.first ? { role: 'assistant', content: piece } : { content: piece };
+    this.first = false;
+    return this.chunk([{ index: 0, delta, logprobs: null, finish_reason: null }]);
+  }
+
+  finish(reason: string): Record<string, unknown> {
+    return this.chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: reason }]);
+  }
+
+  usage(usage: Record<string, number>): Record<string, unknown> {
+    return { ...this.chunk([]), usage };
+  }
+
+  completion(content: string, reason: string, usage: Record<string, number> | null): Record<string, unknown> {
+    return {
+      ...this.head,
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content }, logprobs: null, finish_reason: reason }],
+      ...(usage !== null ? { usage } : {}),
+    };
+  }
+
+  private chunk(choices: unknown[]): Record<string, unknown> {
+    return { ...this.head, choices };
+  }
+}
+
+function usageOf(prompt: unknown, completion: number): Record<string, number> {
+  const promptTokens = typeof prompt === 'number' ? prompt : 0;
+  return { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
+}
+
+function modelList(models: readonly { name: string }[]): Record<string, unknown> {
+  return { object: 'list', data: models.map((m) => ({ id: m.name, object: 'model', created: CREATED, owned_by: 'library' })) };
+}
+
+function errorType(status: number): string {
+  if (status === 401) return 'authentication_error';
+  if (status === 429) return 'rate_limit_error';
+  return status >= 500 ? 'server_error' : 'invalid_request_error';
+}
+
+function errorBody(status: number, message: string, code: string | number | null = status): Record<string, unknown> {
+  return { error: { message, type: errorType(status), param: null, code } };
+}
+
+function sendError(res: http.ServerResponse, status: number, message: string, code?: string): void {
+  sendJson(res, status, errorBody(status, message, code ?? status));
+}
+
+function sendJson(res: http.ServerResponse, status: number, value: unknown): void {
+  const text = JSON.stringify(value);
+  res.writeHead(status, { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function sse(value: unknown): string {
+  return `data: ${JSON.stringify(value)}\n\n`;
+}
+
+function forwardedHeaders(response: Response): Record<string, string> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (!HOP_HEADERS.has(name)) headers[name] = value;
+  });
+  return headers;
+}
+
+// Resolves once the bytes left the process, so a fault that destroys the socket next cannot drop them.
+function writeFlushed(res: http.ServerResponse, text: string | Uint8Array): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => res.write(text, (err) => resolve(!err && !res.destroyed)));
+}
+
+// Calls `each` per chunk until it returns false; resolves false when the engine's body broke off
+// or `each` stopped early without finishing the response.
+async function eachChunk(response: Response, each: (chunk: Uint8Array) => Promise<boolean>): Promise<boolean> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return true;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return true;
+      if (!(await each(value))) {
+        await reader.cancel().catch(() => {});
+        return false;
+      }
+    }
+  } catch {
+    return false;
+  }
+}
+
+// Line by line over NDJSON; `each` returns false when it has answered and wants no more lines.
+async function eachLine(response: Response, each: (line: string) => Promise<boolean>): Promise<'answered' | 'ended' | 'broken'> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let answered = false;
+  const ok = await eachChunk(response, async (chunk) => {
+    buffer += decoder.decode(chunk, { stream: true });
+    let newline = buffer.indexOf('\n');
+    while (newline >= 0) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      if (line !== '' && !(await each(line))) {
+        answered = true;
+        return false;
+      }
+      newline = buffer.indexOf('\n');
+    }
+    return true;
+  });
+  if (answered) return 'answered';
+  return ok ? 'ended' : 'broken';
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseJson(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function withDefaultTag(name: string): string {
+  const lastSegment = name.slice(name.lastIndexOf('/') + 1);
+  return lastSegment.includes(':') ? name : `${name}:latest`;
+}
+
+function findModel(models: readonly { name: string }[], name: string): boolean {
+  const wanted = withDefaultTag(name);
+  return models.some((m) => withDefaultTag(m.name) === wanted);
+}
