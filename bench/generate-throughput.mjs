@@ -66,7 +66,7 @@ function runOnce(concurrency) {
     const inFd = openSync(input, 'r');
     const outFd = openSync('/dev/null', 'w');
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, [join(ROOT, 'bin/rca-generate'), '--host', server.url, '--concurrency', String(concurrency), '--flags-ok'], {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/rca-generate'), '--host', server.url, '--concurrency', String(concurrency), '--flags-ok', '--no-cache'], {
       stdio: [inFd, outFd, 'pipe'],
       cwd: ROOT,
     });

@@ -1,6 +1,6 @@
 // The cache flags a generating stage offers, and where the cache lives. Kept apart from the
 // store so that declaring the options (read by every `--help`) never loads SQLite.
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { UsageError } from '../runtime/exit-codes.js';
 import type { OptionsSpec } from '../runtime/stage.js';
@@ -23,7 +23,17 @@ export function defaultCachePath(env: Env): string {
   // The XDG spec says a relative XDG_CACHE_HOME is invalid and must be ignored.
   const xdg = nonEmpty(env.XDG_CACHE_HOME);
   if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, 'rca', CACHE_FILE_NAME);
-  return join(nonEmpty(env.HOME) ?? homedir(), '.cache', 'rca', CACHE_FILE_NAME);
+  return join(nonEmpty(env.HOME) ?? homeFromPasswd() ?? tmpdir(), '.cache', 'rca', CACHE_FILE_NAME);
+}
+
+// Without $HOME (a bin run with a bare environment) the account's home is still known; a user
+// with no passwd entry (some containers) gets the temporary folder rather than a failed run.
+function homeFromPasswd(): string | undefined {
+  try {
+    return nonEmpty(homedir());
+  } catch {
+    return undefined;
+  }
 }
 
 export interface CacheSetting {

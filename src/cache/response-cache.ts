@@ -11,6 +11,8 @@
 // - store a reply only once it passed validation, so a failure is retried next time, never replayed;
 // - `--refresh` = skip get() and put() the new reply, which replaces the old one;
 // - `generation.<view>.cached` records a hit; created_at/last_used stay in here, never in records.
+// - an entry is the outcome of a view's whole retry ladder: `attempts` says how many tries it took
+//   and the token counts are their totals, so a hit rebuilds the record byte for byte.
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -24,6 +26,8 @@ export interface CachedReply {
   doneReason: string | null;
   promptTokens: number | null;
   outputTokens: number | null;
+  /** Tries it took to get this reply (1: the first answer was kept); 1 when not given. */
+  attempts?: number;
 }
 
 /** Who wrote an entry: kept for `rca cache stats`, never part of the key's meaning. */
@@ -60,8 +64,8 @@ export interface CacheStats {
 
 export interface ResponseCache {
   readonly path: string;
-  /** The stored reply, or null. A hit refreshes the entry's last use (at most once an hour). */
-  get(key: string): CachedReply | null;
+  /** The stored reply (attempts always set), or null. A hit refreshes the entry's last use (at most once an hour). */
+  get(key: string): (CachedReply & { attempts: number }) | null;
   /** Stores (or replaces) the reply under key, atomically. */
   put(key: string, reply: CachedReply, meta: CacheEntryMeta): void;
   stats(): CacheStats;
@@ -92,7 +96,8 @@ export class CacheError extends Error {
   }
 }
 
-const SCHEMA_VERSION = 1;
+// 2 added `attempts`; a version-1 file is upgraded in place (its entries took one try each).
+const SCHEMA_VERSION = 2;
 const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 // A hit is a read; writing last_used on every hit would make readers contend with writers.
 // Prune works in hours and days, so an hour of slack in last_used is invisible.
@@ -108,17 +113,20 @@ CREATE TABLE ${TABLE} (
   done_reason TEXT,
   prompt_tokens INTEGER,
   output_tokens INTEGER,
+  attempts INTEGER NOT NULL DEFAULT 1,
   created_at INTEGER NOT NULL,
   last_used INTEGER NOT NULL
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX ${TABLE}_last_used ON ${TABLE} (last_used);
 `;
+const UPGRADE_FROM_1 = `ALTER TABLE ${TABLE} ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1;`;
 
 interface Row {
   content: string;
   done_reason: string | null;
   prompt_tokens: number | null;
   output_tokens: number | null;
+  attempts: number;
   last_used: number;
 }
 
@@ -140,10 +148,10 @@ export function openResponseCache(path: string, options: OpenCacheOptions = {}):
     throw cacheError(err, path, 'open');
   }
 
-  const select = db.prepare<[string], Row>(`SELECT content, done_reason, prompt_tokens, output_tokens, last_used FROM ${TABLE} WHERE key = ?`);
+  const select = db.prepare<[string], Row>(`SELECT content, done_reason, prompt_tokens, output_tokens, attempts, last_used FROM ${TABLE} WHERE key = ?`);
   const touch = db.prepare<[number, string]>(`UPDATE ${TABLE} SET last_used = ? WHERE key = ?`);
-  const upsert = db.prepare<[string, string, string, string, string | null, number | null, number | null, number, number]>(
-    `INSERT OR REPLACE INTO ${TABLE} (key, backend, model, content, done_reason, prompt_tokens, output_tokens, created_at, last_used) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  const upsert = db.prepare<[string, string, string, string, string | null, number | null, number | null, number, number, number]>(
+    `INSERT OR REPLACE INTO ${TABLE} (key, backend, model, content, done_reason, prompt_tokens, output_tokens, attempts, created_at, last_used) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const remove = db.prepare<[number]>(`DELETE FROM ${TABLE} WHERE last_used < ?`);
 
@@ -162,16 +170,18 @@ export function openResponseCache(path: string, options: OpenCacheOptions = {}):
             if (!isLockOrReadOnly(err)) throw err;
           }
         }
-        return { content: row.content, doneReason: row.done_reason, promptTokens: row.prompt_tokens, outputTokens: row.output_tokens };
+        return { content: row.content, doneReason: row.done_reason, promptTokens: row.prompt_tokens, outputTokens: row.output_tokens, attempts: row.attempts };
       } catch (err) {
         throw cacheError(err, path, 'read');
       }
     },
     put(key, reply, meta) {
       if (!CACHE_KEY_RE.test(key)) throw new TypeError(`cache key must be 64 lowercase hex digits (cacheKey()), got '${key.slice(0, 80)}'`);
+      const attempts = reply.attempts ?? 1;
+      if (!Number.isSafeInteger(attempts) || attempts < 1) throw new RangeError(`attempts must be a whole number of at least 1, got ${attempts}`);
       const at = now();
       try {
-        upsert.run(key, meta.backend, meta.model, reply.content, reply.doneReason, intOrNull(reply.promptTokens), intOrNull(reply.outputTokens), at, at);
+        upsert.run(key, meta.backend, meta.model, reply.content, reply.doneReason, intOrNull(reply.promptTokens), intOrNull(reply.outputTokens), attempts, at, at);
       } catch (err) {
         throw cacheError(err, path, 'write');
       }
@@ -216,6 +226,11 @@ function prepareSchema(db: Database.Database, path: string): void {
   db.transaction(() => {
     const version = schemaVersion(db, path);
     if (version === SCHEMA_VERSION) return;
+    if (version === 1) {
+      db.exec(UPGRADE_FROM_1);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      return;
+    }
     const tables = db.prepare<[], { name: string }>(`SELECT name FROM sqlite_schema WHERE type = 'table'`).all();
     if (tables.length > 0) throw new CacheError('NOT_A_CACHE', `${path}: an SQLite database but not an rca response cache (tables: ${tables.map((t) => t.name).join(', ')})`);
     db.exec(CREATE_SCHEMA);
@@ -226,7 +241,7 @@ function prepareSchema(db: Database.Database, path: string): void {
 function schemaVersion(db: Database.Database, path: string): number {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) throw new CacheError('NEWER_FORMAT', `${path}: written by a newer rca (cache format ${version}; this rca reads ${SCHEMA_VERSION})`);
-  if (version !== 0 && version !== SCHEMA_VERSION) throw new CacheError('NOT_A_CACHE', `${path}: unknown cache format ${version}`);
+  if (version !== 0 && version !== 1 && version !== SCHEMA_VERSION) throw new CacheError('NOT_A_CACHE', `${path}: unknown cache format ${version}`);
   return version;
 }
 

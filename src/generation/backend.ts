@@ -1,8 +1,10 @@
 // The seam between the retry ladder and whatever writes a view. The ladder asks for one attempt
 // at a time and validates every reply itself, so a backend only turns (job, attempt) into a reply:
 // Ollama renders a prompt and calls the server; an extractive backend fills the view from the
-// chunk text and seed (it ignores the prompt, and one attempt is all it needs); a response cache
-// wraps any backend, answering from its store and keeping a reply once `accepted()` is called.
+// chunk text and seed (it ignores the prompt, and one attempt is all it needs). A backend whose
+// replies are worth keeping names the request of a view's first attempt (`cacheKeyParts`): the
+// response cache keeps the outcome of the view's whole ladder under it (see view-cache.ts).
+import type { CacheKeyParts } from '../cache/cache-key.js';
 import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import type { JsonObject } from '../runtime/stage.js';
 import type { TextCut } from '../views/text-cut.js';
@@ -38,8 +40,6 @@ export interface BackendReply {
   transportRetries: number;
   /** How the chunk text was cut for this attempt, or null. */
   textCut: TextCut | null;
-  /** Called by the ladder when the reply passed validation (a cache stores it then). */
-  accepted?(): void;
 }
 
 /** What `generation.<view>` records about the backend: everything that determines a reply. */
@@ -47,6 +47,7 @@ export interface BackendInfo {
   backend: BackendName;
   model: string | null;
   model_digest: string | null;
+  /** Null for a backend without generation options (extractive). */
   options: ModelOptions | null;
 }
 
@@ -58,4 +59,6 @@ export interface Backend {
   attempt(job: ViewJob, input: AttemptInput, signal: AbortSignal): Promise<BackendReply>;
   /** The request one attempt would send, for --dry-run. */
   render(job: ViewJob, input: AttemptInput): JsonObject;
+  /** What determines the reply to this attempt (absent: replies are not cached). */
+  cacheKeyParts?(job: ViewJob, input: AttemptInput): CacheKeyParts;
 }

@@ -1,10 +1,13 @@
 // The options generate and summarize share, and their resolution into one run configuration
 // (flags first, then the environment, then the defaults). Pure: the environment is passed in.
+import { CACHE_OPTIONS, resolveCacheSetting, type CacheSetting } from '../cache/cache-options.js';
 import { UsageError } from '../runtime/exit-codes.js';
 import type { OptionsSpec, OptionValues } from '../runtime/stage.js';
 import { parseViewList, VIEW_TYPES, type ViewType } from '../views/view-types.js';
 
-export const BACKENDS = ['ollama'] as const;
+// ollama: the product (model output); extractive: model-free, deterministic, for trying the
+// toolkit without a server and as the baseline model output is compared with.
+export const BACKENDS = ['ollama', 'extractive'] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
 export const DEFAULT_HOST = 'http://localhost:11434';
@@ -15,7 +18,13 @@ const DEFAULT_OLLAMA_PORT = '11434';
 export const MAX_RETRY_DELAY_MS = 30_000;
 
 export const GENERATE_OPTIONS = {
-  backend: { type: 'string', placeholder: 'NAME', default: 'ollama', choices: BACKENDS, help: 'where the views come from' },
+  backend: {
+    type: 'string',
+    placeholder: 'NAME',
+    default: 'ollama',
+    choices: BACKENDS,
+    help: 'where the views come from: a local model (ollama), or rules that take them from the chunk text and its NER seed (extractive; no server needed)',
+  },
   host: { type: 'string', placeholder: 'URL', help: `Ollama server [default: $OLLAMA_HOST, else $OLLAMA_BASE_URL, else ${DEFAULT_HOST}]` },
   model: { type: 'string', placeholder: 'NAME', help: `model to run [default: $OLLAMA_MODEL, else ${DEFAULT_MODEL}]` },
   'num-ctx': { type: 'number', placeholder: 'N', min: 256, integer: true, help: `context window in tokens, one value per run (a change reloads the model) [default: $OLLAMA_NUM_CTX, else ${DEFAULT_NUM_CTX}]` },
@@ -35,6 +44,7 @@ export const GENERATE_OPTIONS = {
   'flags-ok': { type: 'boolean', default: false, help: 'a view kept with quality flags does not make the exit status 1' },
   overwrite: { type: 'boolean', default: false, help: 'regenerate views already present and valid (default: such records pass through untouched)' },
   'dry-run': { type: 'boolean', default: false, help: 'write the requests (host, model, options, format, prompt) as records under "requests"; call no model' },
+  ...CACHE_OPTIONS,
 } as const satisfies OptionsSpec;
 
 export type GenerateOptionValues = OptionValues<typeof GENERATE_OPTIONS>;
@@ -66,6 +76,8 @@ export interface GenerateConfig {
   flagsOk: boolean;
   overwrite: boolean;
   dryRun: boolean;
+  /** The response cache; only the ollama backend uses it, and never in a dry run. */
+  cache: CacheSetting;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -75,8 +87,11 @@ export function resolveConfig(options: GenerateOptionValues, env: Env): Generate
   const model = firstSet(options.model, env.OLLAMA_MODEL) ?? DEFAULT_MODEL;
   const numCtx = options['num-ctx'] ?? numCtxFromEnv(env.OLLAMA_NUM_CTX) ?? DEFAULT_NUM_CTX;
   if (options.timeout <= 0) throw new UsageError(`--timeout must be more than 0 seconds, got ${options.timeout}`);
+  const backend = options.backend as BackendName;
+  if (backend === 'extractive' && options['dry-run']) throw new UsageError('--dry-run shows the requests a model would get; --backend extractive sends none');
+  const cache = resolveCacheSetting(options, env);
   return {
-    backend: options.backend as BackendName,
+    backend,
     host,
     model,
     modelOptions: { temperature: 0, seed: options.seed, num_predict: options['max-output-tokens'], num_ctx: numCtx },
@@ -94,6 +109,7 @@ export function resolveConfig(options: GenerateOptionValues, env: Env): Generate
     flagsOk: options['flags-ok'],
     overwrite: options.overwrite,
     dryRun: options['dry-run'],
+    cache,
   };
 }
 

@@ -1,8 +1,9 @@
 // The processor behind rca-generate and rca-summarize: per record, read the tagged chunk, skip
-// views already done, run each remaining view's ladder concurrently (the gate bounds requests
-// across records), and write the results in band. Input order is kept by the runner; what this
-// class adds is the rule for a run that stops early: after Ctrl-C or a give-up, the output is
-// exactly the records before the first unfinished one, so the run resumes from that input line.
+// views already done, take what the response cache holds, run each remaining view's ladder
+// concurrently (the gate bounds requests across records), and write the results in band. Input
+// order is kept by the runner; what this class adds is the rule for a run that stops early: after
+// Ctrl-C or a give-up, the output is exactly the records before the first unfinished one, so the
+// run resumes from that input line.
 import { RawJson, type JsonObject, type Outcome, type Processor, type RecordMeta } from '../runtime/stage.js';
 import { GroundingText } from '../views/grounding.js';
 import type { ViewType } from '../views/view-types.js';
@@ -12,11 +13,15 @@ import { runLadder, type LadderPolicy, type ViewResult } from './ladder.js';
 import { readTaggedChunk, viewsToGenerate, withRequests, withResults } from './record.js';
 import type { Clock, RequestGate, RunControl } from './scheduler.js';
 import { dryRunSummary, GenerationStats, progressText, summaryLines } from './stats.js';
+import type { ViewCache } from './view-cache.js';
 
 export interface GeneratorDeps {
   config: GenerateConfig;
+  policy: LadderPolicy;
   backend: Backend;
   control: RunControl;
+  /** Null without a cache (--no-cache, a dry run, a backend whose replies are not kept). */
+  cache: ViewCache | null;
   /** Null when no request is ever sent (dry run). */
   gate: RequestGate | null;
   now: Clock;
@@ -34,7 +39,6 @@ export class Generator implements Processor {
   readonly window: number;
   private readonly counters = new GenerationStats();
   private readonly startedAt: number;
-  private readonly policy: LadderPolicy;
   private seq = 0;
   private pending = 0;
   private tail: Promise<unknown> = Promise.resolve();
@@ -44,8 +48,6 @@ export class Generator implements Processor {
   constructor(private readonly deps: GeneratorDeps) {
     this.window = deps.config.window;
     this.startedAt = deps.now();
-    const { config } = deps;
-    this.policy = { maxTries: config.maxTries, truncateChars: config.truncateChars, maxChars: config.maxChars, maxOutputTokens: config.modelOptions.num_predict };
   }
 
   process(record: JsonObject, meta: RecordMeta): Outcome | Promise<Outcome> {
@@ -64,11 +66,19 @@ export class Generator implements Processor {
     if (config.dryRun) return this.inOrder({ outcome: this.render(record, jobs), unfinished: false }, meta);
 
     const grounding = new GroundingText(read.chunk.text);
-    const { backend, control } = this.deps;
-    const work = Promise.all(jobs.map((job) => runLadder(job, grounding, backend, this.policy, control.signal))).then((results) =>
-      this.assemble(record, jobs, results),
-    );
+    const work = Promise.all(jobs.map((job) => this.view(job, grounding))).then((results) => this.assemble(record, jobs, results));
     return this.inOrder(work, meta);
+  }
+
+  private async view(job: ViewJob, grounding: GroundingText): Promise<ViewResult> {
+    const { backend, cache, control, policy } = this.deps;
+    const key = cache?.keyOf(job) ?? null;
+    if (cache === null || key === null) return runLadder(job, grounding, backend, policy, control.signal);
+    const hit = cache.lookup(key, job, grounding);
+    if (hit !== null) return hit;
+    const result = await runLadder(job, grounding, backend, policy, control.signal);
+    cache.keep(key, result);
+    return result;
   }
 
   private render(record: JsonObject, jobs: ViewJob[]): Outcome {
@@ -97,6 +107,8 @@ export class Generator implements Processor {
         warnings.push(`${job.view}: ${result.flags.join(', ')}`);
       }
     });
+    const cacheWarning = this.deps.cache?.takeWarning();
+    if (cacheWarning) warnings.push(cacheWarning);
     let out = withResults(record, byView);
     if (this.deps.finishRecord) out = this.deps.finishRecord(out);
     return { outcome: { records: [out], failed, warnings }, unfinished: false };
@@ -141,9 +153,14 @@ export class Generator implements Processor {
     this.deps.control.interrupt();
   }
 
+  // The runner's last call on a processor, whatever way the run ended: the cache closes here.
   summary(): string[] {
+    this.deps.cache?.close();
     if (this.deps.config.dryRun) return dryRunSummary(this.counters);
-    const lines = summaryLines(this.counters, this.deps.now() - this.startedAt);
+    // The extractive backend runs at streaming speed like the other stages (no wall time line;
+    // --stats FILE has it), which also keeps its summary byte-stable.
+    const model = this.deps.config.backend !== 'extractive';
+    const lines = summaryLines(this.counters, model ? this.deps.now() - this.startedAt : null, model);
     if (this.firstUnwritten !== null) {
       const { source, line } = this.firstUnwritten;
       lines.push(`${this.counters.dropped} unfinished ${this.counters.dropped === 1 ? 'record was' : 'records were'} not written; the output holds every record before ${source}:${line} (resume from that line)`);
@@ -152,14 +169,15 @@ export class Generator implements Processor {
   }
 
   stats(): Record<string, unknown> {
-    const { backend, config, gate } = this.deps;
+    const { backend, cache, config, gate } = this.deps;
     return this.counters.toJson({
       ...backend.info,
-      host: config.host,
+      host: config.backend === 'extractive' ? null : config.host,
       concurrency: config.concurrency,
       window: this.window,
       busy_slowdowns: gate?.slowdowns ?? 0,
       dry_run: config.dryRun,
+      cache: cache === null ? null : { path: cache.path, refresh: config.cache.refresh, hits: cache.hits, stored: cache.stored, error: cache.failure },
     });
   }
 

@@ -3,13 +3,14 @@
 // maxTries: (1) the prompt; (2) the prompt with feedback naming exactly what failed; (3) the same
 // with the chunk text cut to truncateChars. Every reply goes through the validate stage's own
 // check (provenance stamped first), so a view written here is one rca-validate would pass as is.
+// A reply replayed from the response cache goes through the same check before it is used.
 import { VIEW_SCHEMAS } from '../contracts/views.js';
 import { ModelError } from '../llm/model-client.js';
 import type { JsonObject } from '../runtime/stage.js';
 import { feedbackFor, type ReplyProblem } from '../views/feedback.js';
 import type { GroundingText } from '../views/grounding.js';
 import { recoverJson } from '../views/json-recovery.js';
-import type { TextCut } from '../views/text-cut.js';
+import { cutText, type TextCut } from '../views/text-cut.js';
 import { validateView } from '../views/validate-view.js';
 import type { Backend, BackendInfo, ViewJob } from './backend.js';
 
@@ -35,12 +36,61 @@ export interface GenerationEntry extends BackendInfo {
   prompt_tokens: number | null;
   output_tokens: number | null;
   text_cut: TextCut | null;
+  /** The outcome was replayed from the response cache: no request was sent for it in this run. */
+  cached: boolean;
   error: ViewError | null;
 }
 
 export type ViewResult =
-  | { status: 'ok' | 'flagged'; view: JsonObject; flags: string[]; generation: GenerationEntry; transportRetries: number }
+  /** `content`: the accepted reply as the backend gave it (what the response cache keeps). */
+  | { status: 'ok'; view: JsonObject; flags: string[]; generation: GenerationEntry; transportRetries: number; content: string }
+  | { status: 'flagged'; view: JsonObject; flags: string[]; generation: GenerationEntry; transportRetries: number }
   | { status: 'failed'; view: null; flags: null; generation: GenerationEntry; transportRetries: number };
+
+/** The text budget of an attempt: --max-chars throughout, and from the third on at most --truncate-chars. */
+export function attemptMaxChars(policy: LadderPolicy, attempt: number): number | undefined {
+  return attempt >= 3 ? Math.min(policy.truncateChars, policy.maxChars ?? Number.POSITIVE_INFINITY) : policy.maxChars;
+}
+
+/** A reply parsed and checked as the ladder checks it: the view with provenance stamped, its flags, and whether it fits the contract. */
+function checkReply(job: ViewJob, grounding: GroundingText, content: string): { ok: true; view: JsonObject; flags: string[]; withinContract: boolean } | { ok: false; error: string } {
+  const recovered = recoverJson(content);
+  if (!recovered.ok) return { ok: false, error: recovered.error };
+  const checked = validateView(job.view, recovered.value, job.context, grounding);
+  return { ok: true, view: checked.view, flags: checked.flags, withinContract: VIEW_SCHEMAS[job.view].safeParse(checked.view).success };
+}
+
+/** What the response cache holds for a view: its accepted reply and the ladder's totals. */
+export interface LadderOutcome {
+  content: string;
+  doneReason: string | null;
+  promptTokens: number | null;
+  outputTokens: number | null;
+  attempts: number;
+}
+
+/**
+ * A cached outcome as the ladder would have written it, or null when the reply no longer passes
+ * today's checks (then the view is generated again). The text cut is the one of the attempt that
+ * was kept, so the record is the one the first run wrote, apart from `cached`.
+ */
+export function replayOutcome(job: ViewJob, grounding: GroundingText, info: BackendInfo, policy: LadderPolicy, outcome: LadderOutcome): ViewResult | null {
+  // More tries than this run allows: this run would not have written that view.
+  if (outcome.attempts < 1 || outcome.attempts > policy.maxTries) return null;
+  const checked = checkReply(job, grounding, outcome.content);
+  if (!checked.ok || !checked.withinContract || checked.flags.length > 0) return null;
+  const generation: GenerationEntry = {
+    ...info,
+    attempts: outcome.attempts,
+    done_reason: outcome.doneReason,
+    prompt_tokens: outcome.promptTokens,
+    output_tokens: outcome.outputTokens,
+    text_cut: cutText(job.text, attemptMaxChars(policy, outcome.attempts)).cut,
+    cached: true,
+    error: null,
+  };
+  return { status: 'ok', view: checked.view, flags: [], generation, transportRetries: 0, content: outcome.content };
+}
 
 interface Candidate {
   view: JsonObject;
@@ -67,11 +117,12 @@ export async function runLadder(job: ViewJob, grounding: GroundingText, backend:
     prompt_tokens: tokens.prompt,
     output_tokens: tokens.output,
     text_cut: from.textCut,
+    cached: false,
     error,
   });
 
   for (let attempt = 1; attempt <= tries; attempt++) {
-    const maxChars = attempt >= 3 ? Math.min(policy.truncateChars, policy.maxChars ?? Number.POSITIVE_INFINITY) : policy.maxChars;
+    const maxChars = attemptMaxChars(policy, attempt);
     const feedback = problem === null ? null : feedbackFor(problem);
     let reply;
     try {
@@ -96,17 +147,15 @@ export async function runLadder(job: ViewJob, grounding: GroundingText, backend:
       lastError = { code: 'REPLY_CUT', message: `reply cut at the output token limit${limit}` };
       continue;
     }
-    const recovered = recoverJson(reply.content);
-    if (!recovered.ok) {
-      problem = { parseError: recovered.error };
-      lastError = { code: 'REPLY_NOT_JSON', message: recovered.error };
+    const checked = checkReply(job, grounding, reply.content);
+    if (!checked.ok) {
+      problem = { parseError: checked.error };
+      lastError = { code: 'REPLY_NOT_JSON', message: checked.error };
       continue;
     }
-    const checked = validateView(job.view, recovered.value, job.context, grounding);
-    const withinContract = VIEW_SCHEMAS[job.view].safeParse(checked.view).success;
+    const { withinContract } = checked;
     if (withinContract && checked.flags.length === 0) {
-      reply.accepted?.();
-      return { status: 'ok', view: checked.view, flags: [], generation: entry(attempt, reply, null), transportRetries };
+      return { status: 'ok', view: checked.view, flags: [], generation: entry(attempt, reply, null), transportRetries, content: reply.content };
     }
     if (withinContract && (best === null || checked.flags.length < best.flags.length)) {
       best = { view: checked.view, flags: checked.flags, doneReason: reply.doneReason, textCut: reply.textCut };

@@ -107,6 +107,12 @@ export function createOllamaBackend(config: GenerateConfig, deps: OllamaBackendD
       const { prompt, textCut } = attemptPrompt(job, input);
       return renderRequest(config.host, generateRequest(config, job.view, prompt), textCut);
     },
+    // Host, keep_alive and timeout change where and how long, not what the model answers.
+    cacheKeyParts(job, input) {
+      const { prompt } = attemptPrompt(job, input);
+      const request = generateRequest(config, job.view, prompt);
+      return { backend: info.backend, model: request.model, modelDigest: deps.modelDigest, options: { ...request.options }, schema: request.format, prompt };
+    },
   };
 }
 

@@ -10,6 +10,8 @@ export class GenerationStats {
   viewsFlagged = 0;
   viewsFailed = 0;
   viewsSkipped = 0;
+  /** Views replayed from the response cache (counted in viewsOk too). */
+  viewsCached = 0;
   attempts = 0;
   transportRetries = 0;
   promptTokens = 0;
@@ -18,6 +20,12 @@ export class GenerationStats {
   readonly failuresByCode = new Map<string, number>();
 
   countView(result: ViewResult): void {
+    // Attempts and tokens measure this run's work: a replayed view cost none.
+    if (result.generation.cached) {
+      this.viewsCached++;
+      this.viewsOk++;
+      return;
+    }
     this.attempts += result.generation.attempts;
     this.transportRetries += result.transportRetries;
     this.promptTokens += result.generation.prompt_tokens ?? 0;
@@ -42,6 +50,7 @@ export class GenerationStats {
         flagged: this.viewsFlagged,
         failed: this.viewsFailed,
         already_present: this.viewsSkipped,
+        cached: this.viewsCached,
         failed_by_code: Object.fromEntries([...this.failuresByCode].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
       },
       attempts: this.attempts,
@@ -55,13 +64,16 @@ export class GenerationStats {
 const number = new Intl.NumberFormat('en-US');
 const fixed1 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
-export function summaryLines(stats: GenerationStats, wallMs: number | null): string[] {
-  const lines = [
+/** `wallMs` null: no wall time line. `model` false: no attempts, retries or tokens (a model-free backend has none). */
+export function summaryLines(stats: GenerationStats, wallMs: number | null, model = true): string[] {
+  const views =
     `${plural(stats.records, 'record')}${stats.passedThrough > 0 ? ` (${number.format(stats.passedThrough)} already done, passed through)` : ''}: ` +
-      `views ${number.format(stats.viewsOk)} ok, ${number.format(stats.viewsFlagged)} flagged, ${number.format(stats.viewsFailed)} failed; ` +
-      `${plural(stats.attempts, 'attempt')}, ${plural(stats.transportRetries, 'transport retry', 'transport retries')}; ` +
-      `tokens ${number.format(stats.promptTokens)} in / ${number.format(stats.outputTokens)} out`,
-  ];
+    `views ${number.format(stats.viewsOk)} ok, ${number.format(stats.viewsFlagged)} flagged, ${number.format(stats.viewsFailed)} failed` +
+    `${stats.viewsCached > 0 ? ` (${number.format(stats.viewsCached)} from the cache)` : ''}`;
+  const work =
+    `; ${plural(stats.attempts, 'attempt')}, ${plural(stats.transportRetries, 'transport retry', 'transport retries')}; ` +
+    `tokens ${number.format(stats.promptTokens)} in / ${number.format(stats.outputTokens)} out`;
+  const lines = [model ? views + work : views];
   if (stats.failuresByCode.size > 0) {
     const codes = [...stats.failuresByCode].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     lines.push(`failed views by cause: ${codes.map(([code, n]) => `${code} ${number.format(n)}`).join(', ')}`);
@@ -80,9 +92,10 @@ export function dryRunSummary(stats: GenerationStats): string[] {
 }
 
 export function progressText(stats: GenerationStats, inFlight: number): string {
+  const cached = stats.viewsCached > 0 ? ` (${number.format(stats.viewsCached)} cached)` : '';
   const failed = stats.viewsFailed > 0 ? `, ${number.format(stats.viewsFailed)} failed` : '';
   const flagged = stats.viewsFlagged > 0 ? `, ${number.format(stats.viewsFlagged)} flagged` : '';
-  return `views ${number.format(stats.viewsOk)} ok${flagged}${failed}; ${number.format(inFlight)} in flight; ${plural(stats.transportRetries, 'retry', 'retries')}`;
+  return `views ${number.format(stats.viewsOk)} ok${cached}${flagged}${failed}; ${number.format(inFlight)} in flight; ${plural(stats.transportRetries, 'retry', 'retries')}`;
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {

@@ -4,6 +4,9 @@ import { createGenerator } from '../generation/create.js';
 
 export const GENERATE_DESCRIPTION = `Reads records written by rca-tag (context, ner_seed, text) and asks the model for each view,
 --concurrency requests at a time across records; records come out in input order.
+--backend extractive needs no model: each view is taken from the chunk text and its NER seed by
+fixed rules (deterministic; its provenance says backend "extractive"), to try the toolkit without
+a server or to compare model output with.
 Per view, a reply that is not usable is tried again (up to --max-tries): first the prompt, then
 the prompt with a note naming what was wrong, then the same with the chunk text cut to
 --truncate-chars. Connection errors, timeouts and 429/5xx answers are retried with backoff
@@ -12,11 +15,16 @@ Every reply is checked as rca-validate checks it (trusted provenance stamped fir
   retrieval_summary, rca_frame  the view, or null when it failed after all tries
   flags                         {<view>: [flag, ...]} for each view written; [] is a clean pass
   generation                    {<view>: {backend, model, model_digest, options, attempts,
-                                 done_reason, prompt_tokens, output_tokens, text_cut, error}}
-                                 error: null, or {code, message, attempts} for a failed view
+                                 done_reason, prompt_tokens, output_tokens, text_cut, cached,
+                                 error}}; error: null, or {code, message, attempts} for a
+                                 failed view; cached: true when replayed from the cache
 A view still flagged after the last try is kept with its flags when it fits its contract.
 A record whose views are present and valid passes through untouched (unless --overwrite); a view
 that is null is generated again, so a run over its own output retries what failed.
+Model replies that pass every check are kept in a response cache (--cache, default
+$RCA_CACHE or ~/.cache/rca/responses.sqlite), keyed by model, digest, options, schema and prompt:
+running the same input again sends no request for them and writes the same records, with
+"cached": true. A failed or flagged view is never kept, so it is asked again next time.
 Ctrl-C stops reading and cancels the requests in flight; the output then holds every record
 before the first unfinished one, in input order. If the server fails every request for
 --give-up-after seconds, the run stops the same way with exit status 3.`;
@@ -30,6 +38,7 @@ export default defineStage({
     'rca-generate --model qwen2.5:7b --concurrency 4 --stats stats.json tagged.jsonl > generated.jsonl',
     'rca-generate --dry-run --views rca_frame tagged.jsonl | jq -r \'.requests.rca_frame.prompt\'',
     'rca-generate generated.jsonl > retried.jsonl      # retries only the views that failed',
+    'rca-generate --backend extractive tagged.jsonl > baseline.jsonl      # no model: the extractive baseline',
   ],
   options: GENERATE_OPTIONS,
   create(options, setup) {

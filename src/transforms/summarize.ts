@@ -11,12 +11,14 @@ export default defineStage({
   description: `rca-generate and rca-flatten in one process, the records handed over as objects
 (the prompt is built and every reply validated inside generate). Adds what rca-generate adds, and
   embedding_text  {retrieval_summary: "...", rca_frame: "..."} (and "combined" with --combined)
-With --dry-run it writes the requests only, as rca-generate --dry-run does.
+With --dry-run it writes the requests only, as rca-generate --dry-run does; with --no-flatten it
+writes what rca-generate writes.
 
 About generate:
 ${GENERATE_DESCRIPTION}`,
   examples: [
     'cat chunks.jsonl | rca-tag | rca-summarize > out.jsonl',
+    'rca-tag < chunks.jsonl | rca-summarize --backend extractive > out.jsonl      # no model needed',
     'rca-summarize --concurrency 4 --combined --stats stats.json tagged.jsonl > out.jsonl',
     'rca-summarize out.jsonl > out.retried.jsonl      # retries only the views that failed',
   ],
@@ -27,10 +29,15 @@ ${GENERATE_DESCRIPTION}`,
       default: false,
       help: 'also write embedding_text.combined: the section path and both views in one text',
     },
+    flatten: {
+      type: 'boolean',
+      default: true,
+      help: 'add embedding_text (--no-flatten: write the records exactly as rca-generate does)',
+    },
   },
   create(options, setup) {
     const config = resolveConfig(options, setup.env);
-    if (config.dryRun) return createGenerator(config);
+    if (config.dryRun || !options.flatten) return createGenerator(config);
     const flattener = new Flattener({ ...DEFAULT_VIEW_FIELDS }, options.combined);
     return createGenerator(config, { finishRecord: (record) => flattened(flattener, record) });
   },

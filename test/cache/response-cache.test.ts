@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cacheKey } from '../../src/cache/cache-key.js';
@@ -28,7 +28,7 @@ afterEach(() => {
 });
 
 const key = (prompt: string, model = 'mistral:latest') => cacheKey({ backend: 'ollama', model, modelDigest: null, options: { seed: 42 }, schema: {}, prompt });
-const reply = (content: string, extra: Partial<CachedReply> = {}): CachedReply => ({ content, doneReason: 'stop', promptTokens: 812, outputTokens: 240, ...extra });
+const reply = (content: string, extra: Partial<CachedReply> = {}): CachedReply => ({ content, doneReason: 'stop', promptTokens: 812, outputTokens: 240, attempts: 1, ...extra });
 const META = { backend: 'ollama', model: 'mistral:latest' };
 
 describe('ResponseCache: hits and misses', () => {
@@ -41,7 +41,8 @@ describe('ResponseCache: hits and misses', () => {
   });
 
   it.each<[string, CachedReply]>([
-    ['null metadata', { content: '{}', doneReason: null, promptTokens: null, outputTokens: null }],
+    ['null metadata', { content: '{}', doneReason: null, promptTokens: null, outputTokens: null, attempts: 1 }],
+    ['a reply that took three tries', reply('{}', { attempts: 3, promptTokens: 2436, outputTokens: 720 })],
     ['non-ASCII and control characters', reply('{"scope":"°F — “quoted” \\u0000 ✓ \ud83d\ude00\\n"}')],
     ['a large reply', reply(JSON.stringify({ pad: 'x'.repeat(300_000) }))],
     ['an empty reply string', reply('')],
@@ -73,20 +74,49 @@ describe('ResponseCache: hits and misses', () => {
     expect(openCache(path).get(key('a'))).toEqual(reply('kept'));
   });
 
+  it('attempts defaults to 1 when not given', () => {
+    const cache = openCache();
+    cache.put(key('d'), { content: '{}', doneReason: 'stop', promptTokens: 1, outputTokens: 1 }, META);
+    expect(cache.get(key('d'))).toMatchObject({ attempts: 1 });
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('refuses attempts %s', (attempts) => {
+    expect(() => openCache().put(key('a'), reply('x', { attempts }), META)).toThrow(RangeError);
+  });
+
   it.each(['', 'abc', key('a').toUpperCase(), `${key('a')}0`])('refuses a key that is not a cacheKey(): %j', (bad) => {
     expect(() => openCache().put(bad, reply('x'), META)).toThrow(TypeError);
   });
 });
 
 describe('ResponseCache: the file', () => {
-  it('creates missing folders, uses WAL, incremental auto-vacuum and schema version 1', () => {
+  it('creates missing folders, uses WAL, incremental auto-vacuum and schema version 2', () => {
     const path = join(dir, 'deep', 'er', 'responses.sqlite');
     openCache(path).close();
     const db = new Database(path, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('auto_vacuum', { simple: true })).toBe(2);
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
     db.close();
+  });
+
+  it('upgrades a version-1 cache in place: its entries took one try each', () => {
+    const path = freshPath();
+    mkdirSync(dirname(path), { recursive: true });
+    const db = new Database(path);
+    db.exec(`CREATE TABLE responses (key TEXT PRIMARY KEY, backend TEXT NOT NULL, model TEXT NOT NULL, content TEXT NOT NULL,
+      done_reason TEXT, prompt_tokens INTEGER, output_tokens INTEGER, created_at INTEGER NOT NULL, last_used INTEGER NOT NULL) STRICT, WITHOUT ROWID`);
+    db.prepare('INSERT INTO responses VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(key('old'), 'ollama', 'mistral:latest', '{"scope":"old"}', 'stop', 812, 240, T0, T0);
+    db.pragma('user_version = 1');
+    db.close();
+    const cache = openCache(path);
+    expect(cache.get(key('old'))).toEqual(reply('{"scope":"old"}'));
+    cache.put(key('new'), reply('{}', { attempts: 2 }), META);
+    expect(cache.get(key('new'))).toMatchObject({ attempts: 2 });
+    cache.close();
+    const check = new Database(path, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(2);
+    check.close();
   });
 
   function sqliteFile(setup: (db: Database.Database) => void): string {

@@ -15,7 +15,7 @@ describe.each(['generate', 'summarize'])('rca-%s as a process', (stage) => {
     const slow: Script = {};
     for (let i = 3; i < 40; i++) for (const view of VIEWS) slow[key(i, view)] = [{ delayMs: 20_000 }];
     const { server } = await serve(slow, { slots: 4 });
-    const run = spawnBin(`rca-${stage}`, ['--host', server.url, '--concurrency', '4'], { input: await taggedLines(40) });
+    const run = spawnBin(`rca-${stage}`, ['--host', server.url, '--concurrency', '4', '--no-cache'], { input: await taggedLines(40) });
     // Three records answered, and the slow requests of the next ones under way.
     await waitFor(() => server.stats.generations >= 3 * 2 + 4);
     const sentAt = Date.now();
@@ -36,7 +36,7 @@ describe('bounded memory', () => {
   it('stops asking the model while stdout is not read, then finishes in order', async () => {
     const { server } = await serve({}, { slots: 8 });
     const records = 1500;
-    const run = spawnBin('rca-generate', ['--host', server.url, '--concurrency', '8'], { input: await taggedLines(records), readStdout: false });
+    const run = spawnBin('rca-generate', ['--host', server.url, '--concurrency', '8', '--no-cache'], { input: await taggedLines(records), readStdout: false });
     // Let it run into the full pipe, then check that it stalled instead of buffering everything.
     let last = -1;
     let stableSince = Date.now();
@@ -69,7 +69,7 @@ describe('the headline pipeline', () => {
   it('cat chunks.jsonl | rca-tag | rca-summarize > out.jsonl', async () => {
     const { server } = await serve();
     const input = chunkLines(5);
-    const r = await spawnShell(`printf '%s' "$CHUNKS" | ./bin/rca-tag | ./bin/rca-summarize`, { CHUNKS: input, OLLAMA_HOST: server.url });
+    const r = await spawnShell(`printf '%s' "$CHUNKS" | ./bin/rca-tag | ./bin/rca-summarize --no-cache`, { CHUNKS: input, OLLAMA_HOST: server.url });
     expect(r.code).toBe(0);
     const out = parseLines(r.stdout);
     expect(out.map((rec) => rec.chunk_id)).toEqual([0, 1, 2, 3, 4].map((i) => chunk(i).chunk_id));

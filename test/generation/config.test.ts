@@ -94,6 +94,7 @@ describe('the rest of the options', () => {
       flagsOk: false,
       overwrite: false,
       dryRun: false,
+      cache: { path: expect.stringMatching(/\/\.cache\/rca\/responses\.sqlite$/), refresh: false },
     });
   });
 
@@ -114,7 +115,26 @@ describe('the rest of the options', () => {
     [['--concurrency', '0']],
     [['--backend', 'openai']],
     [['--max-tries', '0']],
+    [['--backend', 'extractive', '--dry-run']],
+    [['--cache', 'c.sqlite', '--no-cache']],
+    [['--refresh', '--no-cache']],
+    [['--cache', ' ']],
   ])('%j is a usage error', (argv) => {
     expect(() => configOf(argv)).toThrow(UsageError);
+  });
+});
+
+describe('backend and response cache', () => {
+  it.each<[string, string[], Env, Partial<ReturnType<typeof configOf>>]>([
+    ['ollama by default', [], {}, { backend: 'ollama' }],
+    ['--backend extractive', ['--backend', 'extractive'], {}, { backend: 'extractive' }],
+    ['the cache from RCA_CACHE', [], { RCA_CACHE: '/tmp/rca.sqlite' }, { cache: { path: '/tmp/rca.sqlite', refresh: false } }],
+    ['--cache over RCA_CACHE', ['--cache', 'build/c.sqlite'], { RCA_CACHE: '/tmp/rca.sqlite' }, { cache: { path: 'build/c.sqlite', refresh: false } }],
+    ['then XDG_CACHE_HOME', [], { XDG_CACHE_HOME: '/xdg', HOME: '/home/u' }, { cache: { path: '/xdg/rca/responses.sqlite', refresh: false } }],
+    ['then ~/.cache', [], { HOME: '/home/u' }, { cache: { path: '/home/u/.cache/rca/responses.sqlite', refresh: false } }],
+    ['--refresh', ['--refresh'], { RCA_CACHE: '/tmp/rca.sqlite' }, { cache: { path: '/tmp/rca.sqlite', refresh: true } }],
+    ['--no-cache', ['--no-cache'], { RCA_CACHE: '/tmp/rca.sqlite' }, { cache: { path: null, refresh: false } }],
+  ])('%s', (_name, argv, env, expected) => {
+    expect(configOf(argv, env)).toMatchObject(expected);
   });
 });

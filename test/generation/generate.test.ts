@@ -47,6 +47,7 @@ describe('generate against the fake server', () => {
           prompt_tokens: expect.any(Number),
           output_tokens: expect.any(Number),
           text_cut: null,
+          cached: false,
           error: null,
         });
       }
@@ -78,7 +79,7 @@ describe('generate against the fake server', () => {
 
   it('reads host, model and num_ctx from the environment when no flag is given', async () => {
     const { server } = await serve({}, { models: [{ name: 'qwen2.5:7b', digest: 'q' }] });
-    const r = await runInProcess(STAGES.generate, [await taggedLines(1)], ['--views', 'rca_frame'], {
+    const r = await runInProcess(STAGES.generate, [await taggedLines(1)], ['--views', 'rca_frame', '--no-cache'], {
       env: { OLLAMA_HOST: server.url, OLLAMA_BASE_URL: 'http://127.0.0.1:9', OLLAMA_MODEL: 'qwen2.5:7b', OLLAMA_NUM_CTX: '2048' },
     });
     expect(r.code).toBe(0);
@@ -435,7 +436,7 @@ describe('--dry-run', () => {
 describe('the processor hooks the runner reads', () => {
   it('exposes stats for --stats FILE and a progress text', async () => {
     const { server } = await serve({ [key(1)]: ['busy503', 'not-json'], [key(2, 'rca_frame')]: ['error400'] });
-    const args = parseStageArgs(GENERATE_OPTIONS, ['--host', server.url, '--retry-delay', '1']).values as GenerateOptionValues;
+    const args = parseStageArgs(GENERATE_OPTIONS, ['--host', server.url, '--retry-delay', '1', '--no-cache']).values as GenerateOptionValues;
     const generator = await createGenerator(resolveConfig(args, {}));
     expect(generator.progress()).toBe('views 0 ok; 0 in flight; 0 retries');
     const lines = (await taggedLines(3)).trim().split('\n');
@@ -451,10 +452,11 @@ describe('the processor hooks the runner reads', () => {
       window: 16,
       busy_slowdowns: 1,
       dry_run: false,
+      cache: null,
       records: 3,
       records_passed_through: 0,
       records_not_written: 0,
-      views: { ok: 5, flagged: 0, failed: 1, already_present: 0, failed_by_code: { HTTP_400: 1 } },
+      views: { ok: 5, flagged: 0, failed: 1, already_present: 0, cached: 0, failed_by_code: { HTTP_400: 1 } },
       attempts: 7,
       transport_retries: 1,
       tokens: { prompt: expect.any(Number), output: expect.any(Number) },

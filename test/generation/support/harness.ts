@@ -1,5 +1,8 @@
 // Runs generate/summarize in process against a fake Ollama server driven by a scripted model.
 import { EventEmitter } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import generateStage from '../../../src/transforms/generate.js';
 import summarizeStage from '../../../src/transforms/summarize.js';
@@ -31,6 +34,19 @@ export async function closeServers(): Promise<void> {
 // Fast backoff so fault paths take milliseconds; a test that is about backoff sets its own.
 export const FAST = ['--retry-delay', '1'];
 
+/**
+ * Tests never touch the per-user cache: a run gets --no-cache unless the test names its own
+ * cache file (tempCache()), so every other test sends the requests it counts.
+ */
+export function cacheArgs(args: readonly string[]): string[] {
+  return args.includes('--cache') || args.includes('--no-cache') ? [] : ['--no-cache'];
+}
+
+/** A fresh cache file path in a temporary folder. */
+export function tempCache(): string {
+  return join(mkdtempSync(join(tmpdir(), 'rca-gen-cache-')), 'responses.sqlite');
+}
+
 export async function run(
   stage: keyof typeof STAGES,
   server: FakeOllama | string,
@@ -39,7 +55,7 @@ export async function run(
   opts: { env?: Record<string, string>; signals?: EventEmitter; stdout?: Writable } = {},
 ): Promise<InProcessResult> {
   const host = typeof server === 'string' ? server : server.url;
-  return runInProcess(STAGES[stage], [input], ['--host', host, ...FAST, ...args], opts);
+  return runInProcess(STAGES[stage], [input], ['--host', host, ...FAST, ...cacheArgs(args), ...args], opts);
 }
 
 /** stderr without the one line that changes from run to run. */

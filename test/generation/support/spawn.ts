@@ -1,9 +1,14 @@
 // Spawns the built bins asynchronously: the fake server lives in this process, so a blocking
 // spawnSync would keep it from answering.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../support/golden.js';
+
+// A child without its own RCA_CACHE would use the per-user cache: give every child a throw-away one.
+const SCRATCH_CACHE = join(mkdtempSync(join(tmpdir(), 'rca-spawn-cache-')), 'responses.sqlite');
+const baseEnv = () => ({ PATH: process.env.PATH ?? '', RCA_CACHE: SCRATCH_CACHE });
 
 export interface Spawned {
   child: ChildProcess;
@@ -15,7 +20,7 @@ export interface Spawned {
 export function spawnBin(bin: string, args: string[], opts: { input?: string; env?: Record<string, string>; readStdout?: boolean } = {}): Spawned {
   const child = spawn(process.execPath, [join(ROOT, 'bin', bin), ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...opts.env },
+    env: { ...baseEnv(), ...opts.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const out: Buffer[] = [];
@@ -32,7 +37,7 @@ export function spawnBin(bin: string, args: string[], opts: { input?: string; en
 export function spawnShell(script: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     // stdin not a socket: bash would take itself for a remote shell and read ~/.bashrc.
-    const child = spawn('bash', ['-o', 'pipefail', '-c', script], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-o', 'pipefail', '-c', script], { cwd: ROOT, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => out.push(d));

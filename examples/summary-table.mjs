@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// Prints a short table of summarized JSONL files (what rca-summarize wrote): records, views ok,
+// flagged, failed and replayed from the cache, one row per document (--by document) or per file.
+// --sections FILE adds the section count of each document, from rca-count-sections output.
+// Usage: node examples/summary-table.mjs [--by document|file] [--sections FILE] FILE...
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+const { values, positionals } = parseArgs({
+  options: { by: { type: 'string', default: 'file' }, sections: { type: 'string' } },
+  allowPositionals: true,
+});
+if (positionals.length === 0 || !['file', 'document'].includes(values.by)) {
+  console.error('usage: node examples/summary-table.mjs [--by document|file] [--sections FILE] FILE...');
+  process.exit(2);
+}
+
+const VIEWS = ['retrieval_summary', 'rca_frame'];
+const lines = (file) => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+
+const sections = new Map();
+if (values.sections) for (const s of lines(values.sections)) sections.set(s.doc_id, (sections.get(s.doc_id) ?? 0) + 1);
+
+const rows = new Map();
+const row = (name, type) => {
+  let r = rows.get(name);
+  if (!r) rows.set(name, (r = { name, type, records: 0, ok: 0, flagged: 0, failed: 0, cached: 0 }));
+  return r;
+};
+for (const file of positionals) {
+  if (values.by === 'file') row(file, '');
+  for (const rec of lines(file)) {
+    const r = values.by === 'document' ? row(String(rec.doc_id ?? rec.context?.doc_id ?? '?'), rec.context?.doc_type ?? '') : row(file, '');
+    r.records++;
+    for (const view of VIEWS) {
+      const gen = rec.generation?.[view];
+      if (!gen) continue;
+      if (rec[view] === null) r.failed++;
+      else if ((rec.flags?.[view] ?? []).length > 0) r.flagged++;
+      else r.ok++;
+      if (gen.cached) r.cached++;
+    }
+  }
+}
+
+const total = { name: 'total', type: '', records: 0, ok: 0, flagged: 0, failed: 0, cached: 0 };
+for (const r of rows.values()) for (const k of ['records', 'ok', 'flagged', 'failed', 'cached']) total[k] += r[k];
+const withSections = values.by === 'document' && values.sections !== undefined;
+const header = [values.by, ...(values.by === 'document' ? ['type'] : []), 'records', ...(withSections ? ['sections'] : []), 'views ok', 'flagged', 'failed', 'from cache'];
+const cells = (r) => [
+  r.name,
+  ...(values.by === 'document' ? [r.type] : []),
+  String(r.records),
+  ...(withSections ? [String(r.name === 'total' ? [...sections.values()].reduce((a, b) => a + b, 0) : (sections.get(r.name) ?? 0))] : []),
+  String(r.ok),
+  String(r.flagged),
+  String(r.failed),
+  String(r.cached),
+];
+const table = [header, ...[...rows.values()].map(cells), cells(total)];
+const widths = header.map((_, i) => Math.max(...table.map((t) => t[i].length)));
+for (const t of table) console.log(t.map((c, i) => (i < (values.by === 'document' ? 2 : 1) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd());

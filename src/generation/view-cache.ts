@@ -1,0 +1,104 @@
+// The response cache as generate uses it. An entry is the outcome of one view's whole retry
+// ladder, addressed by the request of its first attempt (backend, model and digest, options, the
+// view's JSON Schema, the exact prompt) plus the ladder setting that shapes later attempts
+// (--truncate-chars). Keying the first attempt, not the one whose reply was kept, is what makes a
+// re-run free: a view that needed a second try is found without sending the first one again.
+// - Only an outcome that passed validation outright is stored; a failed or flagged view is asked
+//   again next time, never replayed.
+// - A hit is checked again as a fresh reply would be (today's validator, this chunk's text) and
+//   ignored when it no longer passes.
+// - --refresh skips lookups and stores what the run gets, replacing older entries.
+// - The store failing mid-run (disk full, a lock held past the busy timeout) does not stop the
+//   run: the views are still generated, the cache is left alone from then on, and one warning says so.
+import { cacheKey } from '../cache/cache-key.js';
+import type { CachedReply, CacheEntryMeta } from '../cache/response-cache.js';
+import type { GroundingText } from '../views/grounding.js';
+import type { Backend, ViewJob } from './backend.js';
+import { attemptMaxChars, replayOutcome, type LadderPolicy, type ViewResult } from './ladder.js';
+
+/** The part of ResponseCache generate needs (tests pass an in-memory one). */
+export interface ReplyStore {
+  readonly path: string;
+  get(key: string): (CachedReply & { attempts: number }) | null;
+  put(key: string, reply: CachedReply, meta: CacheEntryMeta): void;
+  close(): void;
+}
+
+export class ViewCache {
+  hits = 0;
+  stored = 0;
+  /** Set once the store has failed; the cache is not used after that. */
+  failure: string | null = null;
+  private failureReported = false;
+
+  constructor(
+    private readonly store: ReplyStore,
+    private readonly backend: Backend,
+    private readonly policy: LadderPolicy,
+    private readonly refresh: boolean,
+  ) {}
+
+  get path(): string {
+    return this.store.path;
+  }
+
+  /** The key of a view, or null when its backend's replies are not cached. */
+  keyOf(job: ViewJob): string | null {
+    const parts = this.backend.cacheKeyParts?.(job, { attempt: 1, feedback: null, maxChars: attemptMaxChars(this.policy, 1) });
+    if (parts === undefined) return null;
+    return cacheKey({ ...parts, options: { ...parts.options, truncate_chars: this.policy.truncateChars } });
+  }
+
+  lookup(key: string, job: ViewJob, grounding: GroundingText): ViewResult | null {
+    if (this.refresh || this.failure !== null) return null;
+    let found;
+    try {
+      found = this.store.get(key);
+    } catch (err) {
+      this.fail(err);
+      return null;
+    }
+    if (found === null) return null;
+    const result = replayOutcome(job, grounding, this.backend.info, this.policy, found);
+    if (result !== null) this.hits++;
+    return result;
+  }
+
+  /** Keeps a view's outcome if it passed validation (and was not itself a hit). */
+  keep(key: string, result: ViewResult): void {
+    if (result.status !== 'ok' || result.generation.cached || this.failure !== null) return;
+    const { generation } = result;
+    const reply: CachedReply = {
+      content: result.content,
+      doneReason: generation.done_reason,
+      promptTokens: generation.prompt_tokens,
+      outputTokens: generation.output_tokens,
+      attempts: generation.attempts,
+    };
+    try {
+      this.store.put(key, reply, { backend: generation.backend, model: generation.model ?? generation.backend });
+      this.stored++;
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  /** The one warning about a failed store, the first time it is asked for. */
+  takeWarning(): string | null {
+    if (this.failure === null || this.failureReported) return null;
+    this.failureReported = true;
+    return `response cache: ${this.failure}; going on without it`;
+  }
+
+  close(): void {
+    try {
+      this.store.close();
+    } catch {
+      // Closing only checkpoints the log; a failure here loses nothing that was committed.
+    }
+  }
+
+  private fail(err: unknown): void {
+    this.failure ??= (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
+  }
+}
