@@ -44,9 +44,8 @@ export class ContextBuilder {
 
     const rawPath = sectionPathOf(record);
     if (rawPath === undefined) flags.push('missing_section_path');
-    const segments = rawPath === undefined ? [] : normaliseSegments(rawPath);
-    const title = rawPath !== undefined ? segments[segments.length - 1] ?? '' : str(record.section_title) ?? str(record.section) ?? '';
-    const displayPath = rawPath === undefined ? displaySectionPath(title) : segments.join(' > ');
+    const section = this.sectionOf(record, docId ?? '', rawPath);
+    const { title, displayPath } = section;
 
     const docType = this.docTypeOf(record, docId, text);
     const context: ChunkContext = {
@@ -59,7 +58,22 @@ export class ContextBuilder {
       authority_level: this.options.authority ?? authorityFor(docType),
       section_role: sectionRole(docType, title),
     };
-    return { context, section_id: sectionId(docId ?? '', segments), text: text ?? '', flags };
+    return { context, section_id: section.id, text: text ?? '', flags };
+  }
+
+  // Consecutive chunks of a document share their doc id and section path, and the facts drawn from
+  // them (normalised segments, display path, a sha256 id) cost more than the rest of the context:
+  // the last answer is kept. A string path (or no path) is the whole key; segment arrays are rare
+  // and always computed.
+  private lastSection: SectionFacts | undefined;
+
+  private sectionOf(record: Record<string, unknown>, docId: string, rawPath: string | string[] | undefined): SectionFacts {
+    if (Array.isArray(rawPath)) return sectionFacts(docId, rawPath, undefined);
+    // Without a path, the title comes from the record and is part of the key.
+    const looseTitle = rawPath === undefined ? str(record.section_title) ?? str(record.section) ?? '' : undefined;
+    const last = this.lastSection;
+    if (last !== undefined && last.docId === docId && last.rawPath === rawPath && last.looseTitle === looseTitle) return last;
+    return (this.lastSection = sectionFacts(docId, rawPath, looseTitle));
   }
 
   private docTypeOf(record: Record<string, unknown>, docId: string | undefined, text: string | undefined): DocType {
@@ -85,6 +99,22 @@ export class ContextBuilder {
     }
     return detected;
   }
+}
+
+interface SectionFacts {
+  docId: string;
+  rawPath: string | string[] | undefined;
+  looseTitle: string | undefined;
+  title: string;
+  displayPath: string;
+  id: string;
+}
+
+function sectionFacts(docId: string, rawPath: string | string[] | undefined, looseTitle: string | undefined): SectionFacts {
+  const segments = rawPath === undefined ? [] : normaliseSegments(rawPath);
+  const title = rawPath !== undefined ? segments[segments.length - 1] ?? '' : looseTitle ?? '';
+  const displayPath = rawPath === undefined ? displaySectionPath(title) : segments.join(' > ');
+  return { docId, rawPath, looseTitle, title, displayPath, id: sectionId(docId, segments) };
 }
 
 /** The section path as given: a ' > '-joined string, or segments that must never be split. */

@@ -1,18 +1,20 @@
 // Pattern half of the tag stage's NER seed: identifiers, measurements and time expressions found
 // by regular expressions (the gazetteer fills the other seed fields).
 //
-// Each family is one precompiled regex run once over the text. Overlaps are then resolved by
-// family priority: doc ref > alarm id > fm id > equipment id > temporal ref > measurement. A
-// family may only keep spans that no higher family claimed, so "PAS-1234-HI" is an alarm and
-// not also a tag, and "WO 12345678" never yields a number. Within a family every match already
-// ends on a token edge, so no family yields a piece of a longer token (no "ECA-2026" beside
-// "ECA-2026-0007", no "101 A" inside "VB-101A").
+// Each family is one precompiled regex. One character pass (findStarts) marks where each family
+// may start, and each family's regex is tried there only, in order, exactly as one global scan of
+// that regex would meet them: after a match the next try is past its end, after a rejected match
+// it is the next marked position. Overlaps are then resolved by family priority: doc ref > alarm
+// id > fm id > equipment id > temporal ref > measurement. A family may only keep spans that no
+// higher family claimed, so "PAS-1234-HI" is an alarm and not also a tag, and "WO 12345678" never
+// yields a number. Within a family every match already ends on a token edge, so no family yields a
+// piece of a longer token (no "ECA-2026" beside "ECA-2026-0007", no "101 A" inside "VB-101A").
 
 import type { Measurement } from '../contracts/chunk.js';
-import { findAlarmIds, findDocRefs, findEquipmentIds, findFmIds } from './extractors/identifiers.js';
-import { findMeasurements } from './extractors/measurements.js';
-import type { Candidate } from './extractors/scan.js';
-import { findTemporalRefs } from './extractors/temporal.js';
+import { alarmIds, docRefs, equipmentIds, fmIds } from './extractors/identifiers.js';
+import { measurements } from './extractors/measurements.js';
+import { type Family, findStarts, StartLists } from './extractors/scan.js';
+import { temporalRefs } from './extractors/temporal.js';
 
 export interface PatternSpans {
   equipment_ids: string[];
@@ -23,41 +25,76 @@ export interface PatternSpans {
   fm_ids: string[];
 }
 
-/**
- * Characters of the text already claimed by a higher-priority family; allocated on the first
- * claim. Takes [start, end) unless any of it is claimed, and says whether it did.
- */
-function claimer(length: number): (start: number, end: number) => boolean {
-  let marks: Uint8Array | undefined;
-  return (start, end) => {
-    marks ??= new Uint8Array(length);
-    for (let i = start; i < end; i += 1) if (marks[i] === 1) return false;
-    marks.fill(1, start, end);
-    return true;
-  };
+// Scratch space reused across calls (the stage handles one record at a time): the start lists,
+// and per-character claim marks. A character is claimed when its mark equals the current call's
+// generation, so the marks are cleared only once every 255 texts.
+const starts = new StartLists();
+let claimMarks = new Uint8Array(1024);
+let generation = 0;
+
+function beginClaims(length: number): void {
+  if (claimMarks.length < length) claimMarks = new Uint8Array(Math.max(length, claimMarks.length * 2));
+  generation++;
+  if (generation === 256) {
+    claimMarks.fill(0);
+    generation = 1;
+  }
 }
 
-/** Keeps unclaimed candidates, first-seen order, one item per case-insensitive key. */
-function keep<T>(candidates: readonly Candidate<T>[], claim: (start: number, end: number) => boolean): T[] {
+/** Takes [start, end) unless any of it is claimed, and says whether it did. */
+function claim(start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (claimMarks[i] === generation) return false;
+  claimMarks.fill(generation, start, end);
+  return true;
+}
+
+// Up to this many kept keys are compared one by one, which beats hashing fresh strings into a Set
+// for the few items a chunk has; past it a Set takes over, so a long text stays linear.
+const LINEAR_DEDUP_LIMIT = 16;
+
+/**
+ * The family's matches in text order, as a global scan of its regex finds them, keeping those no
+ * higher family claimed; first-seen order, one item per case-insensitive key.
+ */
+function collect<T>(family: Family<T>, text: string): T[] {
   const items: T[] = [];
-  const seen = new Set<string>();
-  for (const candidate of candidates) {
-    if (!claim(candidate.start, candidate.end) || seen.has(candidate.key)) continue;
-    seen.add(candidate.key);
-    items.push(candidate.item);
+  const keys: string[] = [];
+  let seen: Set<string> | null = null;
+  const positions = starts.listOf(family.bit);
+  const count = starts.countOf(family.bit);
+  let from = 0;
+  for (let k = 0; k < count; k++) {
+    const start = positions[k]!;
+    if (start < from) continue;
+    const found = family.at(text, start);
+    if (found === null) continue;
+    from = found.end;
+    // The span is claimed even when its key is a repeat, as a first occurrence would be.
+    if (!claim(start, found.end)) continue;
+    const key = found.key;
+    if (seen === null) {
+      if (keys.includes(key)) continue;
+      keys.push(key);
+      if (keys.length > LINEAR_DEDUP_LIMIT) seen = new Set(keys);
+    } else {
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
+    items.push(found.item);
   }
   return items;
 }
 
 export function extractPatterns(text: string): PatternSpans {
-  const claims = claimer(text.length);
+  findStarts(text, starts);
+  beginClaims(text.length);
   // Order of these calls is the priority order; the object below is built afterwards so its key
   // order stays the field order callers expect.
-  const doc_refs = keep(findDocRefs(text), claims);
-  const alarm_ids = keep(findAlarmIds(text), claims);
-  const fm_ids = keep(findFmIds(text), claims);
-  const equipment_ids = keep(findEquipmentIds(text), claims);
-  const temporal_refs = keep(findTemporalRefs(text), claims);
-  const measurements = keep(findMeasurements(text), claims);
-  return { equipment_ids, doc_refs, alarm_ids, measurements, temporal_refs, fm_ids };
+  const doc_refs = collect(docRefs, text);
+  const alarm_ids = collect(alarmIds, text);
+  const fm_ids = collect(fmIds, text);
+  const equipment_ids = collect(equipmentIds, text);
+  const temporal_refs = collect(temporalRefs, text);
+  const measurement_list = collect(measurements, text);
+  return { equipment_ids, doc_refs, alarm_ids, measurements: measurement_list, temporal_refs, fm_ids };
 }

@@ -1,9 +1,11 @@
-import type { LexiconField } from '../contracts/vocabulary.js';
+import { LEXICON_FIELDS, type LexiconField } from '../contracts/vocabulary.js';
 import { routeLabel, type LexiconEntry } from './lexicon.js';
-import { buildPhraseMatcher, surfaceText, TokenBuffer, type PhraseSpec } from './phrase-matcher.js';
+import { buildPhraseLists, TokenBuffer, type PhraseSpec } from './phrase-matcher.js';
 
 export interface Gazetteer {
   match(text: string): Record<LexiconField, string[]>;
+  /** The same for a text already tokenized (the tag stage shares one TokenBuffer per record). */
+  matchTokens(tokens: TokenBuffer): Record<LexiconField, string[]>;
 }
 
 // `Auxiliary Feedwater System (AFW)`: text rarely repeats the whole form, so the long form and the
@@ -12,14 +14,17 @@ export interface Gazetteer {
 const LONG_FORM_AND_ACRONYM = /^(.*\S)\s*\(([^()]*)\)$/s;
 const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
 
-// Unrouted labels keep a null payload: their terms still win longest-match, so a material or
-// chemical name does not leak its sub-words into a routed field.
-type Route = LexiconField | null;
+// Unrouted labels keep a NO_FIELD payload: their terms still win longest-match, so a material or
+// chemical name does not leak its sub-words into a routed field. Routed payloads are indexes into
+// LEXICON_FIELDS: a number compares and indexes faster than a field name on the hot path.
+type Route = number;
+const NO_FIELD = -1;
 
 function phraseSpecs(entries: readonly LexiconEntry[]): PhraseSpec<Route>[] {
   const specs: PhraseSpec<Route>[] = [];
   for (const { term, label } of entries) {
-    const payload = routeLabel(label);
+    const field = routeLabel(label);
+    const payload = field === null ? NO_FIELD : LEXICON_FIELDS.indexOf(field);
     specs.push({ phrase: term, payload });
     const parts = LONG_FORM_AND_ACRONYM.exec(term);
     if (parts === null) continue;
@@ -32,37 +37,48 @@ function phraseSpecs(entries: readonly LexiconEntry[]): PhraseSpec<Route>[] {
 }
 
 export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
-  const matcher = buildPhraseMatcher(phraseSpecs(entries));
-  const tokens = new TokenBuffer();
+  const matcher = buildPhraseLists([{ specs: phraseSpecs(entries) }]);
+  const ownTokens = new TokenBuffer();
 
   return {
     match(text: string): Record<LexiconField, string[]> {
-      // Keys in LEXICON_FIELDS order, every field present even when empty.
-      const found: Record<LexiconField, string[]> = {
-        systems: [],
-        components: [],
-        mechanisms: [],
-        outcomes: [],
-        surveillance_actions: [],
-        maintenance_actions: [],
-        properties: [],
-        tools: [],
-      };
-      const seen = new Set<string>();
-      matcher.scan(tokens.load(text), (start, end, routes) => {
+      return this.matchTokens(ownTokens.load(text));
+    },
+    matchTokens(tokens: TokenBuffer): Record<LexiconField, string[]> {
+      const lists: string[][] = [[], [], [], [], [], [], [], []];
+      // Lowercased surface -> bit set of the fields it was added to (first-seen order, one item per
+      // field and case-insensitive surface). Created on the first routed match only.
+      let seen: Map<string, number> | null = null;
+      matcher.scan(tokens, (_list, _start, _end, routes, first, last) => {
         let surface: string | undefined;
-        let key: string | undefined;
+        let key = '';
+        let fields = 0;
         for (const field of routes) {
-          if (field === null) continue;
-          surface ??= surfaceText(text, start, end);
-          key ??= surface.toLowerCase();
-          const fieldKey = `${field}\u0000${key}`;
-          if (seen.has(fieldKey)) continue;
-          seen.add(fieldKey);
-          found[field].push(surface);
+          if (field === NO_FIELD) continue;
+          if (surface === undefined) {
+            surface = tokens.surface(first, last);
+            key = surface.toLowerCase();
+            seen ??= new Map();
+            fields = seen.get(key) ?? 0;
+          }
+          const bit = 1 << field;
+          if ((fields & bit) !== 0) continue;
+          fields |= bit;
+          seen!.set(key, fields);
+          lists[field]!.push(surface);
         }
       });
-      return found;
+      // Keys in LEXICON_FIELDS order, every field present even when empty.
+      return {
+        systems: lists[0]!,
+        components: lists[1]!,
+        mechanisms: lists[2]!,
+        outcomes: lists[3]!,
+        surveillance_actions: lists[4]!,
+        maintenance_actions: lists[5]!,
+        properties: lists[6]!,
+        tools: lists[7]!,
+      };
     },
   };
 }

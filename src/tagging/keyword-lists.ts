@@ -1,5 +1,5 @@
 import { parseCsvRecords } from './lexicon.js';
-import { buildPhraseMatcher, surfaceText, TokenBuffer, type PhraseMatcher } from './phrase-matcher.js';
+import { buildPhraseLists, TokenBuffer, type PhraseList } from './phrase-matcher.js';
 
 export interface KeywordSpans {
   temporal_relations: { text: string; sub_label: string }[];
@@ -10,6 +10,8 @@ export interface KeywordSpans {
 
 export interface KeywordLists {
   match(text: string): KeywordSpans;
+  /** The same for a text already tokenized (the tag stage shares one TokenBuffer per record). */
+  matchTokens(tokens: TokenBuffer): KeywordSpans;
 }
 
 interface KeywordTerm {
@@ -53,70 +55,62 @@ function parseConjectures(text: string, sourceName: string): string[] {
   return terms;
 }
 
-// A term listed under two columns keeps the first column's sub_label ('keep-first'), so each
-// surface gets exactly one sub_label.
-function labelledMatcher(terms: readonly KeywordTerm[]): PhraseMatcher<string> {
-  return buildPhraseMatcher(
-    terms.map(({ term, subLabel }) => ({ phrase: term, payload: subLabel })),
-    'keep-first',
-  );
-}
-
-function plainMatcher(terms: readonly string[]): PhraseMatcher<string> {
-  return buildPhraseMatcher(
-    terms.map((term) => ({ phrase: term, payload: '' })),
-    'keep-first',
-  );
-}
-
 // The shipped lists (data/keywords/) keep the reference column layout. Their relation columns:
 // `order` marks a later event (after, then, subsequently), `reverse-order` points back (before,
 // prior to, previously), `concurrency-coincidence` marks overlap (during, while, concurrent with).
 
+// Indexes of the four lists in the shared matcher.
+const RELATIONS = 0;
+const QUALIFIERS = 1;
+const LOCATIONS = 2;
+const CONJECTURES = 3;
+
 /** Each list is matched on its own (longest-first within the list), so one span may be both, e.g., a qualifier and a location. */
 export function buildKeywordLists(files: { temporalQualifiers: string; temporalRelations: string; locations: string; conjectures: string }): KeywordLists {
-  const relations = labelledMatcher(parseColumns(files.temporalRelations, 'temporal_relations'));
-  const locations = labelledMatcher(parseColumns(files.locations, 'locations'));
-  const qualifiers = plainMatcher(parseColumns(files.temporalQualifiers, 'temporal_qualifiers').map(({ term }) => term));
-  const conjectures = plainMatcher(parseConjectures(files.conjectures, 'conjectures'));
-  const tokens = new TokenBuffer();
-
-  function labelled(matcher: PhraseMatcher<string>, text: string): { text: string; sub_label: string }[] {
-    const spans: { text: string; sub_label: string }[] = [];
-    const seen = new Set<string>();
-    matcher.scan(tokens, (start, end, subLabels) => {
-      const surface = surfaceText(text, start, end);
-      const subLabel = subLabels[0] ?? '';
-      const key = `${surface.toLowerCase()}\u0000${subLabel}`;
-      if (seen.has(key)) return;
-      seen.add(key);
-      spans.push({ text: surface, sub_label: subLabel });
-    });
-    return spans;
-  }
-
-  function plain(matcher: PhraseMatcher<string>, text: string): string[] {
-    const spans: string[] = [];
-    const seen = new Set<string>();
-    matcher.scan(tokens, (start, end) => {
-      const surface = surfaceText(text, start, end);
-      const key = surface.toLowerCase();
-      if (seen.has(key)) return;
-      seen.add(key);
-      spans.push(surface);
-    });
-    return spans;
-  }
+  // A term listed under two columns keeps the first column's sub_label ('keep-first'), so each
+  // surface gets exactly one sub_label. Unlabelled lists carry '' as payload.
+  const labelled = (terms: readonly KeywordTerm[]): PhraseList<string> => ({
+    specs: terms.map(({ term, subLabel }) => ({ phrase: term, payload: subLabel })),
+    onDuplicate: 'keep-first',
+  });
+  const plain = (terms: readonly string[]): PhraseList<string> => ({
+    specs: terms.map((term) => ({ phrase: term, payload: '' })),
+    onDuplicate: 'keep-first',
+  });
+  const lists: PhraseList<string>[] = [];
+  lists[RELATIONS] = labelled(parseColumns(files.temporalRelations, 'temporal_relations'));
+  lists[QUALIFIERS] = plain(parseColumns(files.temporalQualifiers, 'temporal_qualifiers').map(({ term }) => term));
+  lists[LOCATIONS] = labelled(parseColumns(files.locations, 'locations'));
+  lists[CONJECTURES] = plain(parseConjectures(files.conjectures, 'conjectures'));
+  // One pass over the tokens serves all four lists.
+  const matcher = buildPhraseLists(lists);
+  const ownTokens = new TokenBuffer();
 
   return {
     match(text: string): KeywordSpans {
-      tokens.load(text);
-      return {
-        temporal_relations: labelled(relations, text),
-        temporal_qualifiers: plain(qualifiers, text),
-        locations: labelled(locations, text),
-        conjectures: plain(conjectures, text),
-      };
+      return this.matchTokens(ownTokens.load(text));
+    },
+    matchTokens(tokens: TokenBuffer): KeywordSpans {
+      const spans: KeywordSpans = { temporal_relations: [], temporal_qualifiers: [], locations: [], conjectures: [] };
+      // First-seen order, one item per list, case-insensitive surface and sub_label (unlabelled
+      // lists carry ''): per list, lowercased surface -> sub_labels kept. Keyed by the surface alone
+      // so no key string is built per match.
+      const seen: (Map<string, string[]> | null)[] = [null, null, null, null];
+      matcher.scan(tokens, (list, _start, _end, subLabels, first, last) => {
+        const surface = tokens.surface(first, last);
+        const subLabel = subLabels[0] ?? '';
+        const key = surface.toLowerCase();
+        const listSeen = (seen[list] ??= new Map());
+        const kept = listSeen.get(key);
+        if (kept === undefined) listSeen.set(key, [subLabel]);
+        else if (kept.includes(subLabel)) return;
+        else kept.push(subLabel);
+        if (list === RELATIONS) spans.temporal_relations.push({ text: surface, sub_label: subLabel });
+        else if (list === QUALIFIERS) spans.temporal_qualifiers.push(surface);
+        else if (list === LOCATIONS) spans.locations.push({ text: surface, sub_label: subLabel });
+        else spans.conjectures.push(surface);
+      });
+      return spans;
     },
   };
 }

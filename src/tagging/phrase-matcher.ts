@@ -1,6 +1,8 @@
 // One-pass phrase matching over a token trie: the text is tokenized once, then every token
 // position walks the trie as far as the following tokens allow and keeps the longest phrase that
 // ends there. Cost is linear in the text (times the deepest phrase), whatever the phrase count.
+// Several phrase lists can share one trie and one pass (buildPhraseLists), each keeping its own
+// matches; and one TokenBuffer can serve several matchers, so a text is tokenized once in all.
 //
 // Tokens, for phrases and text alike:
 // - a word is a maximal run of letters, digits, combining marks and `_` (so `FM_AIR_INLEAK`
@@ -43,6 +45,7 @@ function charClass(code: number): number {
 
 for (let code = 0; code < 128; code++) classifySlow(code);
 
+const SPACE_CODE = 0x20;
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 // 30 bits keep the Map keys small integers (no boxed numbers on the lookup path).
@@ -118,6 +121,22 @@ export class TokenBuffer {
     return this;
   }
 
+  /**
+   * The text of tokens first..last as written, internal whitespace collapsed to single spaces:
+   * surfaceText(text, starts[first], ends[last]) without its regex test on the common path. Between
+   * two tokens lie only whitespace or a compound's hyphen, so when every gap is empty, one space or
+   * that hyphen, there is nothing to collapse.
+   */
+  surface(first: number, last: number): string {
+    const { text, starts, ends, joined } = this;
+    for (let k = first; k < last; k++) {
+      const gap = starts[k + 1]! - ends[k]!;
+      if (gap === 0 || joined[k] === 1 || (gap === 1 && text.charCodeAt(ends[k]!) === SPACE_CODE)) continue;
+      return surfaceText(text, starts[first]!, ends[last]!);
+    }
+    return text.slice(starts[first], ends[last]);
+  }
+
   private grow(minimum: number): void {
     let size = this.starts.length;
     while (size < minimum) size *= 2;
@@ -142,7 +161,8 @@ export interface PhraseMatch<P> {
   payloads: readonly P[];
 }
 
-export type MatchHandler<P> = (start: number, end: number, payloads: readonly P[]) => void;
+/** `first` and `last` are the token indexes of the match in the scanned TokenBuffer. */
+export type MatchHandler<P> = (start: number, end: number, payloads: readonly P[], first: number, last: number) => void;
 
 export interface PhraseMatcher<P> {
   /** Calls `onMatch` for each longest, non-overlapping match, left to right (character offsets). */
@@ -154,6 +174,26 @@ export interface PhraseMatcher<P> {
 /** `merge`: a phrase added twice carries every distinct payload; `keep-first`: later ones are dropped. */
 export type DuplicatePolicy = 'merge' | 'keep-first';
 
+export interface PhraseList<P> {
+  specs: Iterable<PhraseSpec<P>>;
+  onDuplicate?: DuplicatePolicy;
+}
+
+/** `list` is the index of the phrase list the match belongs to. */
+export type ListMatchHandler<P> = (list: number, start: number, end: number, payloads: readonly P[], first: number, last: number) => void;
+
+/**
+ * Several phrase lists matched in one pass: each list keeps its own longest, non-overlapping
+ * matches, exactly as if it were scanned alone, but a token is looked up once for all of them.
+ */
+export interface PhraseListsMatcher<P> {
+  /** Calls `onMatch` for each list's matches, left to right within each list. Not re-entrant. */
+  scan(tokens: TokenBuffer, onMatch: ListMatchHandler<P>): void;
+}
+
+/** Lists are told apart by one bit each in the first-token filter. */
+const MAX_LISTS = 8;
+
 interface ExactEntry<P> {
   words: string[];
   payload: P;
@@ -164,12 +204,16 @@ interface TrieNode<P> {
   /** Next node whose token has the same hash. */
   sibling: TrieNode<P> | null;
   children: Map<number, TrieNode<P>> | null;
-  payloads: P[] | null;
-  exact: ExactEntry<P>[] | null;
+  /** Bit set of the lists that end a phrase here. */
+  lists: number;
+  /** Per list: payloads of its case-insensitive phrases ending here. */
+  payloads: (P[] | null)[];
+  /** Per list: its case-sensitive phrases ending here, with their words as written. */
+  exact: (ExactEntry<P>[] | null)[];
 }
 
-function newNode<P>(token: string): TrieNode<P> {
-  return { token, sibling: null, children: null, payloads: null, exact: null };
+function newNode<P>(token: string, listCount: number): TrieNode<P> {
+  return { token, sibling: null, children: null, lists: 0, payloads: new Array<null>(listCount).fill(null), exact: new Array<null>(listCount).fill(null) };
 }
 
 function sameToken(lower: string, start: number, end: number, token: string): boolean {
@@ -195,101 +239,127 @@ export function surfaceText(text: string, start: number, end: number): string {
   return COLLAPSIBLE.test(raw) ? raw.replace(WHITESPACE_RUN, ' ') : raw;
 }
 
-export function buildPhraseMatcher<P>(specs: Iterable<PhraseSpec<P>>, onDuplicate: DuplicatePolicy = 'merge'): PhraseMatcher<P> {
+export function buildPhraseLists<P>(lists: readonly PhraseList<P>[]): PhraseListsMatcher<P> {
+  const listCount = lists.length;
+  if (listCount > MAX_LISTS) throw new Error(`at most ${MAX_LISTS} phrase lists can share one matcher`);
   const root = new Map<number, TrieNode<P>>();
   const buffer = new TokenBuffer();
-  // Most tokens start no phrase: one bit test skips their Map lookup.
-  const firstTokens = new Uint8Array(FIRST_TOKEN_FILTER_BITS >>> 3);
+  // Most tokens start no phrase: one bit test skips their Map lookup. The bit set is 8 KB, small
+  // enough to stay in the fastest cache; only a token that passes it reads, from a larger table,
+  // which lists have a phrase whose first token has that hash.
+  const anyFirstToken = new Int32Array(FIRST_TOKEN_FILTER_BITS >>> 5);
+  const firstTokenLists = new Uint8Array(FIRST_TOKEN_FILTER_BITS);
 
-  for (const spec of specs) {
-    const tokens = buffer.load(spec.phrase);
-    if (tokens.count === 0) continue;
-    let children = root;
-    let node: TrieNode<P> | null = null;
-    const firstHash = tokens.hashes[0]! & (FIRST_TOKEN_FILTER_BITS - 1);
-    firstTokens[firstHash >>> 3]! |= 1 << (firstHash & 7);
-    for (let k = 0; k < tokens.count; k++) {
-      const start = tokens.starts[k] ?? 0;
-      const end = tokens.ends[k] ?? 0;
-      const hash = tokens.hashes[k] ?? 0;
-      let child = findChild(children, hash, tokens.lower, start, end);
-      if (child === null) {
-        child = newNode<P>(tokens.lower.slice(start, end));
-        child.sibling = children.get(hash) ?? null;
-        children.set(hash, child);
+  lists.forEach(({ specs, onDuplicate = 'merge' }, list) => {
+    const bit = 1 << list;
+    for (const spec of specs) {
+      const tokens = buffer.load(spec.phrase);
+      if (tokens.count === 0) continue;
+      let children = root;
+      let node: TrieNode<P> | null = null;
+      const firstHash = tokens.hashes[0]! & (FIRST_TOKEN_FILTER_BITS - 1);
+      anyFirstToken[firstHash >>> 5]! |= 1 << (firstHash & 31);
+      firstTokenLists[firstHash]! |= bit;
+      for (let k = 0; k < tokens.count; k++) {
+        const start = tokens.starts[k] ?? 0;
+        const end = tokens.ends[k] ?? 0;
+        const hash = tokens.hashes[k] ?? 0;
+        let child = findChild(children, hash, tokens.lower, start, end);
+        if (child === null) {
+          child = newNode<P>(tokens.lower.slice(start, end), listCount);
+          child.sibling = children.get(hash) ?? null;
+          children.set(hash, child);
+        }
+        node = child;
+        if (k < tokens.count - 1) children = node.children ??= new Map();
       }
-      node = child;
-      if (k < tokens.count - 1) children = node.children ??= new Map();
-    }
-    if (node === null) continue;
-    if (onDuplicate === 'keep-first' && (node.payloads !== null || node.exact !== null)) continue;
-    if (spec.caseSensitive === true) {
-      const words: string[] = [];
-      for (let k = 0; k < tokens.count; k++) words.push(tokens.text.slice(tokens.starts[k], tokens.ends[k]));
-      const exact = (node.exact ??= []);
-      if (!exact.some((e) => e.payload === spec.payload && e.words.join(' ') === words.join(' '))) {
-        exact.push({ words, payload: spec.payload });
+      if (node === null) continue;
+      if (onDuplicate === 'keep-first' && (node.lists & bit) !== 0) continue;
+      node.lists |= bit;
+      if (spec.caseSensitive === true) {
+        const words: string[] = [];
+        for (let k = 0; k < tokens.count; k++) words.push(tokens.text.slice(tokens.starts[k], tokens.ends[k]));
+        const exact = (node.exact[list] ??= []);
+        if (!exact.some((e) => e.payload === spec.payload && e.words.join(' ') === words.join(' '))) {
+          exact.push({ words, payload: spec.payload });
+        }
+      } else {
+        const payloads = (node.payloads[list] ??= []);
+        if (!payloads.includes(spec.payload)) payloads.push(spec.payload);
       }
-    } else {
-      const payloads = (node.payloads ??= []);
-      if (!payloads.includes(spec.payload)) payloads.push(spec.payload);
     }
-  }
+  });
 
-  // Payloads of `node` that accept the tokens first..last; null when none does.
-  function accepted(node: TrieNode<P>, tokens: TokenBuffer, first: number): readonly P[] | null {
-    if (node.exact === null) return node.payloads;
+  // Payloads of `node` in `list` that accept the tokens from `first` on; null when none does.
+  function accepted(node: TrieNode<P>, list: number, tokens: TokenBuffer, first: number): readonly P[] | null {
+    const payloads = node.payloads[list] ?? null;
+    const exact = node.exact[list] ?? null;
+    if (exact === null) return payloads;
     let extra: P[] | null = null;
-    for (const entry of node.exact) {
+    for (const entry of exact) {
       let same = true;
       for (let k = 0; k < entry.words.length && same; k++) {
         same = sameToken(tokens.text, tokens.starts[first + k] ?? 0, tokens.ends[first + k] ?? 0, entry.words[k] ?? '');
       }
       if (!same) continue;
-      extra ??= node.payloads === null ? [] : [...node.payloads];
+      extra ??= payloads === null ? [] : [...payloads];
       if (!extra.includes(entry.payload)) extra.push(entry.payload);
     }
-    return extra ?? node.payloads;
+    return extra ?? payloads;
   }
 
-  function scan(tokens: TokenBuffer, onMatch: MatchHandler<P>): void {
+  // Per-list scan state, reused from call to call (hence not re-entrant).
+  const nextStart = new Int32Array(listCount);
+  const bestLast = new Int32Array(listCount);
+  const bestPayloads: (readonly P[] | null)[] = new Array<null>(listCount).fill(null);
+
+  function scan(tokens: TokenBuffer, onMatch: ListMatchHandler<P>): void {
     const { count, starts, ends, hashes, joined, lower } = tokens;
-    let i = 0;
-    while (i < count) {
+    nextStart.fill(0);
+    for (let i = 0; i < count; i++) {
       // A match may not start inside a hyphenated compound.
-      if (i > 0 && joined[i - 1] === 1) {
-        i++;
-        continue;
-      }
+      if (i > 0 && joined[i - 1] === 1) continue;
       const firstHash = hashes[i]! & (FIRST_TOKEN_FILTER_BITS - 1);
-      if ((firstTokens[firstHash >>> 3]! & (1 << (firstHash & 7))) === 0) {
-        i++;
-        continue;
-      }
+      if ((anyFirstToken[firstHash >>> 5]! & (1 << (firstHash & 31))) === 0) continue;
+      let active = firstTokenLists[firstHash]!;
+      // A list still inside its own last match does not start another one here.
+      for (let list = 0; list < listCount; list++) if (nextStart[list]! > i) active &= ~(1 << list);
+      if (active === 0) continue;
+      let found = 0;
       let children: Map<number, TrieNode<P>> | null = root;
-      let bestLast = -1;
-      let bestPayloads: readonly P[] | null = null;
       for (let j = i; j < count && children !== null; j++) {
-        const child: TrieNode<P> | null = findChild(children, hashes[j] ?? 0, lower, starts[j] ?? 0, ends[j] ?? 0);
+        const child: TrieNode<P> | null = findChild(children, hashes[j]!, lower, starts[j]!, ends[j]!);
         if (child === null) break;
-        if (joined[j] !== 1 && (child.payloads !== null || child.exact !== null)) {
-          const payloads = accepted(child, tokens, i);
-          if (payloads !== null) {
-            bestLast = j;
-            bestPayloads = payloads;
+        const ending = child.lists & active;
+        // The longest phrase of each list wins, but not one that stops inside a compound.
+        if (ending !== 0 && joined[j] !== 1) {
+          for (let list = 0; list < listCount; list++) {
+            if ((ending & (1 << list)) === 0) continue;
+            const payloads = accepted(child, list, tokens, i);
+            if (payloads === null) continue;
+            bestLast[list] = j;
+            bestPayloads[list] = payloads;
+            found |= 1 << list;
           }
         }
         children = child.children;
       }
-      if (bestPayloads === null) {
-        i++;
-        continue;
+      for (let list = 0; found !== 0; list++, found >>>= 1) {
+        if ((found & 1) === 0) continue;
+        const last = bestLast[list]!;
+        onMatch(list, starts[i]!, ends[last]!, bestPayloads[list]!, i, last);
+        nextStart[list] = last + 1;
       }
-      onMatch(starts[i] ?? 0, ends[bestLast] ?? 0, bestPayloads);
-      i = bestLast + 1;
     }
   }
 
+  return { scan };
+}
+
+export function buildPhraseMatcher<P>(specs: Iterable<PhraseSpec<P>>, onDuplicate: DuplicatePolicy = 'merge'): PhraseMatcher<P> {
+  const lists = buildPhraseLists([{ specs, onDuplicate }]);
+  const scan = (tokens: TokenBuffer, onMatch: MatchHandler<P>): void =>
+    lists.scan(tokens, (_list, start, end, payloads, first, last) => onMatch(start, end, payloads, first, last));
   return {
     scan,
     matchAll(text: string): PhraseMatch<P>[] {

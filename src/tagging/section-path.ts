@@ -30,8 +30,20 @@ export function stripMarkdown(segment: string): string {
     .replace(BACKTICK_RE, '');
 }
 
+// Segment texts repeat across chunks and documents (the document title heads every path of a
+// document, "1. Purpose" opens every procedure): cleaning one is several regex passes, remembering
+// it is one lookup. Cleared when full, so memory stays bounded whatever the input.
+const SEGMENT_MEMO_LIMIT = 4096;
+const cleanSegmentMemo = new Map<string, string>();
+
 function normaliseSegment(segment: string): string {
-  return stripMarkdown(segment).normalize('NFC').replace(WHITESPACE_RE, ' ').trim();
+  let clean = cleanSegmentMemo.get(segment);
+  if (clean === undefined) {
+    clean = stripMarkdown(segment).normalize('NFC').replace(WHITESPACE_RE, ' ').trim();
+    if (cleanSegmentMemo.size >= SEGMENT_MEMO_LIMIT) cleanSegmentMemo.clear();
+    cleanSegmentMemo.set(segment, clean);
+  }
+  return clean;
 }
 
 function cleanSegments(raw: readonly string[]): string[] {

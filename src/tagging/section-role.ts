@@ -106,18 +106,22 @@ function comparableTitle(title: string): string {
  * keyword wins, ties go to the earlier rule: the reference's first-match made
  * "Work Order Description" a header and "Update …" a CR header.
  */
-// Consecutive chunks usually share their section, so the last answer is remembered.
-let lastDocType: DocType | undefined;
-let lastTitle = '';
-let lastRole = 'unknown';
+// Consecutive chunks usually share their section, and section titles repeat across documents of a
+// type ("Purpose", "Immediate Actions"), so answers are remembered per doc type; each memo is
+// cleared when full, so memory stays bounded whatever the input.
+const ROLE_MEMO_LIMIT = 4096;
+const roleMemos = new Map<DocType, Map<string, string>>();
 
 export function sectionRole(docType: DocType, title: string): string {
-  if (docType !== lastDocType || title !== lastTitle) {
-    lastRole = computeRole(docType, title);
-    lastDocType = docType;
-    lastTitle = title;
+  let memo = roleMemos.get(docType);
+  if (memo === undefined) roleMemos.set(docType, (memo = new Map()));
+  let role = memo.get(title);
+  if (role === undefined) {
+    role = computeRole(docType, title);
+    if (memo.size >= ROLE_MEMO_LIMIT) memo.clear();
+    memo.set(title, role);
   }
-  return lastRole;
+  return role;
 }
 
 function computeRole(docType: DocType, title: string): string {

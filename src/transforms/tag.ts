@@ -7,6 +7,8 @@ import { buildGazetteer, type Gazetteer } from '../tagging/gazetteer.js';
 import { buildKeywordLists, type KeywordLists } from '../tagging/keyword-lists.js';
 import { extractPatterns } from '../tagging/extractors.js';
 import { parseLexiconCsv, type LexiconEntry } from '../tagging/lexicon.js';
+import { TokenBuffer } from '../tagging/phrase-matcher.js';
+import { contextJson, jsonString, nerSeedJson, stringArrayJson } from '../tagging/seed-json.js';
 
 const BUILTIN_LEXICON = 'builtin';
 
@@ -84,6 +86,8 @@ interface TaggerConfig extends ContextOptions {
 
 export class Tagger {
   private readonly contexts: ContextBuilder;
+  // One tokenization per record serves the gazetteer and all four keyword lists.
+  private readonly tokens = new TokenBuffer();
 
   constructor(private readonly config: TaggerConfig) {
     this.contexts = new ContextBuilder(config);
@@ -97,7 +101,10 @@ export class Tagger {
       const raw = meta.raw.trimEnd();
       const body = raw.slice(0, raw.length - 1).trimEnd();
       const sep = body.endsWith('{') ? '' : ',';
-      const fields = ADDED_KEYS.map((k) => `${JSON.stringify(k)}:${JSON.stringify(added[k])}`).join(',');
+      // Hand-written JSON of the known shapes (see seed-json.ts), key order as in ADDED_KEYS.
+      const fields =
+        `"context":${contextJson(added.context)},"section_id":${jsonString(added.section_id)}` +
+        `,"ner_seed":${nerSeedJson(added.ner_seed)},"tag_flags":${stringArrayJson(added.tag_flags)}`;
       return { records: [new RawJson(`${body}${sep}${fields}}`)] };
     }
     return { records: [{ ...record, ...added }] };
@@ -109,9 +116,10 @@ export class Tagger {
   }
 
   seed(text: string): NerSeed {
-    const lexical = this.config.gazetteer.match(text);
+    const tokens = this.tokens.load(text);
+    const lexical = this.config.gazetteer.matchTokens(tokens);
     const patterns = extractPatterns(text);
-    const keywords = this.config.keywords.match(text);
+    const keywords = this.config.keywords.matchTokens(tokens);
     return {
       systems: lexical.systems,
       equipment_ids: patterns.equipment_ids,

@@ -1,8 +1,9 @@
 // Identifier families: document references, alarm ids, failure-mode ids and equipment tags.
-// Each is one precompiled regex run once; the forms follow DACKAR's default plant profile,
-// extended where the profile's own examples or our data need it.
+// Each is one precompiled regex, tried where scan.ts says it may start; the forms follow DACKAR's
+// default plant profile, extended where the profile's own examples or our data need it. A new
+// form must keep the start shapes findStarts (scan.ts) marks, or extend them.
 
-import { type Candidate, scan, tokenRegex, wholeMatch } from './scan.js';
+import { ALARM_ID, DOC_REF, EQUIPMENT_ID, type Family, FM_ID, type Found, tokenRegex, wholeMatchAt } from './scan.js';
 
 const YEAR = '(?:19|20)\\d{2}';
 const GAP = '[ \\t\\u00A0]+';
@@ -117,18 +118,32 @@ function isEquipmentId(id: string): boolean {
   return firstSegmentEnd > 1 || lastSegmentDigits >= 3 || lastSegmentLetters > 0;
 }
 
-export function findDocRefs(text: string): Candidate<string>[] {
-  return scan(DOC_REF_RE, text, wholeMatch);
-}
+export const docRefs: Family<string> = {
+  bit: DOC_REF,
+  regex: DOC_REF_RE,
+  at: (text, start) => wholeMatchAt(DOC_REF_RE, text, start),
+};
 
-export function findAlarmIds(text: string): Candidate<string>[] {
-  return scan(ALARM_RE, text, wholeMatch);
-}
+export const alarmIds: Family<string> = {
+  bit: ALARM_ID,
+  regex: ALARM_RE,
+  at: (text, start) => wholeMatchAt(ALARM_RE, text, start),
+};
 
-export function findFmIds(text: string): Candidate<string>[] {
-  return scan(FM_ID_RE, text, wholeMatch);
-}
+export const fmIds: Family<string> = {
+  bit: FM_ID,
+  regex: FM_ID_RE,
+  at: (text, start) => wholeMatchAt(FM_ID_RE, text, start),
+};
 
-export function findEquipmentIds(text: string): Candidate<string>[] {
-  return scan(EQUIPMENT_RE, text, (match) => (isEquipmentId(match[0]) ? wholeMatch(match) : undefined));
-}
+export const equipmentIds: Family<string> = {
+  bit: EQUIPMENT_ID,
+  regex: EQUIPMENT_RE,
+  at(text: string, start: number): Found<string> | null {
+    EQUIPMENT_RE.lastIndex = start;
+    if (!EQUIPMENT_RE.test(text)) return null;
+    const end = EQUIPMENT_RE.lastIndex;
+    const item = text.slice(start, end);
+    return isEquipmentId(item) ? { end, key: item.toLowerCase(), item } : null;
+  },
+};

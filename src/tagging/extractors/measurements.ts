@@ -2,7 +2,7 @@
 // Durations (hours, minutes, days) are temporal refs, not measurements.
 
 import type { Measurement } from '../../contracts/chunk.js';
-import { type Candidate, scan } from './scan.js';
+import { type Family, type Found, MEASUREMENT } from './scan.js';
 
 const UNITS = [
   'psig', 'psia', 'psid', 'psi', 'PSIG', 'PSIA', 'PSID', 'PSI',
@@ -49,10 +49,10 @@ const NUMBER_START = String.raw`(?<![A-Za-z0-9_.,\-−–—+±/:]|\d[ \u00A0\u2
 const SEPARATOR = String.raw`[ \u00A0]?|[ \t]*\|[ \t]*`;
 const UNIT_END = String.raw`(?![A-Za-z0-9_]|-[A-Za-z0-9])`;
 
-const MEASUREMENT_RE = new RegExp(
-  `${NUMBER_START}(?<value>${VALUE})(?<sep>${SEPARATOR})(?<unit>${UNIT_ALTERNATION})${UNIT_END}`,
-  'g',
-);
+// Sticky: tried only where findStarts (scan.ts) marks a possible start (a digit, sign or "."
+// that NUMBER_START allows). Groups 1 value, 2 separator, 3 unit: numbered, as named groups cost
+// an extra object per match.
+const MEASUREMENT_RE = new RegExp(`${NUMBER_START}(${VALUE})(${SEPARATOR})(${UNIT_ALTERNATION})${UNIT_END}`, 'y');
 
 const HORIZONTAL_SPACE = /[ \t]/;
 const ALNUM = /[A-Za-z0-9]/;
@@ -85,13 +85,16 @@ function accept(text: string, start: number, end: number, value: string, sep: st
   return true;
 }
 
-export function findMeasurements(text: string): Candidate<Measurement>[] {
-  return scan(MEASUREMENT_RE, text, (match) => {
-    const { value = '', sep = '', unit = '' } = match.groups ?? {};
-    const start = match.index;
-    const end = start + match[0].length;
-    if (!accept(text, start, end, value, sep, unit)) return undefined;
-    const span = match[0];
-    return { start, end, key: span.toLowerCase(), item: { value, unit, text: span } };
-  });
-}
+export const measurements: Family<Measurement> = {
+  bit: MEASUREMENT,
+  regex: MEASUREMENT_RE,
+  at(text: string, start: number): Found<Measurement> | null {
+    MEASUREMENT_RE.lastIndex = start;
+    const match = MEASUREMENT_RE.exec(text);
+    if (match === null) return null;
+    const [span, value = '', sep = '', unit = ''] = match;
+    const end = start + span.length;
+    if (!accept(text, start, end, value, sep, unit)) return null;
+    return { end, key: span.toLowerCase(), item: { value, unit, text: span } };
+  },
+};

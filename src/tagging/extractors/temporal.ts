@@ -1,7 +1,7 @@
 // Temporal refs: calendar dates, clock times and durations, each span kept as written.
 // One case-insensitive regex; month names and duration words appear in any case in the corpus.
 
-import { type Candidate, scan } from './scan.js';
+import { type Family, type Found, TEMPORAL_REF } from './scan.js';
 
 const YEAR = '(?:19|20)\\d{2}';
 const MONTH_NUMBER = '(?:0?[1-9]|1[0-2])';
@@ -42,16 +42,35 @@ const FORMS = [
 const START = String.raw`\b(?<![.\-/:])`;
 const END = String.raw`(?![A-Za-z0-9_]|[\-/.:][0-9])`;
 
-const TEMPORAL_RE = new RegExp(`${START}(?:${FORMS.join('|')})${END}`, 'gi');
+// Sticky: tried only where findStarts (scan.ts) marks a possible start (a digit, or letters
+// followed by a number).
+const TEMPORAL_RE = new RegExp(`${START}(?:${FORMS.join('|')})${END}`, 'iy');
 
 const CAPITAL = /^[A-Z]/;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
 
-export function findTemporalRefs(text: string): Candidate<string>[] {
-  return scan(TEMPORAL_RE, text, (match) => {
-    const span = match[0];
-    const { mdyMonth, mdyYear } = match.groups ?? {};
-    // Without a year, "may 5" and "march 3" are as likely prose as dates: require "May 5".
-    if (mdyMonth !== undefined && mdyYear === undefined && !CAPITAL.test(mdyMonth)) return undefined;
-    return { start: match.index, end: match.index + span.length, key: span.toLowerCase(), item: span };
-  });
-}
+export const temporalRefs: Family<string> = {
+  bit: TEMPORAL_REF,
+  regex: TEMPORAL_RE,
+  at(text: string, start: number): Found<string> | null {
+    TEMPORAL_RE.lastIndex = start;
+    // Only a match that opens with a month name can be the year-less form; the others need no
+    // groups, so test() spares them the match array.
+    const first = text.charCodeAt(start);
+    let end: number;
+    if (first < DIGIT_0 || first > DIGIT_9) {
+      const match = TEMPORAL_RE.exec(text);
+      if (match === null) return null;
+      const { mdyMonth, mdyYear } = match.groups ?? {};
+      // Without a year, "may 5" and "march 3" are as likely prose as dates: require "May 5".
+      if (mdyMonth !== undefined && mdyYear === undefined && !CAPITAL.test(mdyMonth)) return null;
+      end = start + match[0].length;
+    } else {
+      if (!TEMPORAL_RE.test(text)) return null;
+      end = TEMPORAL_RE.lastIndex;
+    }
+    const span = text.slice(start, end);
+    return { end, key: span.toLowerCase(), item: span };
+  },
+};

@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// In-memory timing of each part of the tag stage's per-record work over a JSONL corpus.
+// Usage: node bench/tag-parts.mjs [--input /tmp/c10.jsonl] [--runs 3] [--dist dist] [--only part,...]
+// Every part runs once to warm up, then `runs` times; the median is reported as MB/s of the
+// corpus (all line bytes, not just the texts), so parts compare with JSON.parse and end to end.
+import { parseArgs } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { corpus, ROOT } from './measure.mjs';
+
+const { values } = parseArgs({
+  options: {
+    input: { type: 'string' },
+    runs: { type: 'string', default: '3' },
+    dist: { type: 'string', default: join(ROOT, 'dist') },
+    only: { type: 'string' },
+  },
+});
+const input = values.input ?? (await corpus(10));
+const dist = resolve(values.dist);
+const load = (rel) => import(pathToFileURL(join(dist, rel)).href);
+
+const { buildGazetteer } = await load('tagging/gazetteer.js');
+const { buildKeywordLists } = await load('tagging/keyword-lists.js');
+const { extractPatterns } = await load('tagging/extractors.js');
+const { parseLexiconCsv } = await load('tagging/lexicon.js');
+const { ContextBuilder } = await load('tagging/context.js');
+const { Tagger } = await load('transforms/tag.js');
+
+const readData = (rel) => readFileSync(join(ROOT, 'data', rel), 'utf8');
+const builtin = buildGazetteer(parseLexiconCsv(readData('lexicon/rca-default.csv'), 'builtin'));
+const referenceFile = join(ROOT, 'test/fixtures/dackar/tag_keywords_lists.derived.csv');
+const reference = buildGazetteer(parseLexiconCsv(readFileSync(referenceFile, 'utf8'), referenceFile));
+const keywords = buildKeywordLists({
+  temporalQualifiers: readData('keywords/temporal_qualifiers.csv'),
+  temporalRelations: readData('keywords/temporal_relations.csv'),
+  locations: readData('keywords/locations.csv'),
+  conjectures: readData('keywords/conjectures.csv'),
+});
+
+const lines = readFileSync(input, 'utf8').split('\n').filter((line) => line.trim() !== '');
+const records = lines.map((line) => JSON.parse(line));
+const texts = records.map((r) => (typeof r.text === 'string' ? r.text : typeof r.raw_text === 'string' ? r.raw_text : ''));
+const corpusMB = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0) / 2 ** 20;
+const textMB = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0) / 2 ** 20;
+
+const newTagger = (gazetteer) => new Tagger({ docTypeMode: 'auto', authority: null, gazetteer, keywords });
+
+// Each part returns something derived from its results so the work cannot be optimised away.
+const parts = {
+  'JSON.parse': () => lines.reduce((n, line) => n + Object.keys(JSON.parse(line)).length, 0),
+  'ContextBuilder.build': () => {
+    const contexts = new ContextBuilder({ docTypeMode: 'auto', authority: null });
+    return records.reduce((n, r) => n + contexts.build(r).section_id.length, 0);
+  },
+  'gazetteer.match (built-in)': () => texts.reduce((n, t) => n + builtin.match(t).components.length, 0),
+  'gazetteer.match (reference)': () => texts.reduce((n, t) => n + reference.match(t).components.length, 0),
+  'keywordLists.match': () => texts.reduce((n, t) => n + keywords.match(t).conjectures.length, 0),
+  extractPatterns: () => texts.reduce((n, t) => n + extractPatterns(t).equipment_ids.length, 0),
+  'Tagger.process (reference, no parse)': () => {
+    const tagger = newTagger(reference);
+    return records.reduce((n, r, k) => n + tagger.process(r, { raw: lines[k] }).records.length, 0);
+  },
+  'parse + Tagger.process (reference)': () => {
+    const tagger = newTagger(reference);
+    return lines.reduce((n, line) => n + tagger.process(JSON.parse(line), { raw: line }).records.length, 0);
+  },
+};
+
+const only = values.only?.split(',');
+const runs = Number(values.runs);
+console.log(`corpus ${corpusMB.toFixed(1)} MB (${records.length} records, text ${((100 * textMB) / corpusMB).toFixed(0)}% of bytes), dist ${dist}, median of ${runs}`);
+console.log('| part | MB/s of corpus (median) | ms median | ms min |');
+console.log('|---|---|---|---|');
+for (const [name, run] of Object.entries(parts)) {
+  if (only && !only.some((o) => name.includes(o))) continue;
+  run();
+  const times = [];
+  for (let k = 0; k < runs; k++) {
+    const start = process.hrtime.bigint();
+    run();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  const ms = times[Math.floor(times.length / 2)];
+  console.log(`| ${name} | ${(corpusMB / (ms / 1000)).toFixed(0)} | ${ms.toFixed(0)} | ${times[0].toFixed(0)} |`);
+}

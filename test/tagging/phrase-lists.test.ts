@@ -1,0 +1,116 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildPhraseLists, buildPhraseMatcher, surfaceText, TokenBuffer, type DuplicatePolicy, type PhraseSpec } from '../../src/tagging/phrase-matcher.js';
+
+// Several lists share one trie and one pass over the tokens; each must still match exactly as if
+// it were scanned on its own.
+
+const WORDS = ['pump', 'Pump', 'PUMP', 'seal', 'in', 'on', 'the', 'check', 'valve', 'o-ring', 'o', 'ring', 'I&C', 'i', 'c', 'approx.', 'PUT', 'put', 'é', 'café'];
+const SEPARATORS = [' ', ' ', '  ', '\t', '\n', '-', '', '\u00a0', '.', ', ', '&', '/'];
+
+const phrase = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }).map((words) => words.join(' '));
+const spec = fc.record({ phrase, payload: fc.constantFrom('a', 'b', 'c'), caseSensitive: fc.boolean() });
+const list = fc.record({ specs: fc.array(spec, { maxLength: 12 }), onDuplicate: fc.constantFrom<DuplicatePolicy>('merge', 'keep-first') });
+const text = fc
+  .array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...SEPARATORS)), { maxLength: 30 })
+  .map((parts) => parts.map(([word, separator]) => word + separator).join(''));
+
+type Found = [start: number, end: number, payloads: string[], first: number, last: number];
+
+function alone(specs: PhraseSpec<string>[], onDuplicate: DuplicatePolicy, input: string): Found[] {
+  const found: Found[] = [];
+  buildPhraseMatcher(specs, onDuplicate).scan(new TokenBuffer().load(input), (start, end, payloads, first, last) => {
+    found.push([start, end, [...payloads], first, last]);
+  });
+  return found;
+}
+
+/** The matching rules written out plainly (every phrase tried at every token), as an oracle. */
+function naive(specs: PhraseSpec<string>[], onDuplicate: DuplicatePolicy, input: string): Found[] {
+  const words = (tokens: TokenBuffer, from: string) => Array.from({ length: tokens.count }, (_, k) => from.slice(tokens.starts[k], tokens.ends[k]));
+  // One entry per phrase (its lowercased tokens): case-insensitive payloads, then exact-case forms.
+  const entries = new Map<string, { lower: string[]; payloads: string[]; exact: { words: string[]; payload: string }[] }>();
+  for (const { phrase, payload, caseSensitive } of specs) {
+    const tokens = new TokenBuffer().load(phrase);
+    if (tokens.count === 0) continue;
+    const lower = words(tokens, tokens.lower);
+    const key = lower.join('\u0000');
+    const entry = entries.get(key) ?? { lower, payloads: [], exact: [] };
+    if (onDuplicate === 'keep-first' && entries.has(key)) continue;
+    entries.set(key, entry);
+    const raw = words(tokens, tokens.text);
+    if (caseSensitive === true) {
+      if (!entry.exact.some((e) => e.payload === payload && e.words.join(' ') === raw.join(' '))) entry.exact.push({ words: raw, payload });
+    } else if (!entry.payloads.includes(payload)) entry.payloads.push(payload);
+  }
+  const tokens = new TokenBuffer().load(input);
+  const lower = words(tokens, tokens.lower);
+  const raw = words(tokens, tokens.text);
+  const found: Found[] = [];
+  for (let i = 0; i < tokens.count; ) {
+    let best: Found | null = null;
+    if (i === 0 || tokens.joined[i - 1] !== 1) {
+      for (const entry of entries.values()) {
+        const last = i + entry.lower.length - 1;
+        if (last >= tokens.count || tokens.joined[last] === 1 || (best !== null && last <= best[4])) continue;
+        if (!entry.lower.every((word, k) => lower[i + k] === word)) continue;
+        const payloads = [...entry.payloads];
+        for (const exact of entry.exact) {
+          if (exact.words.every((word, k) => raw[i + k] === word) && !payloads.includes(exact.payload)) payloads.push(exact.payload);
+        }
+        if (payloads.length > 0) best = [tokens.starts[i]!, tokens.ends[last]!, payloads, i, last];
+      }
+    }
+    if (best === null) i++;
+    else {
+      found.push(best);
+      i = best[4] + 1;
+    }
+  }
+  return found;
+}
+
+describe('buildPhraseMatcher', () => {
+  it('follows the matching rules (longest phrase, case-insensitive words, exact-case acronyms, no match inside a compound)', () => {
+    fc.assert(
+      fc.property(list, text, ({ specs, onDuplicate }, input) => {
+        expect(alone(specs, onDuplicate, input)).toEqual(naive(specs, onDuplicate, input));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('buildPhraseLists', () => {
+  it('matches each list as if it were scanned alone', () => {
+    fc.assert(
+      fc.property(fc.array(list, { minLength: 1, maxLength: 5 }), text, (lists, input) => {
+        const together: Found[][] = lists.map(() => []);
+        buildPhraseLists(lists).scan(new TokenBuffer().load(input), (index, start, end, payloads, first, last) => {
+          together[index]!.push([start, end, [...payloads], first, last]);
+        });
+        expect(together).toEqual(lists.map(({ specs, onDuplicate }) => alone(specs, onDuplicate, input)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('refuses more lists than its filter has bits', () => {
+    expect(() => buildPhraseLists(Array.from({ length: 9 }, () => ({ specs: [] })))).toThrow(/at most 8/);
+  });
+});
+
+describe('TokenBuffer.surface', () => {
+  it('is surfaceText of the span of tokens first..last', () => {
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), (input, a, b) => {
+        const tokens = new TokenBuffer().load(input);
+        if (tokens.count === 0) return;
+        const first = a % tokens.count;
+        const last = first + (b % (tokens.count - first));
+        expect(tokens.surface(first, last)).toBe(surfaceText(input, tokens.starts[first]!, tokens.ends[last]!));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
