@@ -4,14 +4,14 @@
 // to zod's. Unknown keywords are refused when a schema is compiled, never ignored.
 
 export type JsonSchema = Record<string, unknown>;
-/** Returns null when the value conforms, else one line: where and what is wrong. */
-export type Checker = (value: unknown) => string | null;
+/** Returns null when the value conforms, else one line: where (from `root`, default "$") and what is wrong. */
+export type Checker = (value: unknown, root?: string) => string | null;
 
 const KNOWN = new Set(['$schema', 'type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'description', 'anyOf', 'title']);
 
 export function compileChecker(schema: JsonSchema): Checker {
   const check = compile(schema, '');
-  return (value) => check(value, '$');
+  return (value, root = '$') => check(value, root);
 }
 
 type Inner = (value: unknown, at: string) => string | null;

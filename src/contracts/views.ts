@@ -65,5 +65,4 @@ export const VIEW_SCHEMAS = {
 
 export type View = RetrievalSummary | RcaFrame;
 
-/** Fields the model never decides: stamped from the ChunkContext before any check. */
-export const TRUSTED_KEYS = ['chunk_id', 'doc_type', 'view_type', 'citations'] as const;
+export { TRUSTED_KEYS } from './vocabulary.js';

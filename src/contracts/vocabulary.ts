@@ -52,3 +52,6 @@ export const SECTION_ROLES = {
   ECA: ['event_summary', 'timeline', 'evidence_items', 'rationale', 'causal_factors', 'actions', 'lessons'],
   OTHER: [],
 } as const satisfies Record<DocType, readonly string[]>;
+
+/** View fields the model never decides: stamped from the ChunkContext before any check. */
+export const TRUSTED_KEYS = ['chunk_id', 'doc_type', 'view_type', 'citations'] as const;

@@ -1,4 +1,5 @@
-import { ChunkContext, NerSeed } from '../contracts/chunk.js';
+import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
+import { checkerFor } from '../contracts/runtime.js';
 import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
 import { buildPrompt } from '../views/prompt-text.js';
 import type { TextCut } from '../views/text-cut.js';
@@ -49,17 +50,19 @@ export class Prompter {
     if (record.context === undefined || record.ner_seed === undefined) {
       return reject('NOT_TAGGED', `record has no ${record.context === undefined ? 'context' : 'ner_seed'} (run rca-tag first)`);
     }
-    const context = ChunkContext.safeParse(record.context);
-    if (!context.success) return reject('BAD_CONTEXT', `context: ${firstIssue(context.error)}`);
-    const seed = NerSeed.safeParse(record.ner_seed);
-    if (!seed.success) return reject('BAD_NER_SEED', `ner_seed: ${firstIssue(seed.error)}`);
+    const badContext = checkerFor('chunk_context')(record.context, 'context');
+    if (badContext) return reject('BAD_CONTEXT', badContext);
+    const badSeed = checkerFor('ner_seed')(record.ner_seed, 'ner_seed');
+    if (badSeed) return reject('BAD_NER_SEED', badSeed);
+    const context = record.context as ChunkContext;
+    const seed = record.ner_seed as NerSeed;
     const text = typeof record.text === 'string' ? record.text : typeof record.raw_text === 'string' ? record.raw_text : '';
     if (text.trim() === '') return reject('NO_TEXT', 'record has no chunk text to prompt with');
 
     const prompts: Partial<Record<ViewType, string>> = {};
     let truncation: TextCut | null = null;
     for (const view of this.views) {
-      const built = buildPrompt(context.data, seed.data, text, view, { maxChars: this.maxChars });
+      const built = buildPrompt(context, seed, text, view, { maxChars: this.maxChars });
       prompts[view] = built.prompt;
       // Every view cuts the same text the same way: one record of it is enough.
       truncation = built.truncated;
@@ -72,9 +75,3 @@ function reject(code: string, message: string): Outcome {
   return { reject: { code, message } };
 }
 
-function firstIssue(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): string {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid';
-  const path = issue.path.map(String).join('.');
-  return path ? `${path}: ${issue.message}` : issue.message;
-}

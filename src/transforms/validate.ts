@@ -1,4 +1,5 @@
-import { ChunkContext } from '../contracts/chunk.js';
+import type { ChunkContext } from '../contracts/chunk.js';
+import { checkerFor } from '../contracts/runtime.js';
 import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
 import { ContextBuilder } from '../tagging/context.js';
 import { GroundingText } from '../views/grounding.js';
@@ -63,13 +64,9 @@ export class Validator {
     let context: ChunkContext;
     let text: string;
     if (record.context !== undefined) {
-      const parsed = ChunkContext.safeParse(record.context);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const where = issue && issue.path.length ? `${issue.path.map(String).join('.')}: ` : '';
-        return { reject: { code: 'BAD_CONTEXT', message: `context: ${where}${issue?.message ?? 'invalid'}` } };
-      }
-      context = parsed.data;
+      const problem = checkerFor('chunk_context')(record.context, 'context');
+      if (problem) return { reject: { code: 'BAD_CONTEXT', message: problem } };
+      context = record.context as ChunkContext;
       text = typeof record.text === 'string' ? record.text : typeof record.raw_text === 'string' ? record.raw_text : '';
     } else {
       // Views produced elsewhere are audited against the provenance tag would have given them.

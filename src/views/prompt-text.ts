@@ -1,7 +1,8 @@
 // The prompt for one chunk and one view (DESIGN.md §4 layout): the common contract, a TASK
 // paragraph for the doc type and view, the CONTEXT lines, the NER seed, the chunk text and the
 // output skeleton. Byte-deterministic: the same inputs always give the same prompt.
-import { ChunkContext, type NerSeed } from '../contracts/chunk.js';
+import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
+import { jsonSchemaFor } from '../contracts/runtime.js';
 import { NER_SEED_KEYS, type DocType } from '../contracts/vocabulary.js';
 import { cutText, type TextCut } from './text-cut.js';
 import { QUALITY_GATES } from './validate-view.js';
@@ -86,7 +87,7 @@ export interface BuiltPrompt {
   truncated: TextCut | null;
 }
 
-const CONTEXT_KEYS = Object.keys(ChunkContext.shape) as (keyof ChunkContext)[];
+const CONTEXT_KEYS = Object.keys(jsonSchemaFor('chunk_context').properties as object) as (keyof ChunkContext)[];
 const NEWLINES_RE = /[\r\n]+/g;
 
 export function buildPrompt(context: ChunkContext, nerSeed: NerSeed, text: string, view: ViewType, options: PromptOptions = {}): BuiltPrompt {

@@ -2,7 +2,7 @@
 // checks walk the view's schema (view-shape.ts), so they cannot drift from the prompt skeleton;
 // the flag names are DESIGN.md §3's, plus rca's stricter item, key, emptiness and grounding checks.
 import type { ChunkContext } from '../contracts/chunk.js';
-import { TRUSTED_KEYS } from '../contracts/views.js';
+import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
 import type { JsonObject } from '../runtime/stage.js';
 import { GroundingText, numbersIn, quotedPhrases } from './grounding.js';
 import { stampProvenance } from './view-skeleton.js';

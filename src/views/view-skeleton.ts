@@ -1,5 +1,6 @@
 import type { ChunkContext } from '../contracts/chunk.js';
-import { TRUSTED_KEYS, type View } from '../contracts/views.js';
+import type { View } from '../contracts/views.js';
+import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
 import type { JsonObject } from '../runtime/stage.js';
 import { VIEW_SHAPES, type FieldShape } from './view-shape.js';
 import type { ViewType } from './view-types.js';
