@@ -1,4 +1,4 @@
-import { sectionPathOf } from '../tagging/context.js';
+import { chunkTextOf, docIdOf, pageOf, sectionPathOf, stringField } from '../tagging/chunk-fields.js';
 import { normaliseSegments } from '../tagging/section-path.js';
 
 /** What the section tree needs of one chunk record. */
@@ -18,9 +18,9 @@ export interface SectionChunk {
 
 // The same field choices as tag's ContextBuilder, so the section ids agree with the chunks'.
 export function sectionChunkOf(record: Record<string, unknown>): SectionChunk {
-  const docId = str(record.doc_id) ?? str(objectField(record.document, 'sourceId'));
+  const docId = docIdOf(record);
   const rawPath = sectionPathOf(record);
-  const pages = [page(record.page_start), page(record.page_end), page(record.page)];
+  const pages = [pageOf(record.page_start), pageOf(record.page_end), pageOf(record.page)];
   let pageMin: number | null = null;
   let pageMax: number | null = null;
   for (const p of pages) {
@@ -31,26 +31,14 @@ export function sectionChunkOf(record: Record<string, unknown>): SectionChunk {
   return {
     docId: docId ?? '',
     docIdMissing: docId === undefined,
-    chunkId: str(record.chunk_id),
+    chunkId: stringField(record.chunk_id),
     segments: rawPath === undefined ? [] : normaliseSegments(rawPath),
     pageMin,
     pageMax,
     order: orderOf(record.orderIndex) ?? orderOf(record.order_index),
-    text: str(record.text) ?? str(record.raw_text),
-    taggedSectionId: str(record.section_id),
+    text: chunkTextOf(record),
+    taggedSectionId: stringField(record.section_id),
   };
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-function objectField(value: unknown, key: string): unknown {
-  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
-}
-
-function page(value: unknown): number | null {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
 }
 
 function orderOf(value: unknown): number | null {

@@ -3,6 +3,7 @@ import type { AuthorityLevel, DocType } from '../contracts/vocabulary.js';
 import { authorityFor, detectDocType, normaliseDocType } from './doc-type.js';
 import { sectionRole } from './section-role.js';
 import { displaySectionPath, normaliseSegments, sectionId } from './section-path.js';
+import { chunkTextOf, docIdOf, pageOf, sectionPathOf, stringField } from './chunk-fields.js';
 
 export interface ContextOptions {
   /** 'auto' keeps a valid upstream doc_type, 'detect' always detects, or one forced DocType. */
@@ -35,11 +36,11 @@ export class ContextBuilder {
 
   build(record: Record<string, unknown>): ChunkFacts {
     const flags: string[] = [];
-    const chunkId = str(record.chunk_id);
+    const chunkId = stringField(record.chunk_id);
     if (chunkId === undefined) flags.push('missing_chunk_id');
-    const docId = str(record.doc_id) ?? str(objectField(record.document, 'sourceId'));
+    const docId = docIdOf(record);
     if (docId === undefined) flags.push('missing_doc_id');
-    const text = str(record.text) ?? str(record.raw_text);
+    const text = chunkTextOf(record);
     if (text === undefined) flags.push('missing_text');
 
     const rawPath = sectionPathOf(record);
@@ -53,8 +54,8 @@ export class ContextBuilder {
       doc_type: docType,
       chunk_id: chunkId ?? '',
       section_path: displayPath,
-      page_start: page(record.page_start) ?? page(record.page),
-      page_end: page(record.page_end) ?? page(record.page),
+      page_start: pageOf(record.page_start) ?? pageOf(record.page),
+      page_end: pageOf(record.page_end) ?? pageOf(record.page),
       authority_level: this.options.authority ?? authorityFor(docType),
       section_role: sectionRole(docType, title),
     };
@@ -70,7 +71,7 @@ export class ContextBuilder {
   private sectionOf(record: Record<string, unknown>, docId: string, rawPath: string | string[] | undefined): SectionFacts {
     if (Array.isArray(rawPath)) return sectionFacts(docId, rawPath, undefined);
     // Without a path, the title comes from the record and is part of the key.
-    const looseTitle = rawPath === undefined ? str(record.section_title) ?? str(record.section) ?? '' : undefined;
+    const looseTitle = rawPath === undefined ? stringField(record.section_title) ?? stringField(record.section) ?? '' : undefined;
     const last = this.lastSection;
     if (last !== undefined && last.docId === docId && last.rawPath === rawPath && last.looseTitle === looseTitle) return last;
     return (this.lastSection = sectionFacts(docId, rawPath, looseTitle));
@@ -83,12 +84,12 @@ export class ContextBuilder {
       if (upstream) return upstream;
     }
     // Decided once per document, from its first chunk (a stream never needs the whole document).
-    const key = docId ?? str(record.doc_name) ?? str(record.source_path);
+    const key = docId ?? stringField(record.doc_name) ?? stringField(record.source_path);
     const known = key === undefined ? undefined : this.docTypes.get(key);
     if (known) return known;
     const detected = detectDocType({
-      docName: str(record.doc_name),
-      sourcePath: str(record.source_path),
+      docName: stringField(record.doc_name),
+      sourcePath: stringField(record.source_path),
       // A content hash (DACKAR's 12 hex digits) says nothing about the type, and "eca1…" would mislead.
       docId: docId !== undefined && HEX_HASH.test(docId) ? undefined : docId,
       text,
@@ -115,24 +116,4 @@ function sectionFacts(docId: string, rawPath: string | string[] | undefined, loo
   const title = rawPath !== undefined ? segments[segments.length - 1] ?? '' : looseTitle ?? '';
   const displayPath = rawPath === undefined ? displaySectionPath(title) : segments.join(' > ');
   return { docId, rawPath, looseTitle, title, displayPath, id: sectionId(docId, segments) };
-}
-
-/** The section path as given: a ' > '-joined string, or segments that must never be split. */
-export function sectionPathOf(record: Record<string, unknown>): string | string[] | undefined {
-  const segments = record.section_segments;
-  if (Array.isArray(segments) && segments.every((s) => typeof s === 'string')) return segments as string[];
-  return str(record.section_path) ?? str(record.sectionPath);
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-function objectField(value: unknown, key: string): unknown {
-  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
-}
-
-/** A page number we can cite: a non-negative safe integer (DACKAR writes -1 for "unknown"). */
-function page(value: unknown): number | null {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
 }
