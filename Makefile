@@ -4,7 +4,7 @@
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
 .DELETE_ON_ERROR:
-.PHONY: all build test golden typecheck demo corpus clean bench FORCE
+.PHONY: all build test golden typecheck demo corpus corpus-verify clean bench FORCE
 
 all: build
 
@@ -43,6 +43,18 @@ BENCHES := tag-throughput streaming-stages startup count-sections-memory generat
 bench: build
 	for b in $(BENCHES); do echo "== node bench/$$b.mjs"; node bench/$$b.mjs; done
 
+# The fault soak (a few minutes): 10,000 requests of rca-summarize against the fake Ollama server,
+# about one in ten faulted (503, 500, reset, slow, garbage, truncated), checked against the seeded
+# plan and the server's own counts; prints the numbers. SOAK_STAGES=generate,summarize, SOAK_SEED,
+# SOAK_REQUESTS, SOAK_FAULT_RATE, SOAK_CONCURRENCY, SOAK_LATENCY_MS tune it. `npm test` runs a
+# 400-request version (test/reliability/fault-soak.test.ts).
+.PHONY: soak
+SOAK_SUMMARY := out/soak-summary.txt
+soak: build
+	@rm -f $(SOAK_SUMMARY)
+	SOAK_SUMMARY=$(SOAK_SUMMARY) npx vitest run --config test/soak/vitest.config.ts || status=$$?; \
+	echo; cat $(SOAK_SUMMARY) 2>/dev/null || echo 'soak: no summary written'; exit $${status:-0}
+
 clean:
 	rm -rf dist out bench/out
 
@@ -69,16 +81,22 @@ out/sample.summarized.jsonl: out/sample.tagged.jsonl $(BUILT)
 out/sample.sections.jsonl: out/sample.tagged.jsonl $(BUILT)
 	$(call write,./bin/rca-count-sections --unsorted $<)
 
-demo: out/sample.summarized.jsonl out/sample.sections.jsonl
+# A section_summary per section; --bottom-up: a heading without text of its own is summarised from
+# its subsections' summaries. The extractive rules take concepts from the built-in lexicon.
+out/sample.section-summaries.jsonl: out/sample.sections.jsonl $(BUILT) $(TAG_DATA)
+	$(call write,./bin/rca-summarize --view section_summary --bottom-up --backend extractive --flags-ok $<)
+
+demo: out/sample.summarized.jsonl out/sample.sections.jsonl out/sample.section-summaries.jsonl
 	@echo
-	@echo "Sample corpus $(SAMPLE) tagged, summarized (extractive backend, no model) and counted into sections:"
+	@echo "Sample corpus $(SAMPLE) tagged, summarized (extractive backend, no model), counted into sections and the sections summarized:"
 	@echo
-	@node examples/summary-table.mjs --by document --sections out/sample.sections.jsonl out/sample.summarized.jsonl
+	@node examples/summary-table.mjs --by document --sections out/sample.sections.jsonl --section-summaries out/sample.section-summaries.jsonl out/sample.summarized.jsonl
 	@echo
 	@echo "Results:"
-	@echo "  out/sample.tagged.jsonl      each chunk with its context, section_id and NER seed"
-	@echo "  out/sample.summarized.jsonl  + retrieval_summary, rca_frame, flags, generation, embedding_text"
-	@echo "  out/sample.sections.jsonl    one record per section, with its chunk ids and counts"
+	@echo "  out/sample.tagged.jsonl             each chunk with its context, section_id and NER seed"
+	@echo "  out/sample.summarized.jsonl         + retrieval_summary, rca_frame, flags, generation, embedding_text"
+	@echo "  out/sample.sections.jsonl           one record per section, with its chunk ids and counts"
+	@echo "  out/sample.section-summaries.jsonl  + section_summary (summary, concepts), view_flags, generation, embedding_text"
 	@echo "With a model: ./bin/rca-summarize out/sample.tagged.jsonl > out/sample.model.jsonl  (Ollama at \$$OLLAMA_HOST)"
 
 # --- corpus: make corpus IN=chunks/ OUT=out/corpus/ MODEL=qwen2.5:7b ------------------------------
@@ -99,10 +117,32 @@ CACHE ?=
 # KEEP_FAILED=1: keep a file whose run ended with failed views (null, with their error) instead of
 # failing the target; `rca-summarize OUT/x.summarized.jsonl` retries just those views later.
 KEEP_FAILED ?=
+# SHARD=k/N: build only the input files whose name hashes to shard k of N (k = 1..N), so that N
+# machines sharing IN and OUT (each with its own local CACHE) build disjoint parts of one corpus;
+# then `make corpus-verify` checks that OUT holds every input record exactly once.
+SHARD ?=
 
 in_dir := $(patsubst %/,%,$(IN))
 out_dir := $(patsubst %/,%,$(OUT))
-CHUNK_FILES := $(wildcard $(in_dir)/*.chunks.jsonl)
+ALL_CHUNK_FILES := $(wildcard $(in_dir)/*.chunks.jsonl)
+ifeq ($(strip $(SHARD)),)
+CHUNK_FILES := $(ALL_CHUNK_FILES)
+else
+shard_k := $(word 1,$(subst /, ,$(SHARD)))
+shard_n := $(word 2,$(subst /, ,$(SHARD)))
+ifneq ($(shell [[ '$(SHARD)' =~ ^[0-9]+/[0-9]+$$ ]] && (( $(shard_k) >= 1 && $(shard_k) <= $(shard_n) )) && echo ok),ok)
+$(error SHARD must be k/N with 1 <= k <= N, e.g. SHARD=2/3; got '$(SHARD)')
+endif
+# The hash of a file's name, not its place in a listing: every machine computes the same shares,
+# and a file added later does not move the others (shard = SHA-256 of the name, first 4 bytes, mod N).
+CHUNK_FILES := $(shell printf '%s\n' $(ALL_CHUNK_FILES) | node -e ' \
+	const { createHash } = require("node:crypto"); \
+	const [k, n] = process.argv.slice(1).map(Number); \
+	for (const file of require("node:fs").readFileSync(0, "utf8").split("\n").filter(Boolean)) { \
+	  const name = file.slice(file.lastIndexOf("/") + 1); \
+	  if (createHash("sha256").update(name).digest().readUInt32BE(0) % n === k - 1) console.log(file); \
+	}' $(shard_k) $(shard_n))
+endif
 SUMMARIZED := $(patsubst $(in_dir)/%.chunks.jsonl,$(out_dir)/%.summarized.jsonl,$(CHUNK_FILES))
 # Kept (not deleted as intermediates): they are worth reading, and re-tagging is not free.
 .SECONDARY: $(SUMMARIZED:.summarized.jsonl=.tagged.jsonl)
@@ -124,5 +164,10 @@ $(out_dir)/%.summarized.jsonl: $(out_dir)/%.tagged.jsonl $(BUILT) $(out_dir)/.se
 	$(call write_keeping_failed,./bin/rca-summarize $(SUMMARIZE_RUN) "$<")
 
 corpus: $(SUMMARIZED)
-	@if [ -z "$(CHUNK_FILES)" ]; then echo "make corpus: no $(in_dir)/*.chunks.jsonl files (IN=dir/ names the folder)" >&2; exit 2; fi
-	@node examples/summary-table.mjs $(SUMMARIZED)
+	@if [ -z "$(ALL_CHUNK_FILES)" ]; then echo "make corpus: no $(in_dir)/*.chunks.jsonl files (IN=dir/ names the folder)" >&2; exit 2; fi
+	@if [ -z "$(CHUNK_FILES)" ]; then echo "make corpus: no file of $(in_dir)/ falls in shard $(SHARD); nothing to do"; \
+	else node examples/summary-table.mjs $(SUMMARIZED); fi
+
+# After the shards: every record of IN/*.chunks.jsonl in exactly one record of OUT/*.summarized.jsonl.
+corpus-verify: $(BUILT)
+	./bin/rca merge --inputs "$(in_dir)" --outputs "$(out_dir)"

@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 // Prints a short table of summarized JSONL files (what rca-summarize wrote): records, views ok,
 // flagged, failed and replayed from the cache, one row per document (--by document) or per file.
-// --sections FILE adds the section count of each document, from rca-count-sections output.
-// Usage: node examples/summary-table.mjs [--by document|file] [--sections FILE] FILE...
+// --sections FILE adds the section count of each document, from rca-count-sections output;
+// --section-summaries FILE the sections of each document that got a section_summary (rca-summarize
+// --view section_summary output).
+// Usage: node examples/summary-table.mjs [--by document|file] [--sections FILE] [--section-summaries FILE] FILE...
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 const { values, positionals } = parseArgs({
-  options: { by: { type: 'string', default: 'file' }, sections: { type: 'string' } },
+  options: { by: { type: 'string', default: 'file' }, sections: { type: 'string' }, 'section-summaries': { type: 'string' } },
   allowPositionals: true,
 });
 if (positionals.length === 0 || !['file', 'document'].includes(values.by)) {
-  console.error('usage: node examples/summary-table.mjs [--by document|file] [--sections FILE] FILE...');
+  console.error('usage: node examples/summary-table.mjs [--by document|file] [--sections FILE] [--section-summaries FILE] FILE...');
   process.exit(2);
 }
 
@@ -20,6 +22,8 @@ const lines = (file) => readFileSync(file, 'utf8').split('\n').filter((l) => l.t
 
 const sections = new Map();
 if (values.sections) for (const s of lines(values.sections)) sections.set(s.doc_id, (sections.get(s.doc_id) ?? 0) + 1);
+const summarised = new Map();
+if (values['section-summaries']) for (const s of lines(values['section-summaries'])) if (s.section_summary) summarised.set(s.doc_id, (summarised.get(s.doc_id) ?? 0) + 1);
 
 const rows = new Map();
 const row = (name, type) => {
@@ -46,12 +50,15 @@ for (const file of positionals) {
 const total = { name: 'total', type: '', records: 0, ok: 0, flagged: 0, failed: 0, cached: 0 };
 for (const r of rows.values()) for (const k of ['records', 'ok', 'flagged', 'failed', 'cached']) total[k] += r[k];
 const withSections = values.by === 'document' && values.sections !== undefined;
-const header = [values.by, ...(values.by === 'document' ? ['type'] : []), 'records', ...(withSections ? ['sections'] : []), 'views ok', 'flagged', 'failed', 'from cache'];
+const withSummaries = values.by === 'document' && values['section-summaries'] !== undefined;
+const perDocument = (counts, r) => String(r.name === 'total' ? [...counts.values()].reduce((a, b) => a + b, 0) : (counts.get(r.name) ?? 0));
+const header = [values.by, ...(values.by === 'document' ? ['type'] : []), 'records', ...(withSections ? ['sections'] : []), ...(withSummaries ? ['summarized'] : []), 'views ok', 'flagged', 'failed', 'from cache'];
 const cells = (r) => [
   r.name,
   ...(values.by === 'document' ? [r.type] : []),
   String(r.records),
-  ...(withSections ? [String(r.name === 'total' ? [...sections.values()].reduce((a, b) => a + b, 0) : (sections.get(r.name) ?? 0))] : []),
+  ...(withSections ? [perDocument(sections, r)] : []),
+  ...(withSummaries ? [perDocument(summarised, r)] : []),
   String(r.ok),
   String(r.flagged),
   String(r.failed),

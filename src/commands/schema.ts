@@ -5,8 +5,8 @@ const USAGE = `Usage: rca schema <kind>     print the JSON Schema (draft 2020-12
        rca schema --list     list the record kinds
 
 The schemas are generated from the same definitions the stages validate with, so they are
-exact. The view schemas (retrieval_summary, rca_frame) are also what is sent to Ollama as
-its structured-output format.
+exact. The view schemas (retrieval_summary, rca_frame, section_summary) are also what is sent
+to the model as its structured-output format.
 
 Example:
   rca schema rca_frame > rca_frame.schema.json

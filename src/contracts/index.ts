@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { ChunkContext, ChunkInput, NerSeed } from './chunk.js';
 import { RejectRecord } from './reject.js';
+import { SectionRecord, SectionSummary } from './sections.js';
 import { RcaFrame, RetrievalSummary, VIEW_SCHEMAS } from './views.js';
 import type { ViewType } from '../views/view-types.js';
 
@@ -12,6 +13,8 @@ export const RECORD_KINDS = {
   ner_seed: { schema: NerSeed, summary: 'the 18 NER lists tag adds as `ner_seed`' },
   retrieval_summary: { schema: RetrievalSummary, summary: 'the search-oriented view of a chunk' },
   rca_frame: { schema: RcaFrame, summary: 'the root-cause-analysis view of a chunk' },
+  section: { schema: SectionRecord, summary: 'a node of a section tree, as rca-count-sections writes it' },
+  section_summary: { schema: SectionSummary, summary: 'the summary and key concepts of a section' },
   reject: { schema: RejectRecord, summary: 'a refused input line, as written by --rejects' },
 } as const satisfies Record<string, { schema: z.ZodType; summary: string }>;
 export type RecordKind = keyof typeof RECORD_KINDS;

@@ -555,6 +555,214 @@ export const JSON_SCHEMAS = {
     "additionalProperties": false,
     "description": "rca_frame: the root-cause-analysis reading of one chunk"
   },
+  "section": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+      "kind": {
+        "type": "string",
+        "const": "section"
+      },
+      "section_id": {
+        "type": "string",
+        "description": "the id rca-tag puts on each chunk of the section (document and normalised path)"
+      },
+      "doc_id": {
+        "type": "string"
+      },
+      "section_path": {
+        "type": "string",
+        "description": "the normalised segments joined with \" > \"; \"\" for the unsectioned node"
+      },
+      "segments": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "title": {
+        "type": "string",
+        "description": "the last segment; \"(unsectioned)\" for the chunks without a path"
+      },
+      "level": {
+        "type": "integer",
+        "description": "depth: 1 for a top-level heading, 0 for the unsectioned node"
+      },
+      "parent_id": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "parent_path": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "direct_count": {
+        "type": "integer",
+        "description": "the section's own chunks"
+      },
+      "total_count": {
+        "type": "integer",
+        "description": "the chunks of the section and all its subsections"
+      },
+      "child_count": {
+        "type": "integer",
+        "description": "direct subsections"
+      },
+      "chunk_ids": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "the section's own chunks, in input order"
+      },
+      "page_start": {
+        "type": [
+          "integer",
+          "null"
+        ]
+      },
+      "page_end": {
+        "type": [
+          "integer",
+          "null"
+        ]
+      },
+      "first_order": {
+        "type": [
+          "number",
+          "null"
+        ]
+      },
+      "last_order": {
+        "type": [
+          "number",
+          "null"
+        ]
+      },
+      "text": {
+        "type": "string",
+        "description": "the section's own chunks' text, joined, up to --max-text-chars"
+      },
+      "text_truncated": {
+        "type": "boolean"
+      },
+      "flags": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "unsectioned, missing_doc_id, missing_chunk_id, missing_text, section_id_mismatch"
+      }
+    },
+    "required": [
+      "kind",
+      "section_id",
+      "doc_id",
+      "section_path",
+      "segments",
+      "title",
+      "level",
+      "parent_id",
+      "parent_path",
+      "direct_count",
+      "total_count",
+      "child_count",
+      "chunk_ids",
+      "page_start",
+      "page_end",
+      "first_order",
+      "last_order",
+      "text",
+      "text_truncated",
+      "flags"
+    ],
+    "additionalProperties": {},
+    "description": "section: one node of a document's section tree, children before their parent, as rca-count-sections writes it"
+  },
+  "section_summary": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+      "section_id": {
+        "type": "string",
+        "description": "trusted: the section id from CONTEXT"
+      },
+      "doc_id": {
+        "type": "string",
+        "description": "trusted: the document id from CONTEXT"
+      },
+      "section_path": {
+        "type": "string",
+        "description": "trusted: the section path from CONTEXT"
+      },
+      "view_type": {
+        "type": "string",
+        "const": "section_summary"
+      },
+      "summary": {
+        "type": "string",
+        "description": "what the section covers in 100 to 200 words, extractive and faithful to SECTION_TEXT (and CHILD_SUMMARIES when given)"
+      },
+      "concepts": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "the 5 to 10 key concepts of the section, each an exact phrase of SECTION_TEXT (or CHILD_SUMMARIES)"
+      },
+      "chunk_count": {
+        "type": "integer",
+        "description": "trusted: the chunks of the section and its subsections, from CONTEXT"
+      },
+      "citations": {
+        "type": "object",
+        "properties": {
+          "doc_id": {
+            "type": "string"
+          },
+          "section_path": {
+            "type": "string"
+          },
+          "page_start": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "page_end": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "doc_id",
+          "section_path",
+          "page_start",
+          "page_end"
+        ],
+        "additionalProperties": false,
+        "description": "trusted provenance copied from CONTEXT; overwritten after generation, whatever the model wrote"
+      }
+    },
+    "required": [
+      "section_id",
+      "doc_id",
+      "section_path",
+      "view_type",
+      "summary",
+      "concepts",
+      "chunk_count",
+      "citations"
+    ],
+    "additionalProperties": false,
+    "description": "section_summary: a summary and the key concepts of one section, to search sections before their chunks"
+  },
   "reject": {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",

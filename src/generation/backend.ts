@@ -1,6 +1,7 @@
 // The seam between the retry ladder and whatever writes a view. The ladder asks for one attempt
 // at a time and validates every reply itself, so a backend only turns (job, attempt) into a reply:
-// Ollama renders a prompt and calls the server; an extractive backend fills the view from the
+// a model backend (Ollama on one host or several, an OpenAI-compatible server) renders a prompt
+// and calls the server; an extractive backend fills the view from the
 // chunk text and seed (it ignores the prompt, and one attempt is all it needs). A backend whose
 // replies are worth keeping names the request of a view's first attempt (`cacheKeyParts`): the
 // response cache keeps the outcome of the view's whole ladder under it (see view-cache.ts).
@@ -10,6 +11,7 @@ import type { JsonObject } from '../runtime/stage.js';
 import type { TextCut } from '../views/text-cut.js';
 import type { ViewType } from '../views/view-types.js';
 import type { BackendName, ModelOptions } from './config.js';
+import type { SectionJob } from './section-job.js';
 
 /** One view of one record. */
 export interface ViewJob {
@@ -20,6 +22,9 @@ export interface ViewJob {
   /** Input position of the record: earlier records go first when requests wait for a slot. */
   seq: number;
 }
+
+/** What the ladder and the backends are given: a chunk view, or the section_summary of a section (section-job.ts). */
+export type Job = ViewJob | SectionJob;
 
 /** What changes from one attempt to the next. */
 export interface AttemptInput {
@@ -42,13 +47,17 @@ export interface BackendReply {
   textCut: TextCut | null;
 }
 
+/** The generation options a record names: Ollama's four; an OpenAI-compatible server takes no num_ctx. */
+export type RecordedOptions = Omit<ModelOptions, 'num_ctx'> & { num_ctx?: number };
+
 /** What `generation.<view>` records about the backend: everything that determines a reply. */
 export interface BackendInfo {
   backend: BackendName;
   model: string | null;
+  /** Null when the server reports none (an OpenAI-compatible server never does) or nothing was asked (dry run, extractive). */
   model_digest: string | null;
   /** Null for a backend without generation options (extractive). */
-  options: ModelOptions | null;
+  options: RecordedOptions | null;
 }
 
 export interface Backend {
@@ -56,9 +65,9 @@ export interface Backend {
   /** False when another attempt cannot give another reply (a deterministic backend): the ladder stops after one. */
   readonly retries: boolean;
   /** One attempt; transport retries happen inside. Rejects only with a ModelError. */
-  attempt(job: ViewJob, input: AttemptInput, signal: AbortSignal): Promise<BackendReply>;
+  attempt(job: Job, input: AttemptInput, signal: AbortSignal): Promise<BackendReply>;
   /** The request one attempt would send, for --dry-run. */
-  render(job: ViewJob, input: AttemptInput): JsonObject;
+  render(job: Job, input: AttemptInput): JsonObject;
   /** What determines the reply to this attempt (absent: replies are not cached). */
-  cacheKeyParts?(job: ViewJob, input: AttemptInput): CacheKeyParts;
+  cacheKeyParts?(job: Job, input: AttemptInput): CacheKeyParts;
 }

@@ -1,19 +1,22 @@
 // The options generate and summarize share, and their resolution into one run configuration
 // (flags first, then the environment, then the defaults). Pure: the environment is passed in.
 import { CACHE_OPTIONS, resolveCacheSetting, type CacheSetting } from '../cache/cache-options.js';
+import { parseHostSpecs, type HostSpec } from '../llm/host-pool.js';
+import { resolveBaseUrl } from '../llm/openai-client.js';
 import { UsageError } from '../runtime/exit-codes.js';
 import type { OptionsSpec, OptionValues } from '../runtime/stage.js';
 import { parseViewList, VIEW_TYPES, type ViewType } from '../views/view-types.js';
 
-// ollama: the product (model output); extractive: model-free, deterministic, for trying the
-// toolkit without a server and as the baseline model output is compared with.
-export const BACKENDS = ['ollama', 'extractive'] as const;
+// ollama: the product (model output), on one host or spread over several; openai: any server
+// with an OpenAI-compatible /v1/chat/completions (vLLM, llama.cpp's server, LM Studio, TGI,
+// Ollama's own /v1); extractive: model-free, deterministic, for trying the toolkit without a
+// server and as the baseline model output is compared with.
+export const BACKENDS = ['ollama', 'openai', 'extractive'] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
 export const DEFAULT_HOST = 'http://localhost:11434';
 export const DEFAULT_MODEL = 'mistral:latest';
 export const DEFAULT_NUM_CTX = 8192;
-const DEFAULT_OLLAMA_PORT = '11434';
 // Backoff doubles from --retry-delay up to this cap; a server's Retry-After is capped the same way.
 export const MAX_RETRY_DELAY_MS = 30_000;
 
@@ -23,20 +26,26 @@ export const GENERATE_OPTIONS = {
     placeholder: 'NAME',
     default: 'ollama',
     choices: BACKENDS,
-    help: 'where the views come from: a local model (ollama), or rules that take them from the chunk text and its NER seed (extractive; no server needed)',
+    help: 'where the views come from: Ollama (ollama), a server with an OpenAI-compatible API such as vLLM (openai, with --base-url), or rules that take them from the chunk text and its NER seed (extractive; no server needed)',
   },
-  host: { type: 'string', placeholder: 'URL', help: `Ollama server [default: $OLLAMA_HOST, else $OLLAMA_BASE_URL, else ${DEFAULT_HOST}]` },
+  host: {
+    type: 'list',
+    placeholder: 'URL',
+    help: `Ollama server; give it several times (or a comma list) to spread requests over several hosts, each with --concurrency slots or its own as host=URL,slots=N [default: $OLLAMA_HOSTS (a comma list), else $OLLAMA_HOST, else $OLLAMA_BASE_URL, else ${DEFAULT_HOST}]`,
+  },
+  'base-url': { type: 'string', placeholder: 'URL', help: 'with --backend openai: the server\'s OpenAI-compatible API, e.g. http://localhost:8000/v1 (vLLM)' },
+  'api-key-env': { type: 'string', placeholder: 'NAME', help: 'with --backend openai: the environment variable that holds the API key (sent as a bearer token; never printed)' },
   model: { type: 'string', placeholder: 'NAME', help: `model to run [default: $OLLAMA_MODEL, else ${DEFAULT_MODEL}]` },
   'num-ctx': { type: 'number', placeholder: 'N', min: 256, integer: true, help: `context window in tokens, one value per run (a change reloads the model) [default: $OLLAMA_NUM_CTX, else ${DEFAULT_NUM_CTX}]` },
   seed: { type: 'number', placeholder: 'N', default: 42, integer: true, help: 'sampling seed (temperature is always 0)' },
   'max-output-tokens': { type: 'number', placeholder: 'N', default: 2048, min: 1, integer: true, help: 'cap on the tokens of one reply (num_predict); a reply cut there is retried' },
   'keep-alive': { type: 'string', placeholder: 'DURATION', default: '30m', help: 'how long the server keeps the model loaded after a request (e.g. 30m, 2h, -1 for ever)' },
   timeout: { type: 'number', placeholder: 'SECONDS', default: 120, min: 0, help: 'deadline of one request, streaming included' },
-  concurrency: { type: 'number', placeholder: 'N', default: 2, min: 1, integer: true, help: "requests in flight across records and views; set it to the server's OLLAMA_NUM_PARALLEL" },
-  window: { type: 'number', placeholder: 'N', min: 1, integer: true, help: 'records in progress at once, written in input order (default: 8 x --concurrency)' },
+  concurrency: { type: 'number', placeholder: 'N', default: 2, min: 1, integer: true, help: "requests in flight across records and views, per Ollama host; set it to the server's OLLAMA_NUM_PARALLEL" },
+  window: { type: 'number', placeholder: 'N', min: 1, integer: true, help: 'records in progress at once, written in input order (default: 8 x the requests in flight)' },
   'max-transport-retries': { type: 'number', placeholder: 'N', default: 5, min: 0, integer: true, help: 'retries of a request after a connection error, timeout, 429, 500, 502, 503 or 504' },
   'retry-delay': { type: 'number', placeholder: 'MS', default: 500, min: 0, integer: true, help: `first transport retry waits up to MS, doubling each time (random jitter, at most ${MAX_RETRY_DELAY_MS / 1000} s)` },
-  'give-up-after': { type: 'number', placeholder: 'SECONDS', default: 120, min: 0, help: 'stop the run (exit 3) when the server has failed every request for this long; 0 never stops' },
+  'give-up-after': { type: 'number', placeholder: 'SECONDS', default: 120, min: 0, help: 'stop the run (exit 3) when the server (every host) has failed every request for this long; 0 never stops' },
   'max-tries': { type: 'number', placeholder: 'N', default: 3, min: 1, integer: true, help: 'attempts per view when the reply is not usable: the prompt, then with feedback, then with the text cut' },
   'truncate-chars': { type: 'number', placeholder: 'N', default: 4000, min: 1, integer: true, help: 'the third attempt cuts the chunk text to N characters at a sentence boundary' },
   'max-chars': { type: 'number', placeholder: 'N', min: 1, integer: true, help: 'cut the chunk text to N characters in every attempt (default: no cut)' },
@@ -58,13 +67,20 @@ export interface ModelOptions {
 
 export interface GenerateConfig {
   backend: BackendName;
-  host: string;
+  /** Where requests go, as messages and --stats name it: the Ollama host(s), or the OpenAI-compatible base URL; null for extractive. */
+  host: string | null;
+  /** The Ollama hosts and their slots (one: the plain single-host path); empty for the other backends. */
+  hosts: HostSpec[];
+  /** The API key for the openai backend (from the variable --api-key-env names), else null. */
+  apiKey: Secret | null;
   model: string;
   modelOptions: ModelOptions;
   keepAlive: string;
   timeoutMs: number;
+  /** Requests in flight: per Ollama host without its own slots=N, else for the one server. */
   concurrency: number;
-  window: number;
+  /** --window; null: 8 x the requests in flight, known once the hosts are (see create.ts). */
+  window: number | null;
   maxTransportRetries: number;
   retryDelayMs: number;
   /** 0: never give up. */
@@ -76,29 +92,31 @@ export interface GenerateConfig {
   flagsOk: boolean;
   overwrite: boolean;
   dryRun: boolean;
-  /** The response cache; only the ollama backend uses it, and never in a dry run. */
+  /** The response cache; only the model backends use it, and never in a dry run. */
   cache: CacheSetting;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export function resolveConfig(options: GenerateOptionValues, env: Env): GenerateConfig {
-  const host = normaliseHost(firstSet(options.host, env.OLLAMA_HOST, env.OLLAMA_BASE_URL) ?? DEFAULT_HOST);
-  const model = firstSet(options.model, env.OLLAMA_MODEL) ?? DEFAULT_MODEL;
-  const numCtx = options['num-ctx'] ?? numCtxFromEnv(env.OLLAMA_NUM_CTX) ?? DEFAULT_NUM_CTX;
-  if (options.timeout <= 0) throw new UsageError(`--timeout must be more than 0 seconds, got ${options.timeout}`);
   const backend = options.backend as BackendName;
+  const server = resolveServer(backend, options, env);
+  const model = firstSet(options.model, env.OLLAMA_MODEL) ?? DEFAULT_MODEL;
+  // An OpenAI-compatible server fixes its context length when it starts (vLLM's --max-model-len).
+  if (backend === 'openai' && options['num-ctx'] !== undefined) throw new UsageError('--num-ctx is for Ollama; an OpenAI-compatible server sets its context length when it starts');
+  const numCtx = options['num-ctx'] ?? (backend === 'openai' ? undefined : numCtxFromEnv(env.OLLAMA_NUM_CTX)) ?? DEFAULT_NUM_CTX;
+  if (options.timeout <= 0) throw new UsageError(`--timeout must be more than 0 seconds, got ${options.timeout}`);
   if (backend === 'extractive' && options['dry-run']) throw new UsageError('--dry-run shows the requests a model would get; --backend extractive sends none');
   const cache = resolveCacheSetting(options, env);
   return {
     backend,
-    host,
+    ...server,
     model,
     modelOptions: { temperature: 0, seed: options.seed, num_predict: options['max-output-tokens'], num_ctx: numCtx },
     keepAlive: normaliseKeepAlive(options['keep-alive']),
     timeoutMs: Math.round(options.timeout * 1000),
     concurrency: options.concurrency,
-    window: options.window ?? 8 * options.concurrency,
+    window: options.window ?? null,
     maxTransportRetries: options['max-transport-retries'],
     retryDelayMs: options['retry-delay'],
     giveUpAfterMs: Math.round(options['give-up-after'] * 1000),
@@ -113,6 +131,66 @@ export function resolveConfig(options: GenerateOptionValues, env: Env): Generate
   };
 }
 
+function resolveServer(backend: BackendName, options: GenerateOptionValues, env: Env): Pick<GenerateConfig, 'host' | 'hosts' | 'apiKey'> {
+  const baseUrl = options['base-url'];
+  const keyVariable = options['api-key-env'];
+  if (backend === 'openai') {
+    if (baseUrl === undefined || baseUrl.trim() === '') {
+      throw new UsageError("--backend openai needs --base-url URL, the server's OpenAI-compatible API (e.g. http://localhost:8000/v1)");
+    }
+    if (options.host.some((h) => h.trim() !== '')) throw new UsageError('--host names Ollama servers; with --backend openai the server is --base-url');
+    let host: string;
+    try {
+      host = resolveBaseUrl(baseUrl).host;
+    } catch (err) {
+      // resolveBaseUrl throws a TypeError for a value that is not an http(s) URL.
+      throw new UsageError(`--base-url: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return { host, hosts: [], apiKey: keyVariable === undefined ? null : apiKeyFrom(keyVariable, env) };
+  }
+  if (baseUrl !== undefined) throw new UsageError('--base-url is for --backend openai; Ollama hosts are given with --host');
+  if (keyVariable !== undefined) throw new UsageError('--api-key-env is for --backend openai');
+  if (backend === 'extractive') return { host: null, hosts: [], apiKey: null };
+  const hosts = parseHostSpecs(options.host, env, options.concurrency);
+  return { host: hosts.map((h) => h.url).join(','), hosts, apiKey: null };
+}
+
+const VARIABLE_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+// The key comes only from the variable the user names: never a default variable, never a flag
+// (a flag's value shows in `ps` and in shell history).
+function apiKeyFrom(name: string, env: Env): Secret {
+  if (!VARIABLE_NAME_RE.test(name)) throw new UsageError(`--api-key-env expects the name of an environment variable, got '${name}'`);
+  const value = env[name]?.trim();
+  if (value === undefined || value === '') throw new UsageError(`--api-key-env ${name}: the variable is not set or empty`);
+  return new Secret(value);
+}
+
+/** A value that stays out of anything printed or serialised: only reveal() gives it. */
+export class Secret {
+  readonly #value: string;
+
+  constructor(value: string) {
+    this.#value = value;
+  }
+
+  reveal(): string {
+    return this.#value;
+  }
+
+  toJSON(): string {
+    return '[redacted]';
+  }
+
+  toString(): string {
+    return '[redacted]';
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return 'Secret [redacted]';
+  }
+}
+
 function firstSet(...values: (string | undefined)[]): string | undefined {
   for (const v of values) if (v !== undefined && v.trim() !== '') return v.trim();
   return undefined;
@@ -123,25 +201,6 @@ function numCtxFromEnv(raw: string | undefined): number | undefined {
   const n = Number(raw.trim());
   if (!Number.isInteger(n) || n < 256) throw new UsageError(`OLLAMA_NUM_CTX must be a whole number of at least 256, got '${raw}'`);
   return n;
-}
-
-const SCHEME_RE = /^[a-z][a-z0-9+.-]*:\/\//i;
-const TRAILING_SLASHES_RE = /\/+$/;
-
-/** Ollama's own reading of OLLAMA_HOST: the scheme defaults to http, and a bare host to port 11434. */
-export function normaliseHost(raw: string): string {
-  const hasScheme = SCHEME_RE.test(raw);
-  let url: URL;
-  try {
-    url = new URL(hasScheme ? raw : `http://${raw}`);
-  } catch {
-    throw new UsageError(`--host must be a URL such as ${DEFAULT_HOST}, got '${raw}'`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--host must be an http or https URL, got '${raw}'`);
-  }
-  if (!hasScheme && url.port === '') url.port = DEFAULT_OLLAMA_PORT;
-  return `${url.protocol}//${url.host}${url.pathname.replace(TRAILING_SLASHES_RE, '')}`;
 }
 
 // Go durations ("30m", "1h30m", "-1s"); a bare number means seconds, as the server reads a number.

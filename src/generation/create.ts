@@ -1,55 +1,113 @@
-// Wires a Generator for a run: the clock, the request gate, the run control, the backend, the
-// preflight and the response cache. The one place in generation that reaches the network and the
-// cache file before the first record.
+// Wires a Generator for a run: the clock, the model client (Ollama on one host or a pool of
+// hosts, or an OpenAI-compatible server), its preflight, the request gate sized to what the
+// servers can take, the run control, the backend and the response cache. The one place in
+// generation that reaches the network and the cache file before the first record.
+import { HostPool, type HostPoolEvent } from '../llm/host-pool.js';
+import type { ModelClient } from '../llm/model-client.js';
 import { FatalError } from '../runtime/exit-codes.js';
 import type { JsonObject } from '../runtime/stage.js';
-import type { ModelClient } from '../llm/model-client.js';
 import type { GenerateConfig } from './config.js';
-import { Generator } from './generator.js';
+import { Generator, type GeneratorDeps, type HostCounts } from './generator.js';
 import type { LadderPolicy } from './ladder.js';
-import { RequestGate, RunControl, type Clock } from './scheduler.js';
+import { RunControl, type Clock } from './run-control.js';
+import { hostEventMessage } from './stats.js';
 import { ViewCache, type ReplyStore } from './view-cache.js';
 
 export interface CreateOptions {
   finishRecord?: (record: JsonObject) => JsonObject;
-  /** Tests inject a client; by default the Ollama client for config.host. */
+  /** The processor built on the wired parts; by default the chunk views' Generator (section-mode.ts makes its own). */
+  processor?: (deps: GeneratorDeps) => Generator;
+  /** Tests inject a client; by default the config's (see connect()). */
   client?: ModelClient;
   /** Tests inject a store; by default the SQLite cache at config.cache.path. */
   openStore?: (path: string) => ReplyStore;
   now?: Clock;
 }
 
+/** The servers of a run, checked: who sends, the digest they agree on, how many requests they take at once. */
+interface Servers {
+  /** Null in a dry run: nothing is sent. */
+  client: ModelClient | null;
+  digest: string | null;
+  slots: number;
+  /** How messages name the servers ("… has failed every request for 120 s"). */
+  describe: string;
+  hosts: HostCounts | null;
+}
+
 export async function createGenerator(config: GenerateConfig, opts: CreateOptions = {}): Promise<Generator> {
   const now = opts.now ?? (() => performance.now());
-  const gate = new RequestGate(config.concurrency, now);
   const policy = ladderPolicy(config);
   const finish = opts.finishRecord ? { finishRecord: opts.finishRecord } : {};
+  const build = opts.processor ?? ((deps: GeneratorDeps) => new Generator(deps));
 
   if (config.backend === 'extractive') {
     const control = new RunControl(now, 0, 'the extractive backend');
     const { createExtractiveBackend } = await import('./extractive-backend.js');
-    return new Generator({ config, policy, backend: createExtractiveBackend(), control, gate: null, cache: null, now, ...finish });
+    const window = config.window ?? 8 * config.concurrency;
+    return build({ config, policy, backend: createExtractiveBackend(), control, gate: null, cache: null, now, slots: config.concurrency, window, hosts: null, ...finish });
   }
 
-  const control = new RunControl(now, config.giveUpAfterMs, `Ollama at ${config.host}`);
-  // Loaded here, not at the top: a model-free backend must not pay for the ollama package.
-  const { createOllamaBackend } = await import('./ollama-backend.js');
-  let client: ModelClient | null = null;
-  let modelDigest: string | null = null;
-  if (!config.dryRun) {
-    client = opts.client ?? (await import('../llm/ollama-client.js')).createOllamaClient({ host: config.host });
-    try {
-      modelDigest = (await client.preflight(config.model)).digest;
-    } catch (err) {
-      // The client's messages are the user-facing ones: unreachable host, model not pulled.
-      throw new FatalError(err instanceof Error ? err.message : String(err));
-    }
-  }
-  const backend = createOllamaBackend(config, { client, gate, control, modelDigest });
+  // Loaded here, not at the top: the extractive backend sends no request.
+  const [{ RequestGate }, { createModelBackend }] = await Promise.all([import('./scheduler.js'), import('./model-backend.js')]);
+  const servers = await connect(config, opts, now);
+  const gate = new RequestGate(servers.slots, now);
+  const control = new RunControl(now, config.giveUpAfterMs, servers.describe);
+  const backend = createModelBackend(config.backend, config, { client: servers.client, gate, control, modelDigest: servers.digest });
   // Opened after the preflight: the key needs the model's digest, and a run that cannot reach
   // its server should not create a cache file.
   const cache = config.dryRun || config.cache.path === null ? null : new ViewCache(await openStore(config.cache.path, opts.openStore), backend, policy, config.cache.refresh);
-  return new Generator({ config, policy, backend, control, gate: config.dryRun ? null : gate, cache, now, ...finish });
+  // Enough records in progress to keep every slot busy while the oldest one waits its turn.
+  const window = config.window ?? 8 * servers.slots;
+  return build({ config, policy, backend, control, gate: config.dryRun ? null : gate, cache, now, slots: servers.slots, window, hosts: servers.hosts, ...finish });
+}
+
+// The clients are loaded here, not at the top: the ollama package is loaded only for Ollama
+// hosts, and a dry run loads no client at all.
+async function connect(config: GenerateConfig, opts: CreateOptions, now: Clock): Promise<Servers> {
+  const host = config.host ?? '';
+  if (config.backend === 'openai') {
+    const describe = `the server at ${host}`;
+    if (config.dryRun) return { client: null, digest: null, slots: config.concurrency, describe, hosts: null };
+    const { createOpenAiClient } = await import('../llm/openai-client.js');
+    const client = opts.client ?? createOpenAiClient({ baseUrl: host, apiKey: config.apiKey?.reveal() ?? null });
+    const info = await preflight(() => client.preflight(config.model));
+    return { client, digest: info.digest, slots: config.concurrency, describe, hosts: null };
+  }
+
+  const specs = config.hosts;
+  const describe = `Ollama at ${specs.map((s) => s.url).join(', ')}`;
+  const allSlots = specs.reduce((sum, s) => sum + s.slots, 0);
+  if (config.dryRun) return { client: null, digest: null, slots: allSlots, describe, hosts: null };
+  const single = async (client: ModelClient): Promise<Servers> => {
+    const info = await preflight(() => client.preflight(config.model));
+    return { client, digest: info.digest, slots: allSlots, describe, hosts: null };
+  };
+  if (opts.client !== undefined) return single(opts.client);
+  const { createOllamaClient } = await import('../llm/ollama-client.js');
+  if (specs.length === 1) return single(createOllamaClient({ host: specs[0]!.url }));
+
+  const messages: string[] = [];
+  const pool = new HostPool(
+    specs.map((s) => ({ url: s.url, slots: s.slots, client: createOllamaClient({ host: s.url }) })),
+    { now, onEvent: (event: HostPoolEvent) => messages.push(hostEventMessage(event)) },
+  );
+  // Hosts without the model are left out (a message each); only a pool where none has it, or
+  // hosts whose digests differ, stop the run before it starts.
+  const checked = await preflight(() => pool.checkHosts(config.model));
+  // The gate lets exactly the pool's slots through: requests waiting inside the pool, ready for the
+  // next free slot, were measured to gain nothing (bench/multi-host-throughput.mjs: rca-generate
+  // already runs at the rate the pool and client alone reach against the same hosts).
+  return { client: pool, digest: checked.info.digest, slots: pool.capacity, describe, hosts: { stats: () => pool.stats(), messages } };
+}
+
+async function preflight<T>(check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (err) {
+    // The clients' messages are the user-facing ones: unreachable host, model not pulled, key refused.
+    throw new FatalError(err instanceof Error ? err.message : String(err));
+  }
 }
 
 export function ladderPolicy(config: GenerateConfig): LadderPolicy {

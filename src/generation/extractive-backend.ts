@@ -5,6 +5,7 @@
 import { EXTRACTIVE_BACKEND, EXTRACTIVE_MODEL, extractiveView } from '../llm/extractive.js';
 import { cutText } from '../views/text-cut.js';
 import type { Backend, BackendInfo } from './backend.js';
+import { isSectionJob } from './section-job.js';
 
 export function createExtractiveBackend(): Backend {
   const info: BackendInfo = { backend: EXTRACTIVE_BACKEND, model: EXTRACTIVE_MODEL, model_digest: null, options: null };
@@ -12,6 +13,8 @@ export function createExtractiveBackend(): Backend {
     info,
     retries: false,
     attempt(job, input) {
+      // Sections have rules of their own: section-mode.ts runs section-extractive-backend.ts instead.
+      if (isSectionJob(job)) throw new Error('the chunk views\' extractive backend does not write section_summary');
       // --max-chars cuts the text the views are taken from, as it cuts a model's prompt.
       const { text, cut } = cutText(job.text, input.maxChars);
       const view = extractiveView(job.view, { context: job.context, nerSeed: job.nerSeed, text });

@@ -4,16 +4,25 @@
 // order is kept by the runner; what this class adds is the rule for a run that stops early: after
 // Ctrl-C or a give-up, the output is exactly the records before the first unfinished one, so the
 // run resumes from that input line.
+import type { HostStats } from '../llm/host-pool.js';
 import { RawJson, type JsonObject, type Outcome, type Processor, type RecordMeta } from '../runtime/stage.js';
 import { GroundingText } from '../views/grounding.js';
 import type { ViewType } from '../views/view-types.js';
-import type { Backend, ViewJob } from './backend.js';
+import type { Backend, Job, ViewJob } from './backend.js';
 import type { GenerateConfig } from './config.js';
 import { runLadder, type LadderPolicy, type ViewResult } from './ladder.js';
 import { readTaggedChunk, viewsToGenerate, withRequests, withResults } from './record.js';
-import type { Clock, RequestGate, RunControl } from './scheduler.js';
-import { dryRunSummary, GenerationStats, progressText, summaryLines } from './stats.js';
+import type { Clock, RunControl } from './run-control.js';
+import type { RequestGate } from './scheduler.js';
+import { dryRunSummary, GenerationStats, hostLines, hostsJson, progressText, summaryLines } from './stats.js';
 import type { ViewCache } from './view-cache.js';
+
+/** A pool of hosts as the generator reports it: its counts, and the messages its events left. */
+export interface HostCounts {
+  stats(): HostStats[];
+  /** One line each, taken (emptied) as they are written to stderr. */
+  messages: string[];
+}
 
 export interface GeneratorDeps {
   config: GenerateConfig;
@@ -25,11 +34,17 @@ export interface GeneratorDeps {
   /** Null when no request is ever sent (dry run). */
   gate: RequestGate | null;
   now: Clock;
+  /** Requests the servers take at once (the gate's size). */
+  slots: number;
+  /** Records in progress at once. */
+  window: number;
+  /** Null unless requests are spread over several hosts. */
+  hosts: HostCounts | null;
   /** Applied to every record written (summarize flattens here); without it, a finished record passes through as its input bytes. */
   finishRecord?: (record: JsonObject) => JsonObject;
 }
 
-interface Prepared {
+export interface Prepared {
   outcome: Outcome;
   /** The work was cut short by the run stopping: the record must not be written. */
   unfinished: boolean;
@@ -37,7 +52,7 @@ interface Prepared {
 
 export class Generator implements Processor {
   readonly window: number;
-  private readonly counters = new GenerationStats();
+  protected readonly counters = new GenerationStats();
   private readonly startedAt: number;
   private seq = 0;
   private pending = 0;
@@ -45,8 +60,9 @@ export class Generator implements Processor {
   private firstUnwritten: RecordMeta | null = null;
   private fatalReported = false;
 
-  constructor(private readonly deps: GeneratorDeps) {
-    this.window = deps.config.window;
+  // Protected, as are counters, view, tally and inOrder: section-mode.ts drives section records with them.
+  constructor(protected readonly deps: GeneratorDeps) {
+    this.window = deps.window;
     this.startedAt = deps.now();
   }
 
@@ -70,7 +86,7 @@ export class Generator implements Processor {
     return this.inOrder(work, meta);
   }
 
-  private async view(job: ViewJob, grounding: GroundingText): Promise<ViewResult> {
+  protected async view(job: Job, grounding: GroundingText): Promise<ViewResult> {
     const { backend, cache, control, policy } = this.deps;
     const key = cache?.keyOf(job) ?? null;
     if (cache === null || key === null) return runLadder(job, grounding, backend, policy, control.signal);
@@ -97,15 +113,7 @@ export class Generator implements Processor {
     jobs.forEach((job, i) => {
       const result = results[i]!;
       byView.set(job.view, result);
-      this.counters.countView(result);
-      if (result.status === 'failed') {
-        failed = true;
-        const error = result.generation.error!;
-        warnings.push(`${job.view}: failed after ${error.attempts} ${error.attempts === 1 ? 'attempt' : 'attempts'}: ${error.code}: ${error.message}`);
-      } else if (result.status === 'flagged' && !this.deps.config.flagsOk) {
-        failed = true;
-        warnings.push(`${job.view}: ${result.flags.join(', ')}`);
-      }
+      if (this.tally(job.view, result, warnings)) failed = true;
     });
     const cacheWarning = this.deps.cache?.takeWarning();
     if (cacheWarning) warnings.push(cacheWarning);
@@ -114,9 +122,24 @@ export class Generator implements Processor {
     return { outcome: { records: [out], failed, warnings }, unfinished: false };
   }
 
+  /** Counts a view's result and adds its warning; true when it makes the record count as failed. */
+  protected tally(view: string, result: ViewResult, warnings: string[]): boolean {
+    this.counters.countView(result);
+    if (result.status === 'failed') {
+      const error = result.generation.error!;
+      warnings.push(`${view}: failed after ${error.attempts} ${error.attempts === 1 ? 'attempt' : 'attempts'}: ${error.code}: ${error.message}`);
+      return true;
+    }
+    if (result.status === 'flagged' && !this.deps.config.flagsOk) {
+      warnings.push(`${view}: ${result.flags.join(', ')}`);
+      return true;
+    }
+    return false;
+  }
+
   // Decides each record's fate in input order: a record is written only if every record before it
   // was, so an early stop leaves a prefix of the input on stdout and nothing half-done.
-  private inOrder(work: Prepared | Promise<Prepared>, meta: RecordMeta): Outcome | Promise<Outcome> {
+  protected inOrder(work: Prepared | Promise<Prepared>, meta: RecordMeta): Outcome | Promise<Outcome> {
     if (!(work instanceof Promise) && this.pending === 0) return this.decide(work, meta);
     this.pending++;
     const previous = this.tail;
@@ -131,11 +154,19 @@ export class Generator implements Processor {
   private decide(prepared: Prepared, meta: RecordMeta): Outcome {
     if (!prepared.unfinished && this.firstUnwritten === null) {
       if (prepared.outcome.records) this.counters.records++;
-      return prepared.outcome;
+      return this.withHostMessages(prepared.outcome);
     }
     this.firstUnwritten ??= meta;
     this.counters.dropped++;
-    return this.fatalOutcome() ?? {};
+    return this.withHostMessages(this.fatalOutcome() ?? {});
+  }
+
+  // A pool's events (a host left out, rested, back) go out with the next outcome in input order,
+  // so they land on stderr close to when they happened, between the records' own messages.
+  private withHostMessages(outcome: Outcome): Outcome {
+    const messages = this.deps.hosts?.messages;
+    if (messages === undefined || messages.length === 0) return outcome;
+    return { ...outcome, warnings: [...messages.splice(0), ...(outcome.warnings ?? [])] };
   }
 
   private fatalOutcome(): Outcome | null {
@@ -146,7 +177,7 @@ export class Generator implements Processor {
   }
 
   finish(): Outcome {
-    return this.fatalOutcome() ?? {};
+    return this.withHostMessages(this.fatalOutcome() ?? {});
   }
 
   interrupt(): void {
@@ -160,7 +191,12 @@ export class Generator implements Processor {
     // The extractive backend runs at streaming speed like the other stages (no wall time line;
     // --stats FILE has it), which also keeps its summary byte-stable.
     const model = this.deps.config.backend !== 'extractive';
-    const lines = summaryLines(this.counters, model ? this.deps.now() - this.startedAt : null, model);
+    const hosts = this.deps.hosts;
+    // Messages the last records did not carry come first, then the counts.
+    const lines = [
+      ...(hosts?.messages.splice(0) ?? []),
+      ...summaryLines(this.counters, model ? this.deps.now() - this.startedAt : null, model, hosts === null ? [] : hostLines(hosts.stats())),
+    ];
     if (this.firstUnwritten !== null) {
       const { source, line } = this.firstUnwritten;
       lines.push(`${this.counters.dropped} unfinished ${this.counters.dropped === 1 ? 'record was' : 'records were'} not written; the output holds every record before ${source}:${line} (resume from that line)`);
@@ -169,11 +205,12 @@ export class Generator implements Processor {
   }
 
   stats(): Record<string, unknown> {
-    const { backend, cache, config, gate } = this.deps;
+    const { backend, cache, config, gate, hosts } = this.deps;
     return this.counters.toJson({
       ...backend.info,
-      host: config.backend === 'extractive' ? null : config.host,
-      concurrency: config.concurrency,
+      host: config.host,
+      ...(hosts === null ? {} : { hosts: hostsJson(hosts.stats()) }),
+      concurrency: this.deps.slots,
       window: this.window,
       busy_slowdowns: gate?.slowdowns ?? 0,
       dry_run: config.dryRun,

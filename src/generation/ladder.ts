@@ -4,7 +4,7 @@
 // with the chunk text cut to truncateChars. Every reply goes through the validate stage's own
 // check (provenance stamped first), so a view written here is one rca-validate would pass as is.
 // A reply replayed from the response cache goes through the same check before it is used.
-import { VIEW_SCHEMAS } from '../contracts/views.js';
+import { checkerFor } from '../contracts/runtime.js';
 import { ModelError } from '../llm/model-client.js';
 import type { JsonObject } from '../runtime/stage.js';
 import { feedbackFor, type ReplyProblem } from '../views/feedback.js';
@@ -12,7 +12,8 @@ import type { GroundingText } from '../views/grounding.js';
 import { recoverJson } from '../views/json-recovery.js';
 import { cutText, type TextCut } from '../views/text-cut.js';
 import { validateView } from '../views/validate-view.js';
-import type { Backend, BackendInfo, ViewJob } from './backend.js';
+import type { Backend, BackendInfo, Job } from './backend.js';
+import { checkSectionReply, isSectionJob, sectionFeedbackSource } from './section-job.js';
 
 export interface LadderPolicy {
   maxTries: number;
@@ -53,11 +54,13 @@ export function attemptMaxChars(policy: LadderPolicy, attempt: number): number |
 }
 
 /** A reply parsed and checked as the ladder checks it: the view with provenance stamped, its flags, and whether it fits the contract. */
-function checkReply(job: ViewJob, grounding: GroundingText, content: string): { ok: true; view: JsonObject; flags: string[]; withinContract: boolean } | { ok: false; error: string } {
+function checkReply(job: Job, grounding: GroundingText, content: string): { ok: true; view: JsonObject; flags: string[]; withinContract: boolean } | { ok: false; error: string } {
   const recovered = recoverJson(content);
   if (!recovered.ok) return { ok: false, error: recovered.error };
+  // A section job is checked against its own sources (text, titles, child summaries): job.sources.
+  if (isSectionJob(job)) return { ok: true, ...checkSectionReply(job, recovered.value) };
   const checked = validateView(job.view, recovered.value, job.context, grounding);
-  return { ok: true, view: checked.view, flags: checked.flags, withinContract: VIEW_SCHEMAS[job.view].safeParse(checked.view).success };
+  return { ok: true, view: checked.view, flags: checked.flags, withinContract: checkerFor(job.view)(checked.view) === null };
 }
 
 /** What the response cache holds for a view: its accepted reply and the ladder's totals. */
@@ -74,7 +77,7 @@ export interface LadderOutcome {
  * today's checks (then the view is generated again). The text cut is the one of the attempt that
  * was kept, so the record is the one the first run wrote, apart from `cached`.
  */
-export function replayOutcome(job: ViewJob, grounding: GroundingText, info: BackendInfo, policy: LadderPolicy, outcome: LadderOutcome): ViewResult | null {
+export function replayOutcome(job: Job, grounding: GroundingText, info: BackendInfo, policy: LadderPolicy, outcome: LadderOutcome): ViewResult | null {
   // More tries than this run allows: this run would not have written that view.
   if (outcome.attempts < 1 || outcome.attempts > policy.maxTries) return null;
   const checked = checkReply(job, grounding, outcome.content);
@@ -99,7 +102,7 @@ interface Candidate {
   textCut: TextCut | null;
 }
 
-export async function runLadder(job: ViewJob, grounding: GroundingText, backend: Backend, policy: LadderPolicy, signal: AbortSignal): Promise<ViewResult> {
+export async function runLadder(job: Job, grounding: GroundingText, backend: Backend, policy: LadderPolicy, signal: AbortSignal): Promise<ViewResult> {
   const tries = backend.retries ? policy.maxTries : 1;
   const tokens = { prompt: null as number | null, output: null as number | null };
   let transportRetries = 0;
@@ -123,7 +126,7 @@ export async function runLadder(job: ViewJob, grounding: GroundingText, backend:
 
   for (let attempt = 1; attempt <= tries; attempt++) {
     const maxChars = attemptMaxChars(policy, attempt);
-    const feedback = problem === null ? null : feedbackFor(problem);
+    const feedback = problem === null ? null : feedbackFor(problem, isSectionJob(job) ? sectionFeedbackSource(job) : undefined);
     let reply;
     try {
       reply = await backend.attempt(job, { attempt, feedback, maxChars }, signal);

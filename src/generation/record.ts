@@ -1,8 +1,8 @@
 // What generate reads from a tagged record, which of its views still need work, and how the
 // results are written back: each view at its own key, its flags under `flags.<view>` (the shape
 // rca-validate writes), and `generation.<view>`. Fields owned by other stages pass through.
-import { ChunkContext, NerSeed } from '../contracts/chunk.js';
-import { VIEW_SCHEMAS } from '../contracts/views.js';
+import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
+import { checkerFor } from '../contracts/runtime.js';
 import type { JsonObject } from '../runtime/stage.js';
 import { isPlainObject } from '../views/validate-view.js';
 import type { ViewType } from '../views/view-types.js';
@@ -19,13 +19,14 @@ export function readTaggedChunk(record: JsonObject): { ok: true; chunk: TaggedCh
   if (record.context === undefined || record.ner_seed === undefined) {
     return { ok: false, code: 'NOT_TAGGED', message: `record has no ${record.context === undefined ? 'context' : 'ner_seed'} (run rca-tag first)` };
   }
-  const context = ChunkContext.safeParse(record.context);
-  if (!context.success) return { ok: false, code: 'BAD_CONTEXT', message: `context: ${firstIssue(context.error)}` };
-  const seed = NerSeed.safeParse(record.ner_seed);
-  if (!seed.success) return { ok: false, code: 'BAD_NER_SEED', message: `ner_seed: ${firstIssue(seed.error)}` };
+  const badContext = checkerFor('chunk_context')(record.context, 'context');
+  if (badContext !== null) return { ok: false, code: 'BAD_CONTEXT', message: badContext };
+  const badSeed = checkerFor('ner_seed')(record.ner_seed, 'ner_seed');
+  if (badSeed !== null) return { ok: false, code: 'BAD_NER_SEED', message: badSeed };
   const text = typeof record.text === 'string' ? record.text : typeof record.raw_text === 'string' ? record.raw_text : '';
   if (text.trim() === '') return { ok: false, code: 'NO_TEXT', message: 'record has no chunk text to prompt with' };
-  return { ok: true, chunk: { context: context.data, nerSeed: seed.data, text } };
+  // The checkers hold these to the contracts' JSON Schemas, which are the zod types' own.
+  return { ok: true, chunk: { context: record.context as ChunkContext, nerSeed: record.ner_seed as NerSeed, text } };
 }
 
 /** Views to generate: all asked for with --overwrite, else those not already present and within their contract. */
@@ -35,7 +36,7 @@ export function viewsToGenerate(record: JsonObject, views: readonly ViewType[], 
 }
 
 function isDone(value: unknown, view: ViewType): boolean {
-  return isPlainObject(value) && VIEW_SCHEMAS[view].safeParse(value).success;
+  return isPlainObject(value) && checkerFor(view)(value) === null;
 }
 
 /** The record with its new views; a key the record already has keeps its place. */
@@ -59,11 +60,4 @@ export function withRequests(record: JsonObject, requests: ReadonlyMap<ViewType,
   const rendered: JsonObject = isPlainObject(record.requests) ? { ...record.requests } : {};
   for (const [view, request] of requests) rendered[view] = request;
   return { ...record, requests: rendered };
-}
-
-function firstIssue(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): string {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid';
-  const path = issue.path.map(String).join('.');
-  return path ? `${path}: ${issue.message}` : issue.message;
 }

@@ -1,20 +1,25 @@
 // What one attempt sends to the model: the prompt (with the previous attempt's feedback first and
-// the chunk text cut when asked), the view's JSON Schema as `format`, and the fixed options.
-import { viewFormatSchema, type JsonSchema } from '../contracts/index.js';
+// the chunk text cut when asked), the view's JSON Schema as `format`, and the fixed options; and
+// how --dry-run shows it for each backend.
+import { viewFormatSchemaFor, type JsonSchema } from '../contracts/runtime.js';
 import type { GenerateRequest } from '../llm/model-client.js';
+import { chatCompletionBody, resolveBaseUrl } from '../llm/openai-client.js';
 import type { JsonObject } from '../runtime/stage.js';
 import { buildPrompt } from '../views/prompt-text.js';
+import type { SectionView } from '../views/section-view.js';
 import type { TextCut } from '../views/text-cut.js';
 import { VIEW_TYPES, type ViewType } from '../views/view-types.js';
-import type { AttemptInput, ViewJob } from './backend.js';
+import type { AttemptInput, Job } from './backend.js';
 import type { GenerateConfig } from './config.js';
+import { isSectionJob, sectionAttemptPrompt, sectionFormat } from './section-job.js';
 
-// Derived once per process: the schema walk is not free and every request of a view sends the same one.
+// One object per view for the whole run: every request of a view sends the same schema.
 const FORMATS = new Map<ViewType, JsonSchema>();
-export function formatOf(view: ViewType): JsonSchema {
+export function formatOf(view: ViewType | SectionView): JsonSchema {
+  if (view === 'section_summary') return sectionFormat();
   let format = FORMATS.get(view);
   if (format === undefined) {
-    format = viewFormatSchema(view);
+    format = viewFormatSchemaFor(view);
     FORMATS.set(view, format);
   }
   return format;
@@ -30,7 +35,8 @@ export interface AttemptPrompt {
 }
 
 /** The prompt of one attempt: the feedback note, then the prompt rebuilt for this attempt's text budget. */
-export function attemptPrompt(job: ViewJob, input: AttemptInput): AttemptPrompt {
+export function attemptPrompt(job: Job, input: AttemptInput): AttemptPrompt {
+  if (isSectionJob(job)) return sectionAttemptPrompt(job, input);
   const built = buildPrompt(job.context, job.nerSeed, job.text, job.view, { maxChars: input.maxChars });
   const prompt = input.feedback === null ? built.prompt : `${input.feedback}\n\n${built.prompt}`;
   return { prompt, textCut: built.truncated };
@@ -38,7 +44,7 @@ export function attemptPrompt(job: ViewJob, input: AttemptInput): AttemptPrompt 
 
 export type RequestSettings = Pick<GenerateConfig, 'model' | 'modelOptions' | 'keepAlive' | 'timeoutMs'>;
 
-export function generateRequest(settings: RequestSettings, view: ViewType, prompt: string): GenerateRequest {
+export function generateRequest(settings: RequestSettings, view: ViewType | SectionView, prompt: string): GenerateRequest {
   return {
     model: settings.model,
     prompt,
@@ -50,7 +56,7 @@ export function generateRequest(settings: RequestSettings, view: ViewType, promp
 }
 
 /** A request as --dry-run shows it: what would be POSTed to <host>/api/chat, plus how the text was cut. */
-export function renderRequest(host: string, request: GenerateRequest, textCut: TextCut | null): JsonObject {
+export function renderOllamaRequest(host: string, request: GenerateRequest, textCut: TextCut | null): JsonObject {
   return {
     host,
     endpoint: '/api/chat',
@@ -59,6 +65,26 @@ export function renderRequest(host: string, request: GenerateRequest, textCut: T
     keep_alive: request.keepAlive,
     timeout_ms: request.timeoutMs,
     format: request.format,
+    prompt: request.prompt,
+    text_cut: textCut,
+  };
+}
+
+/**
+ * A request to an OpenAI-compatible server as --dry-run shows it: what would be POSTed to
+ * <host><endpoint>, the prompt as the one user message, and how the text was cut. The API key is
+ * a header, never part of it.
+ */
+export function renderChatCompletion(baseUrl: string, request: GenerateRequest, textCut: TextCut | null): JsonObject {
+  const { host, apiRoot } = resolveBaseUrl(baseUrl);
+  const body = chatCompletionBody(request);
+  return {
+    host,
+    endpoint: `${apiRoot.slice(host.length)}/chat/completions`,
+    model: body.model,
+    options: { temperature: body.temperature, seed: body.seed, max_tokens: body.max_tokens },
+    timeout_ms: request.timeoutMs,
+    response_format: body.response_format,
     prompt: request.prompt,
     text_cut: textCut,
   };

@@ -1,5 +1,6 @@
-// Run counters of generate and summarize, and how they read on stderr (summary, progress) and in
-// the --stats JSON. Timing is passed in, never read here.
+// Run counters of generate and summarize, and how they read on stderr (summary, progress, the
+// messages of a pool of hosts) and in the --stats JSON. Timing is passed in, never read here.
+import type { HostPoolEvent, HostStats } from '../llm/host-pool.js';
 import type { ViewResult } from './ladder.js';
 
 export class GenerationStats {
@@ -61,11 +62,23 @@ export class GenerationStats {
   }
 }
 
-const number = new Intl.NumberFormat('en-US');
-const fixed1 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+// en-US grouping by hand: Intl.NumberFormat costs ~8 ms of ICU start-up per process, more than
+// the rest of a short extractive run.
+const THOUSANDS_RE = /\B(?=(\d{3})+(?!\d))/g;
+const grouped = (digits: string): string => digits.replace(THOUSANDS_RE, ',');
+const number = { format: (n: number): string => (Number.isInteger(n) ? grouped(String(n)) : String(n)) };
+const fixed1 = {
+  format(n: number): string {
+    const [whole = '', fraction = ''] = n.toFixed(1).split('.');
+    return `${grouped(whole)}.${fraction}`;
+  },
+};
 
-/** `wallMs` null: no wall time line. `model` false: no attempts, retries or tokens (a model-free backend has none). */
-export function summaryLines(stats: GenerationStats, wallMs: number | null, model = true): string[] {
+/**
+ * `wallMs` null: no wall time line. `model` false: no attempts, retries or tokens (a model-free
+ * backend has none). `hosts`: lines of their own before the wall time (see hostLines).
+ */
+export function summaryLines(stats: GenerationStats, wallMs: number | null, model = true, hosts: readonly string[] = []): string[] {
   const views =
     `${plural(stats.records, 'record')}${stats.passedThrough > 0 ? ` (${number.format(stats.passedThrough)} already done, passed through)` : ''}: ` +
     `views ${number.format(stats.viewsOk)} ok, ${number.format(stats.viewsFlagged)} flagged, ${number.format(stats.viewsFailed)} failed` +
@@ -78,6 +91,7 @@ export function summaryLines(stats: GenerationStats, wallMs: number | null, mode
     const codes = [...stats.failuresByCode].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     lines.push(`failed views by cause: ${codes.map(([code, n]) => `${code} ${number.format(n)}`).join(', ')}`);
   }
+  lines.push(...hosts);
   // On a line of its own: the one part of the summary that differs from run to run.
   if (wallMs !== null) {
     const seconds = wallMs / 1000;
@@ -85,6 +99,41 @@ export function summaryLines(stats: GenerationStats, wallMs: number | null, mode
     lines.push(`wall time ${fixed1.format(seconds)} s, ${fixed1.format(rate)} records/s`);
   }
   return lines;
+}
+
+/** One summary line per host of a pool: its slots, requests, failures and tokens, and its state when not serving. */
+export function hostLines(hosts: readonly HostStats[]): string[] {
+  return hosts.map((h) => {
+    const state = h.state === 'skipped' ? ' (left out)' : h.state === 'up' ? '' : ` (${h.state} at the end)`;
+    return (
+      `host ${h.url}${state}: ${plural(h.slots, 'slot')}, ${plural(h.requests, 'request')}, ${number.format(h.failures)} failed; ` +
+      `tokens ${number.format(h.prompt_tokens)} in / ${number.format(h.output_tokens)} out`
+    );
+  });
+}
+
+/** The per-host counts of --stats (no clock readings: the runner's timing is the run's). */
+export function hostsJson(hosts: readonly HostStats[]): Record<string, unknown>[] {
+  return hosts.map((h) => ({
+    url: h.url,
+    slots: h.slots,
+    state: h.state,
+    requests: h.requests,
+    failures: h.failures,
+    tokens: { prompt: h.prompt_tokens, output: h.output_tokens },
+  }));
+}
+
+/** What a pool of hosts says when a host leaves, rests or comes back: one line on stderr. */
+export function hostEventMessage(event: HostPoolEvent): string {
+  switch (event.kind) {
+    case 'skipped':
+      return `host ${event.url} left out of the run: ${event.message}`;
+    case 'down':
+      return `host ${event.url} rested for ${fixed1.format(event.forMs / 1000)} s after ${event.code}: ${event.message}; its requests go to the other hosts`;
+    case 'up':
+      return `host ${event.url} is back`;
+  }
 }
 
 export function dryRunSummary(stats: GenerationStats): string[] {

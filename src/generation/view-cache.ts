@@ -13,7 +13,7 @@
 import { cacheKey } from '../cache/cache-key.js';
 import type { CachedReply, CacheEntryMeta } from '../cache/response-cache.js';
 import type { GroundingText } from '../views/grounding.js';
-import type { Backend, ViewJob } from './backend.js';
+import type { Backend, Job } from './backend.js';
 import { attemptMaxChars, replayOutcome, type LadderPolicy, type ViewResult } from './ladder.js';
 
 /** The part of ResponseCache generate needs (tests pass an in-memory one). */
@@ -43,13 +43,13 @@ export class ViewCache {
   }
 
   /** The key of a view, or null when its backend's replies are not cached. */
-  keyOf(job: ViewJob): string | null {
+  keyOf(job: Job): string | null {
     const parts = this.backend.cacheKeyParts?.(job, { attempt: 1, feedback: null, maxChars: attemptMaxChars(this.policy, 1) });
     if (parts === undefined) return null;
     return cacheKey({ ...parts, options: { ...parts.options, truncate_chars: this.policy.truncateChars } });
   }
 
-  lookup(key: string, job: ViewJob, grounding: GroundingText): ViewResult | null {
+  lookup(key: string, job: Job, grounding: GroundingText): ViewResult | null {
     if (this.refresh || this.failure !== null) return null;
     let found;
     try {

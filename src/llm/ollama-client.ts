@@ -1,5 +1,6 @@
 import { Ollama } from 'ollama';
 import type { ChatResponse, ModelResponse } from 'ollama';
+import { modelFetch } from './model-fetch.js';
 import {
   ModelError,
   type GenerateReply,
@@ -79,9 +80,9 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
     try {
       scope.throwIfCallerAborted(host);
       const ollama = new Ollama({ host, fetch: scope.fetch });
-      // Streaming: headers come with the first token, not the whole reply, so a long generation
-      // never meets Node fetch's 300 s headers timeout. Only a first token later than that (deep
-      // server queue, cold load) can; it surfaces as TIMEOUT. Our own deadline bounds the call.
+      // Streaming: tokens arrive as they are made, and modelFetch has no headers or body timeout,
+      // so neither a long generation nor a long wait in the server's queue hits Node's 300 s
+      // limits. Our own deadline (timeoutMs) bounds the call.
       const stream = await ollama.chat({
         model: request.model,
         messages: [{ role: 'user', content: request.prompt }],
@@ -163,7 +164,7 @@ class RequestScope {
   readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     // ollama-js passes its own per-stream signal; both must be able to cancel the request.
     const signal = init?.signal ? AbortSignal.any([init.signal, this.signal]) : this.signal;
-    const response = await fetch(input, { ...init, signal });
+    const response = await modelFetch(input, { ...init, signal });
     if (!response.ok) this.retryAfter = response.headers.get('retry-after');
     return response;
   };

@@ -2,6 +2,7 @@
 // own /v1): Node's fetch against /v1/chat/completions, streamed as server-sent events. No SDK, so
 // the request, the deadline and every error message stay under our control — in particular the
 // API key, which is sent only in the Authorization header and scrubbed from anything we report.
+import { modelFetch } from './model-fetch.js';
 import {
   ModelError,
   type GenerateReply,
@@ -158,7 +159,7 @@ export function createOpenAiClient(opts: OpenAiClientOptions): ModelClient {
       if (scope.callerAborted) throw abortedError(host);
       let response: Response;
       try {
-        response = await fetch(`${apiRoot}/models`, { headers: headers(false), signal: scope.signal });
+        response = await modelFetch(`${apiRoot}/models`, { headers: headers(false), signal: scope.signal });
       } catch (err) {
         const classified = classify(err, scope, 'request');
         if (classified.code === 'ABORTED') throw classified;
@@ -193,7 +194,7 @@ export function createOpenAiClient(opts: OpenAiClientOptions): ModelClient {
       if (scope.callerAborted) throw abortedError(host);
       // Streaming: headers come with the first token, so a long generation never meets Node
       // fetch's 300 s headers timeout; our own deadline bounds the whole call.
-      const response = await fetch(`${apiRoot}/chat/completions`, {
+      const response = await modelFetch(`${apiRoot}/chat/completions`, {
         method: 'POST',
         headers: headers(true),
         body: JSON.stringify(chatCompletionBody(request)),

@@ -68,8 +68,15 @@ export class LineSplitter {
       return;
     }
     if (this.partBytes + (to - from) > this.maxLineBytes) {
-      const held = Buffer.concat([...this.parts, chunk.subarray(from, Math.min(to, from + PREVIEW_BYTES))]);
-      this.overflowPreview = held.subarray(0, PREVIEW_BYTES).toString('utf8');
+      // Only the first parts make the preview: joining all held parts would copy up to maxLineBytes.
+      const head: Buffer[] = [];
+      let headBytes = 0;
+      for (const part of [...this.parts, chunk.subarray(from, Math.min(to, from + PREVIEW_BYTES))]) {
+        if (headBytes >= PREVIEW_BYTES) break;
+        head.push(part);
+        headBytes += part.length;
+      }
+      this.overflowPreview = Buffer.concat(head, headBytes).subarray(0, PREVIEW_BYTES).toString('utf8');
       this.overflowBytes = this.partBytes + (to - from);
       this.parts = [];
       this.partBytes = 0;
@@ -108,8 +115,10 @@ export class LineSplitter {
 }
 
 function isBlank(text: string): boolean {
-  // Fast path: a record line starts with '{' almost always.
+  // Fast path: a record line starts with '{' almost always. Any other visible ASCII character
+  // cannot be whitespace either; everything else (\v, \f, NBSP, U+2028...) is left to trim(), so
+  // a line is blank by one rule whatever whitespace it starts with.
   const c = text.charCodeAt(0);
-  if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+  if (c > 0x20 && c < 0xa0) return false;
   return text.trim() === '';
 }

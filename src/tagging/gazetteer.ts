@@ -20,7 +20,8 @@ const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
 type Route = number;
 const NO_FIELD = -1;
 
-function phraseSpecs(entries: readonly LexiconEntry[]): PhraseSpec<Route>[] {
+/** The gazetteer's phrases: payload = index into LEXICON_FIELDS, or -1 for a label that is not routed. */
+export function phraseSpecs(entries: readonly LexiconEntry[]): PhraseSpec<Route>[] {
   const specs: PhraseSpec<Route>[] = [];
   for (const { term, label } of entries) {
     const field = routeLabel(label);

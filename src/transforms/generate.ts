@@ -1,9 +1,16 @@
 import { defineStage } from '../runtime/stage.js';
 import { GENERATE_OPTIONS, resolveConfig } from '../generation/config.js';
 import { createGenerator } from '../generation/create.js';
+import { createSectionGenerator, resolveSectionMode, SECTION_DESCRIPTION, SECTION_OPTIONS } from '../generation/section-mode.js';
 
 export const GENERATE_DESCRIPTION = `Reads records written by rca-tag (context, ner_seed, text) and asks the model for each view,
 --concurrency requests at a time across records; records come out in input order.
+Several Ollama hosts (--host given more than once, or OLLAMA_HOSTS=a,b,c) share the work: each
+request goes to the least-loaded host with a free slot (--concurrency each, or host=URL,slots=N);
+a host that fails is rested and probed again, its requests going to the others. Hosts without
+the model are left out; hosts whose copies of the model differ stop the run before it starts.
+--backend openai --base-url URL speaks to an OpenAI-compatible server instead (vLLM, llama.cpp's
+server, LM Studio, TGI, Ollama's /v1); --api-key-env NAME names the variable holding its key.
 --backend extractive needs no model: each view is taken from the chunk text and its NER seed by
 fixed rules (deterministic; its provenance says backend "extractive"), to try the toolkit without
 a server or to compare model output with.
@@ -24,24 +31,32 @@ that is null is generated again, so a run over its own output retries what faile
 Model replies that pass every check are kept in a response cache (--cache, default
 $RCA_CACHE or ~/.cache/rca/responses.sqlite), keyed by model, digest, options, schema and prompt:
 running the same input again sends no request for them and writes the same records, with
-"cached": true. A failed or flagged view is never kept, so it is asked again next time.
+"cached": true. A failed or flagged view is never kept, so it is asked again next time. An
+OpenAI-compatible server reports no model digest: after redeploying a model under the same name,
+use --refresh.
 Ctrl-C stops reading and cancels the requests in flight; the output then holds every record
-before the first unfinished one, in input order. If the server fails every request for
---give-up-after seconds, the run stops the same way with exit status 3.`;
+before the first unfinished one, in input order. If the server (every host) fails every request
+for --give-up-after seconds, the run stops the same way with exit status 3; so does a model that
+disappears mid-run or an API key that stops being accepted.`;
 
 export default defineStage({
   name: 'generate',
-  summary: 'write the retrieval_summary and rca_frame views of each tagged chunk with a local model (Ollama)',
-  description: GENERATE_DESCRIPTION,
+  summary: 'write the retrieval_summary and rca_frame views of each tagged chunk with a model (Ollama, or an OpenAI-compatible server)',
+  description: `${GENERATE_DESCRIPTION}\n${SECTION_DESCRIPTION}`,
   examples: [
     'rca-tag < chunks.jsonl | rca-generate > generated.jsonl',
     'rca-generate --model qwen2.5:7b --concurrency 4 --stats stats.json tagged.jsonl > generated.jsonl',
+    'rca-generate --host gpu1 --host gpu2 --host host=gpu3,slots=8 tagged.jsonl > generated.jsonl      # three Ollama hosts',
+    'VLLM_KEY=... rca-generate --backend openai --base-url http://vllm:8000/v1 --model Qwen/Qwen2.5-7B-Instruct --api-key-env VLLM_KEY --concurrency 32 tagged.jsonl',
     'rca-generate --dry-run --views rca_frame tagged.jsonl | jq -r \'.requests.rca_frame.prompt\'',
     'rca-generate generated.jsonl > retried.jsonl      # retries only the views that failed',
     'rca-generate --backend extractive tagged.jsonl > baseline.jsonl      # no model: the extractive baseline',
+    'rca-count-sections --unsorted tagged.jsonl | rca-generate --view section_summary --bottom-up > section-summaries.jsonl',
   ],
-  options: GENERATE_OPTIONS,
+  options: { ...GENERATE_OPTIONS, ...SECTION_OPTIONS },
   create(options, setup) {
-    return createGenerator(resolveConfig(options, setup.env));
+    const config = resolveConfig(options, setup.env);
+    const sections = resolveSectionMode(options, setup);
+    return sections === null ? createGenerator(config) : createSectionGenerator(config, sections);
   },
 });

@@ -1,10 +1,12 @@
 // The note a retry prompt starts with: it names exactly what was wrong with the previous reply
 // (a parse error or the validator's flags), so the model can fix that and nothing else.
+import { SECTION_QUALITY } from './section-validate.js';
 import { QUALITY_GATES } from './validate-view.js';
 
 export type ReplyProblem = { parseError: string } | { flags: readonly string[] };
 
-const RULES: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> = [
+// `source` names the text the reply must be grounded in, as the prompt names it (CHUNK_TEXT, SECTION_TEXT, ...).
+const RULES: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray, source: string) => string]> = [
   [/^view_not_object$/, () => 'the reply must be one JSON object'],
   [/^bad_(.+)$/, (m) => `${m[1]} must be exactly as in OUTPUT JSON`],
   [/^missing_(.+)$/, (m) => `key "${m[1]}" is missing`],
@@ -22,24 +24,33 @@ const RULES: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> = 
   [/^scope_too_short$/, () => `scope must say what the chunk covers in at least ${QUALITY_GATES.minScopeChars} characters`],
   [/^few_keywords$/, () => `keywords_synonyms needs at least ${QUALITY_GATES.minKeywords} distinct terms`],
   [/^boilerplate$/, () => 'scope must describe the chunk, not the assistant'],
-  [/^empty_frame$/, () => 'every list is empty; put at least one fact stated in CHUNK_TEXT in observed'],
-  [/^ungrounded_number:(.+)$/, (m) => `the number ${m[1]} does not occur in CHUNK_TEXT`],
-  [/^ungrounded_equipment_id:(.+)$/, (m) => `the equipment id ${m[1]} does not occur in CHUNK_TEXT`],
-  [/^ungrounded_quote:(.+)$/, (m) => `the quoted phrase "${m[1]}" does not occur in CHUNK_TEXT`],
+  [/^empty_frame$/, (_m, source) => `every list is empty; put at least one fact stated in ${source} in observed`],
+  [/^summary_too_short$/, () => `summary is too short: say what the section covers in ${span(SECTION_QUALITY.targetWords)} words (from a shorter text, at least half as many words as it has)`],
+  [/^summary_too_long$/, () => `summary is too long: keep it to ${span(SECTION_QUALITY.targetWords)} words`],
+  [/^few_concepts$/, () => `concepts needs ${span(SECTION_QUALITY.targetConcepts)} distinct key phrases (from a shorter text, one per ${SECTION_QUALITY.wordsPerConcept} words)`],
+  [/^too_many_concepts$/, () => `concepts holds more than ${SECTION_QUALITY.targetConcepts.max} items; keep the ${span(SECTION_QUALITY.targetConcepts)} most important`],
+  [/^ungrounded_number:(.+)$/, (m, source) => `the number ${m[1]} does not occur in ${source}`],
+  [/^ungrounded_equipment_id:(.+)$/, (m, source) => `the equipment id ${m[1]} does not occur in ${source}`],
+  [/^ungrounded_quote:(.+)$/, (m, source) => `the quoted phrase "${m[1]}" does not occur in ${source}`],
+  [/^ungrounded_concept:(.+)$/, (m, source) => `the concept "${m[1]}" does not occur in ${source}; copy each concept exactly as written there`],
 ];
 
-export function feedbackFor(problem: ReplyProblem): string {
+export function feedbackFor(problem: ReplyProblem, source = 'CHUNK_TEXT'): string {
   if ('parseError' in problem) {
     return `Your previous reply could not be used: ${problem.parseError}. Reply with one JSON object shaped exactly like OUTPUT JSON, and nothing else.`;
   }
-  const reasons = problem.flags.map(explain);
+  const reasons = problem.flags.map((flag) => explain(flag, source));
   return `Your previous reply failed these checks: ${reasons.join('; ')}. Reply with the whole corrected JSON object, shaped exactly like OUTPUT JSON, and nothing else.`;
 }
 
-function explain(flag: string): string {
+function explain(flag: string, source: string): string {
   for (const [pattern, say] of RULES) {
     const m = pattern.exec(flag);
-    if (m) return say(m);
+    if (m) return say(m, source);
   }
   return flag;
+}
+
+function span(range: { min: number; max: number }): string {
+  return `${range.min} to ${range.max}`;
 }

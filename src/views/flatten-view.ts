@@ -43,8 +43,12 @@ const WHITESPACE_RE = /\s+/g;
 const HAS_CONTENT_RE = /[\p{L}\p{N}]/u;
 
 export function flattenView(view: ViewType, obj: unknown): string {
+  return flattenFields(FLATTEN_LAYOUTS[view], obj);
+}
+
+/** The "LABEL: value" lines of any layout (the section view has its own). */
+export function flattenFields(layout: FlattenLayout, obj: unknown): string {
   if (!isObject(obj)) return '';
-  const layout = FLATTEN_LAYOUTS[view];
   const lines: string[] = [];
   for (const [label, path] of layout.fields) {
     const value = textOf(valueAt(obj, path), layout.separator);

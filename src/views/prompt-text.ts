@@ -120,6 +120,6 @@ export function seedJson(seed: NerSeed): string {
 }
 
 // A CONTEXT value is one line whatever another producer put in it; unknown pages print as null.
-function contextValue(value: string | number | null): string {
+export function contextValue(value: string | number | null): string {
   return value === null ? 'null' : String(value).replace(NEWLINES_RE, ' ');
 }

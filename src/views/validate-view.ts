@@ -51,7 +51,11 @@ export function validateView(view: ViewType, obj: JsonObject, context: ChunkCont
 /** Shape and quality flags of a view as given (no stamping, no grounding, nothing changed). */
 export function checkView(view: ViewType, obj: unknown): string[] {
   if (!isPlainObject(obj)) return ['view_not_object'];
-  const shape = VIEW_SHAPES[view];
+  return unique([...shapeFlags(VIEW_SHAPES[view], obj), ...qualityFlags(view, obj)]);
+}
+
+/** Flags of an object against a view's shape: missing or mistyped keys, list items, keys outside the contract. */
+export function shapeFlags(shape: ObjectShape, obj: JsonObject): string[] {
   const flags: string[] = [];
   for (const [key, field] of shape.fields) {
     if (!Object.hasOwn(obj, key)) {
@@ -93,8 +97,7 @@ export function checkView(view: ViewType, obj: unknown): string[] {
     }
   }
   for (const extra of Object.keys(obj)) if (!shape.fields.has(extra)) flags.push(`unexpected_key_${extra}`);
-  flags.push(...qualityFlags(view, obj));
-  return unique(flags);
+  return flags;
 }
 
 function itemFlags(name: string, items: unknown[], flags: string[]): void {
@@ -170,7 +173,7 @@ function groundingFlags(view: ViewType, obj: JsonObject, text: GroundingText): s
 
 // Only contract keys remain, in contract order (a stamped key the model had left out would
 // otherwise trail at the end). The object keeps its identity: callers may hold it.
-function keepContractKeys(shape: ObjectShape, obj: JsonObject): void {
+export function keepContractKeys(shape: ObjectShape, obj: JsonObject): void {
   const kept: [string, unknown][] = [];
   for (const [key, field] of shape.fields) {
     if (!Object.hasOwn(obj, key)) continue;
@@ -213,7 +216,7 @@ function fits(shape: FieldShape, value: unknown): boolean {
 }
 
 /** Flags are one-line tokens: whitespace collapsed, long values cut. */
-function flagValue(value: string): string {
+export function flagValue(value: string): string {
   const one = value.replace(/\s+/g, ' ').trim();
   return one.length > FLAG_VALUE_MAX ? `${one.slice(0, FLAG_VALUE_MAX - 1)}…` : one;
 }

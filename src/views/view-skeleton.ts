@@ -24,7 +24,7 @@ export function emptyView(view: ViewType, context: ChunkContext): View {
   return skeleton as View;
 }
 
-function emptyValue(shape: FieldShape): unknown {
+export function emptyValue(shape: FieldShape): unknown {
   switch (shape.kind) {
     case 'string':
       return '';
@@ -60,7 +60,7 @@ export function stampProvenance(obj: JsonObject, view: ViewType, context: ChunkC
   return fixed;
 }
 
-function citationDifferences(stored: unknown, want: JsonObject): string[] {
+export function citationDifferences(stored: unknown, want: JsonObject): string[] {
   if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return ['citations'];
   const have = stored as JsonObject;
   const paths: string[] = [];

@@ -367,7 +367,7 @@ describe('records that cannot be generated', () => {
   it.each([
     ['untagged', { chunk_id: 'c', text: 'x' }, 'NOT_TAGGED: record has no context (run rca-tag first)'],
     ['no text', { context: 'use-tagged', ner_seed: 'use-tagged', text: '   ' }, 'NO_TEXT: record has no chunk text to prompt with'],
-    ['a bad context', { context: { doc_id: 1 }, ner_seed: {} }, 'BAD_CONTEXT: context: doc_id:'],
+    ['a bad context', { context: { doc_id: 1 }, ner_seed: {} }, 'BAD_CONTEXT: context.doc_type: missing'],
   ])('rejects a record that is %s and goes on', async (_name, record, message) => {
     const { server } = await serve();
     const tagged = parseLines(await taggedLines(1))[0]!;

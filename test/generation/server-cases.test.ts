@@ -1,19 +1,26 @@
 // Golden cases that need a model: each test/generation/cases/<stage>/<case>/ runs the built bin
 // against the fake server and its scripted model, and compares stdout, stderr and the exit status
 // with the expected files. Folder: input.jsonl, args (one per line), optional script.json (see
-// scripted-model.ts), optional `pipeline` (the input is raw chunks: rca-tag runs first).
+// scripted-model.ts), optional `pipeline` (the input is raw chunks: rca-tag runs first), optional
+// server.json ({"face": "openai", "apiKey": "..."}: the run gets --backend openai --base-url
+// <fake>/v1 instead of --host <fake>), optional `env` (NAME=value lines for the bin).
 // RCA_UPDATE_GOLDEN=1 rewrites the expected files, as `npm run golden` does for test/golden.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cacheArgs, closeServers, serve } from './support/harness.js';
+import { cacheArgs, closeServers, serve, serveOpenAi } from './support/harness.js';
 import type { Script } from './support/scripted-model.js';
 import { spawnShell } from './support/spawn.js';
 
 const CASES_DIR = join(import.meta.dirname, 'cases');
-const FAKE_HOST = 'http://fake-ollama';
+const FAKE_HOST = { ollama: 'http://fake-ollama', openai: 'http://fake-openai' };
 const updating = process.env.RCA_UPDATE_GOLDEN === '1';
 if (updating && process.env.CI) throw new Error('refusing to rewrite golden files in CI');
+
+interface ServerSetup {
+  face?: 'ollama' | 'openai';
+  apiKey?: string;
+}
 
 interface Case {
   stage: string;
@@ -44,16 +51,25 @@ afterEach(closeServers);
 describe.each(Object.entries(byStage()))('against the fake server: %s', (_stage, group) => {
   it.each(group.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     const script = JSON.parse(read(c, 'script.json') ?? '{}') as Script;
-    const { server } = await serve(script, { slots: 4 });
+    const setup = JSON.parse(read(c, 'server.json') ?? '{}') as ServerSetup;
+    const face = setup.face ?? 'ollama';
+    const { server } = face === 'openai' ? await serveOpenAi(script, { slots: 4, apiKey: setup.apiKey ?? null }) : await serve(script, { slots: 4 });
+    const where = face === 'openai' ? ['--backend', 'openai', '--base-url', `${server.url}/v1`] : ['--host', server.url];
     const args = (read(c, 'args') ?? '').split('\n').filter((l) => l !== '');
+    const env = Object.fromEntries(
+      (read(c, 'env') ?? '')
+        .split('\n')
+        .filter((l) => l.includes('='))
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
     // Never the per-user cache: a case that is about the cache names its own file in `args`.
-    const bin = `./bin/rca-${c.stage} --host ${server.url} ${[...cacheArgs(args), ...args].map(quote).join(' ')}`;
+    const bin = `./bin/rca-${c.stage} ${[...where, ...cacheArgs(args), ...args].map(quote).join(' ')}`;
     const input = quote(join(c.dir, 'input.jsonl'));
-    const r = await spawnShell(existsSync(join(c.dir, 'pipeline')) ? `./bin/rca-tag < ${input} | ${bin}` : `${bin} < ${input}`);
+    const r = await spawnShell(existsSync(join(c.dir, 'pipeline')) ? `./bin/rca-tag < ${input} | ${bin}` : `${bin} < ${input}`, env);
     // The server's port and the wall time change from run to run; nothing else may.
-    const stdout = r.stdout.replaceAll(server.url, FAKE_HOST);
+    const stdout = r.stdout.replaceAll(server.url, FAKE_HOST[face]);
     const stderr = r.stderr
-      .replaceAll(server.url, FAKE_HOST)
+      .replaceAll(server.url, FAKE_HOST[face])
       .split('\n')
       .filter((l) => !/: wall time [\d.,]+ s, [\d.,]+ records\/s$/.test(l))
       .join('\n');

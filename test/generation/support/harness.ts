@@ -1,4 +1,6 @@
-// Runs generate/summarize in process against a fake Ollama server driven by a scripted model.
+// Runs generate/summarize in process against fake servers driven by a scripted model: one Ollama
+// host, several (each an OpenAI face, whose Ollama paths go to its engine, so that a test can stop
+// a host and start it again on the same port), or an OpenAI-compatible server.
 import { EventEmitter } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,12 +10,13 @@ import generateStage from '../../../src/transforms/generate.js';
 import summarizeStage from '../../../src/transforms/summarize.js';
 import type { Stage } from '../../../src/runtime/stage.js';
 import { startFakeOllama, type FakeOllama, type FakeOllamaOptions } from '../../support/fake-ollama.js';
+import { startFakeOpenAi, type FakeOpenAi, type FakeOpenAiOptions } from '../../support/fake-openai.js';
 import { runInProcess, type InProcessResult } from '../../support/run-in-process.js';
 import { scriptedModel, type Script, type ScriptedModel } from './scripted-model.js';
 
 export const STAGES = { generate: generateStage as Stage, summarize: summarizeStage as Stage };
 
-const servers: FakeOllama[] = [];
+const servers: { close(): Promise<void> }[] = [];
 
 export interface Served {
   server: FakeOllama;
@@ -25,6 +28,52 @@ export async function serve(script: Script = {}, opts: Omit<FakeOllamaOptions, '
   const server = await startFakeOllama({ ...opts, respond: model.respond });
   servers.push(server);
   return { server, model };
+}
+
+export interface ServedOpenAi {
+  server: FakeOpenAi;
+  model: ScriptedModel;
+}
+
+/** An OpenAI-compatible fake server (its /v1 face) over the scripted model. */
+export async function serveOpenAi(script: Script = {}, opts: Omit<FakeOpenAiOptions, 'respond'> = {}): Promise<ServedOpenAi> {
+  const model = scriptedModel(script);
+  const server = await startFakeOpenAi({ ...opts, respond: model.respond });
+  servers.push(server);
+  return { server, model };
+}
+
+export interface ServedHosts {
+  hosts: FakeOpenAi[];
+  /** One model for all hosts: a script counts the requests of a (chunk, view) wherever they went. */
+  model: ScriptedModel;
+  /** Stops host `i` (its requests in flight are cut) and, after `downMs`, starts it again on its port. */
+  restart(i: number, downMs: number): Promise<FakeOpenAi>;
+  /** Every life of host `i` so far, the first one first. */
+  lives(i: number): FakeOpenAi[];
+}
+
+export async function serveHosts(hosts: Omit<FakeOpenAiOptions, 'respond' | 'port'>[], script: Script = {}): Promise<ServedHosts> {
+  const model = scriptedModel(script);
+  const start = async (opts: FakeOpenAiOptions): Promise<FakeOpenAi> => {
+    const server = await startFakeOpenAi({ ...opts, respond: model.respond });
+    servers.push(server);
+    return server;
+  };
+  const lives = await Promise.all(hosts.map(async (h) => [await start(h)]));
+  return {
+    model,
+    hosts: lives.map((l) => l[0]!),
+    lives: (i) => lives[i]!,
+    async restart(i, downMs) {
+      const current = lives[i]!.at(-1)!;
+      await current.close();
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      const next = await start({ ...hosts[i], port: current.port });
+      lives[i]!.push(next);
+      return next;
+    },
+  };
 }
 
 export async function closeServers(): Promise<void> {
@@ -56,6 +105,16 @@ export async function run(
 ): Promise<InProcessResult> {
   const host = typeof server === 'string' ? server : server.url;
   return runInProcess(STAGES[stage], [input], ['--host', host, ...FAST, ...cacheArgs(args), ...args], opts);
+}
+
+/** A run with only the arguments given: no --host added (several hosts, --backend openai). */
+export async function runWith(
+  stage: keyof typeof STAGES,
+  input: string,
+  args: string[],
+  opts: { env?: Record<string, string>; signals?: EventEmitter; stdout?: Writable } = {},
+): Promise<InProcessResult> {
+  return runInProcess(STAGES[stage], [input], [...FAST, ...cacheArgs(args), ...args], opts);
 }
 
 /** stderr without the one line that changes from run to run. */

@@ -1,6 +1,6 @@
-// A deterministic "model" for the fake Ollama server: it reads the prompt it is sent and answers
-// with a view built from the chunk's own text and NER seed, so replies pass validation the way a
-// good model's would. A script turns chosen requests of a (chunk, view) into faults or bad replies;
+// A deterministic "model" for the fake servers (Ollama, and its OpenAI face): it reads the prompt
+// it is sent and answers with a view built from the chunk's own text and NER seed, so replies pass
+// validation the way a good model's would. A script turns chosen requests of a (chunk, view) into faults or bad replies;
 // requests are counted per (chunk, view), so a script means the same thing at any concurrency.
 import type { FakeFault, FakeReply, FakeRequest } from '../../support/fake-ollama.js';
 
@@ -38,8 +38,11 @@ const OUTPUT_HEADER = '\n\nOUTPUT JSON (exact keys/types):\n';
 const SEED_HEADER_RE = /\nNER_SEED \([^\n]*\):\n([^\n]*)\n/;
 const CONTRACT_START = 'You are an information extraction engine';
 
+// Reads Ollama's /api/chat body and an OpenAI chat completion alike: the prompt is the one user
+// message, and the view's schema is `format` or `response_format.json_schema.schema`.
 export function parsePrompt(body: any): ParsedPrompt {
   const prompt: string = String(body?.messages?.[0]?.content ?? body?.prompt ?? '');
+  const format = body?.format ?? body?.response_format?.json_schema?.schema;
   const contextAt = prompt.indexOf(CONTEXT_HEADER);
   const chunkId = /^chunk_id: (.*)$/m.exec(prompt.slice(contextAt))?.[1] ?? '?';
   const textAt = prompt.indexOf(TEXT_HEADER) + TEXT_HEADER.length;
@@ -47,7 +50,7 @@ export function parsePrompt(body: any): ParsedPrompt {
   const start = prompt.indexOf(CONTRACT_START);
   return {
     chunkId,
-    view: String(body?.format?.properties?.view_type?.const ?? '?'),
+    view: String(format?.properties?.view_type?.const ?? '?'),
     text: prompt.slice(textAt, outputAt),
     seed: JSON.parse(SEED_HEADER_RE.exec(prompt)?.[1] ?? '{}'),
     skeleton: JSON.parse(prompt.slice(outputAt + OUTPUT_HEADER.length)),

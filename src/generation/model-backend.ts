@@ -1,0 +1,153 @@
+// The model backends: one attempt is one chat request, sent through the request gate and retried
+// on transport faults with backoff (--max-transport-retries). The client behind it is Ollama on
+// one host, a pool of Ollama hosts, or an OpenAI-compatible server; the backend only differs in
+// what the record and the cache key say about the request, and in how --dry-run shows it.
+// Every answer and failure is reported to the run control: a request that keeps failing while
+// the server answers others fails its view; requests failing while the server answers nobody wait
+// for it instead, up to the run's give-up clock, so an outage never turns into an error record per
+// chunk.
+import { ModelError, type GenerateReply, type GenerateRequest, type ModelClient } from '../llm/model-client.js';
+import { abortableSleep, backoffDelay, withTransportRetries } from '../llm/transport-retry.js';
+import type { JsonObject } from '../runtime/stage.js';
+import type { TextCut } from '../views/text-cut.js';
+import type { Backend, BackendInfo, BackendReply, RecordedOptions } from './backend.js';
+import { MAX_RETRY_DELAY_MS, type GenerateConfig } from './config.js';
+import { attemptPrompt, generateRequest, renderChatCompletion, renderOllamaRequest } from './requests.js';
+import type { RunControl } from './run-control.js';
+import type { RequestGate } from './scheduler.js';
+
+export interface ModelBackendDeps {
+  /** Null for --dry-run: nothing is sent. */
+  client: ModelClient | null;
+  gate: RequestGate;
+  control: RunControl;
+  /** Digest from the preflight (null when unknown: a dry run, or a server that reports none). */
+  modelDigest: string | null;
+  random?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export type ModelBackendName = 'ollama' | 'openai';
+
+/** What differs between the wire formats: the options a record names, the key's extra parts, the dry-run view. */
+interface Dialect {
+  options: RecordedOptions;
+  /** Options of the cache key: what determines the reply besides model, digest, schema and prompt. */
+  keyOptions: Record<string, unknown>;
+  render(request: GenerateRequest, textCut: TextCut | null): JsonObject;
+}
+
+function dialectOf(name: ModelBackendName, config: GenerateConfig): Dialect {
+  const host = config.host ?? '';
+  if (name === 'ollama') {
+    // Host, keep_alive and timeout change where and how long, not what the model answers: a
+    // pool of hosts and a single host share their cache entries (preflight made the digests agree).
+    return { options: { ...config.modelOptions }, keyOptions: { ...config.modelOptions }, render: (request, cut) => renderOllamaRequest(host, request, cut) };
+  }
+  // num_ctx is not sent: the server fixed its context length when it started. Such a server
+  // reports no digest, so the base URL stands in for the model's identity in the key: another
+  // server may serve other weights under the same name. A model redeployed under the same name
+  // at the same URL goes unnoticed: --refresh asks again.
+  const { num_ctx: _notSent, ...options } = config.modelOptions;
+  return { options, keyOptions: { ...options, base_url: host }, render: (request, cut) => renderChatCompletion(host, request, cut) };
+}
+
+export function createModelBackend(name: ModelBackendName, config: GenerateConfig, deps: ModelBackendDeps): Backend {
+  const policy = {
+    maxRetries: config.maxTransportRetries,
+    baseDelayMs: config.retryDelayMs,
+    maxDelayMs: Math.max(config.retryDelayMs, MAX_RETRY_DELAY_MS),
+    ...(deps.random ? { random: deps.random } : {}),
+    ...(deps.sleep ? { sleep: deps.sleep } : {}),
+  };
+  const sleep = deps.sleep ?? abortableSleep;
+  const dialect = dialectOf(name, config);
+  const info: BackendInfo = { backend: name, model: config.model, model_digest: deps.modelDigest, options: dialect.options };
+  const { client, gate, control } = deps;
+
+  // One HTTP call. A 404 now means the model was removed mid-run (from every host of a pool),
+  // and a refused key means it was revoked: every later record would fail the same way, so the
+  // run stops rather than writing an error record per chunk. The client's message says which.
+  const call = async (request: GenerateRequest, seq: number, signal: AbortSignal) => {
+    if (client === null) throw new ModelError('BAD_RESPONSE', 'no model client in a dry run', { retryable: false });
+    try {
+      const reply = await gate.run(() => client.generate(request, signal), seq, signal);
+      control.serverAnswered();
+      return reply;
+    } catch (err) {
+      if (err instanceof ModelError) {
+        if (err.code === 'HTTP_404' || err.code === 'AUTH') control.fail(err.message);
+        else if (err.retryable) control.serverFailed(err);
+        else if (err.code !== 'ABORTED') control.serverAnswered();
+      }
+      throw err;
+    }
+  };
+
+  return {
+    info,
+    retries: true,
+    async attempt(job, input, signal): Promise<BackendReply> {
+      const { prompt, textCut } = attemptPrompt(job, input);
+      const request = generateRequest(config, job.view, prompt);
+      let failedAt: number | null = null;
+      const once = async () => {
+        try {
+          return await call(request, job.seq, signal);
+        } catch (err) {
+          if (err instanceof ModelError && err.retryable) failedAt ??= control.answerMark();
+          throw err;
+        }
+      };
+      const reply = (value: GenerateReply, transportRetries: number): BackendReply => ({
+        content: value.content,
+        doneReason: value.doneReason,
+        promptTokens: value.promptTokens,
+        outputTokens: value.outputTokens,
+        transportRetries,
+        textCut,
+      });
+      try {
+        const { value, retries } = await withTransportRetries(once, { ...policy, signal });
+        return reply(value, retries);
+      } catch (err) {
+        if (!(err instanceof ModelError) || !err.retryable) throw err;
+        // Out of retries while the server has answered nobody since this request began failing:
+        // the server is down, not this request. Failing the view would write an error record
+        // per chunk for the whole outage; instead keep trying at the longest delay, and let the
+        // run's give-up clock bound the wait (the record is then left unwritten, not failed).
+        let last = err;
+        let retries = err.retries;
+        while (config.giveUpAfterMs > 0 && failedAt !== null && !control.answeredSince(failedAt)) {
+          try {
+            await sleep(backoffDelay(config.maxTransportRetries, policy, last.retryAfterMs), signal);
+          } catch {
+            throw withRetries(new ModelError('ABORTED', `cancelled while waiting to retry after: ${last.message}`), retries);
+          }
+          retries++;
+          try {
+            return reply(await once(), retries);
+          } catch (next) {
+            if (!(next instanceof ModelError) || !next.retryable) throw next instanceof ModelError ? withRetries(next, retries) : next;
+            last = next;
+          }
+        }
+        throw withRetries(last, retries);
+      }
+    },
+    render(job, input) {
+      const { prompt, textCut } = attemptPrompt(job, input);
+      return dialect.render(generateRequest(config, job.view, prompt), textCut);
+    },
+    cacheKeyParts(job, input) {
+      const { prompt } = attemptPrompt(job, input);
+      const request = generateRequest(config, job.view, prompt);
+      return { backend: name, model: request.model, modelDigest: deps.modelDigest, options: { ...dialect.keyOptions }, schema: request.format, prompt };
+    },
+  };
+}
+
+function withRetries(error: ModelError, retries: number): ModelError {
+  error.retries = retries;
+  return error;
+}

@@ -1,0 +1,189 @@
+// The extractive baseline of the section_summary view, with no model: deterministic, and every
+// part taken from the section's sources, so grounding holds by construction.
+// - summary: the leading sentences (and table rows) of the section's own text, whole, while they
+//   stay within 150 words; a summary still under 100 words takes the next sentence too, cut at a
+//   word at 150 (and marked "…"). A shorter text is taken whole. With --bottom-up, the leading
+//   sentences of the children's summaries fill what is left of the 150 words, every child's first
+//   sentence before any child's second, so a heading with no text of its own is summarised from
+//   all its subsections. Units without end punctuation (table rows) get a ";" so they stay apart.
+// - concepts: lexicon terms (the built-in lexicon tag uses) and identifiers (equipment ids,
+//   failure-mode ids, alarm ids, document references) found in the sources, ranked by how often
+//   they occur, then by first occurrence; at most 10. Action and event verbs ("inspect",
+//   "replaced", "tripped") are poor concepts: they only fill a list that would otherwise hold
+//   fewer than 5.
+// The sources are those the validator grounds in: the text, the title, and the children's titles
+// and summaries.
+import type { SectionSummary } from '../contracts/sections.js';
+import { extractPatterns } from '../tagging/extractors.js';
+import { phraseSpecs } from '../tagging/gazetteer.js';
+import { normaliseLabel, routeLabel, type LexiconEntry } from '../tagging/lexicon.js';
+import { buildPhraseMatcher, TokenBuffer, type PhraseMatcher } from '../tagging/phrase-matcher.js';
+import { countWords, SECTION_QUALITY } from '../views/section-validate.js';
+import { emptySectionSummary, type ChildSummary, type SectionInput } from '../views/section-view.js';
+import { splitUnits } from './extractive.js';
+
+export const TARGET_SUMMARY_WORDS = 150;
+const MIN_SUMMARY_WORDS = SECTION_QUALITY.targetWords.min;
+const MAX_CONCEPTS = SECTION_QUALITY.targetConcepts.max;
+const MIN_CONCEPTS = SECTION_QUALITY.targetConcepts.min;
+
+// Lower ranks go first; a rank-2 term (a verb, or a generic check such as "inspection") is used
+// only to reach MIN_CONCEPTS. Terms of labels tag does not route (materials, chemistry...) still
+// win their span, as in the gazetteer, but are not concepts.
+const CONCEPT_RANK = 1;
+const FILL_RANK = 2;
+const NOT_A_CONCEPT = -1;
+const FILL_LABELS = new Set(['fail_type_v']);
+const FILL_FIELDS = new Set(['maintenance_actions', 'surveillance_actions']);
+
+function rankOf(label: string): number {
+  const field = routeLabel(label);
+  if (field === null) return NOT_A_CONCEPT;
+  return FILL_FIELDS.has(field) || FILL_LABELS.has(normaliseLabel(label)) ? FILL_RANK : CONCEPT_RANK;
+}
+const WORD_RE = /\S+/g;
+const WHITESPACE_RE = /\s+/g;
+
+export interface ExtractiveSectionInput {
+  section: SectionInput;
+  /** The section's own text as the attempt uses it (cut by --max-chars). */
+  text: string;
+  children: readonly ChildSummary[];
+}
+
+/** Finds the concepts of a section; built once per run from the lexicon. */
+export class ConceptFinder {
+  private readonly matcher: PhraseMatcher<number>;
+  private readonly tokens = new TokenBuffer();
+
+  constructor(entries: readonly LexiconEntry[]) {
+    // The gazetteer's phrases (long forms and acronyms included), each carrying its label's rank.
+    this.matcher = buildPhraseMatcher(entries.flatMap((entry) => phraseSpecs([entry]).map((spec) => ({ ...spec, payload: rankOf(entry.label) }))));
+  }
+
+  /** At most 10 concepts, most frequent first (ties: first seen), each a phrase of one of `sources`. */
+  find(sources: readonly string[]): string[] {
+    const candidates = new Map<string, Candidate>();
+    let position = 0;
+    const note = (surface: string, rank: number, at: number) => {
+      const key = surface.replace(WHITESPACE_RE, ' ').toLowerCase();
+      const seen = candidates.get(key);
+      if (seen === undefined) candidates.set(key, { surface, rank, count: 1, first: at });
+      else {
+        seen.count++;
+        seen.rank = Math.min(seen.rank, rank);
+      }
+    };
+    for (const source of sources) {
+      if (source.trim() === '') continue;
+      this.matcher.scan(this.tokens.load(source), (start, _end, ranks, first, last) => {
+        const rank = Math.min(...ranks.filter((r) => r !== NOT_A_CONCEPT));
+        if (Number.isFinite(rank)) note(this.tokens.surface(first, last), rank, position + start);
+      });
+      const ids = extractPatterns(source);
+      for (const id of [...ids.equipment_ids, ...ids.fm_ids, ...ids.alarm_ids, ...ids.doc_refs]) {
+        for (let at = source.indexOf(id); at >= 0; at = source.indexOf(id, at + id.length)) note(id, CONCEPT_RANK, position + at);
+      }
+      position += source.length + 1;
+    }
+    const ranked = [...candidates.values()].sort((a, b) => a.rank - b.rank || b.count - a.count || a.first - b.first);
+    const primary = ranked.filter((c) => c.rank === CONCEPT_RANK).slice(0, MAX_CONCEPTS);
+    const fill = primary.length >= MIN_CONCEPTS ? [] : ranked.filter((c) => c.rank === FILL_RANK).slice(0, MIN_CONCEPTS - primary.length);
+    return [...primary, ...fill].map((c) => c.surface);
+  }
+}
+
+interface Candidate {
+  surface: string;
+  rank: number;
+  count: number;
+  first: number;
+}
+
+export function extractiveSectionSummary(input: ExtractiveSectionInput, finder: ConceptFinder): SectionSummary {
+  const { section, text, children } = input;
+  const view = emptySectionSummary(section);
+  const own = leadingSentences(unitTexts(text));
+  const fromChildren = childSentences(children.map((c) => unitTexts(c.summary)), own.words);
+  view.summary = [...own.parts, ...fromChildren].join(' ').replace(WHITESPACE_RE, ' ').trim();
+  view.concepts = finder.find([text, section.title, ...children.flatMap((c) => [c.title, c.summary])]);
+  return view;
+}
+
+// Table rows and headings carry no end punctuation: one is added so that joined units stay apart.
+const UNIT_END_RE = /[.!?:;…]["'\u201d\u2019)\]]*$/u;
+
+/** The text's sentences and rows, each once (a table repeated by the parser is not repeated here). */
+function unitTexts(text: string): string[] {
+  const units = splitUnits(text)
+    .filter((u) => u.kind !== 'header')
+    .map((u) => (UNIT_END_RE.test(u.text) ? u.text : `${u.text};`));
+  return [...new Set(units)];
+}
+
+/** Whole leading sentences within TARGET_SUMMARY_WORDS; under MIN_SUMMARY_WORDS, the next one too, cut at a word. */
+function leadingSentences(sentences: readonly string[]): { parts: string[]; words: number } {
+  const parts: string[] = [];
+  let words = 0;
+  for (const sentence of sentences) {
+    const n = countWords(sentence);
+    if (words + n <= TARGET_SUMMARY_WORDS) {
+      parts.push(sentence);
+      words += n;
+      continue;
+    }
+    if (words < MIN_SUMMARY_WORDS) {
+      parts.push(`${leadingWords(sentence, TARGET_SUMMARY_WORDS - words)} …`);
+      words = TARGET_SUMMARY_WORDS;
+    }
+    break;
+  }
+  return { parts, words };
+}
+
+/**
+ * What the children's summaries add after `ownWords` words of the section's own text. Sentences
+ * are chosen round by round (every child's first sentence, then every second one...) while they
+ * fit in the budget, so every child is heard before any says more; they are written child by
+ * child, in order. A summary still under MIN_SUMMARY_WORDS takes the next sentence cut at a word.
+ */
+function childSentences(lists: readonly string[][], ownWords: number): string[] {
+  const budget = TARGET_SUMMARY_WORDS - ownWords;
+  const taken = lists.map(() => 0);
+  const open = lists.map((list) => list.length > 0);
+  let used = 0;
+  for (let progress = true; progress; ) {
+    progress = false;
+    lists.forEach((list, i) => {
+      if (!open[i]) return;
+      const sentence = list[taken[i]!];
+      const n = sentence === undefined ? 0 : countWords(sentence);
+      // A child whose next sentence does not fit says no more: what it says stays a leading run.
+      if (sentence === undefined || used + n > budget) {
+        open[i] = false;
+        return;
+      }
+      taken[i]!++;
+      used += n;
+      progress = true;
+    });
+  }
+  const parts = lists.map((list, i) => list.slice(0, taken[i]));
+  if (ownWords + used < MIN_SUMMARY_WORDS) {
+    const next = lists.findIndex((list, i) => taken[i]! < list.length);
+    if (next >= 0) parts[next]!.push(`${leadingWords(lists[next]![taken[next]!]!, budget - used)} …`);
+  }
+  return parts.flat();
+}
+
+/** The first `n` whitespace-separated tokens of a text, as written. */
+function leadingWords(text: string, n: number): string {
+  let end = 0;
+  let count = 0;
+  for (const m of text.matchAll(WORD_RE)) {
+    if (count === n) break;
+    end = m.index + m[0].length;
+    count++;
+  }
+  return text.slice(0, end);
+}

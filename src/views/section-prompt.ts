@@ -1,0 +1,65 @@
+// The prompt for the section_summary of one section: the chunk views' common contract, a TASK
+// paragraph for sections, the CONTEXT lines, SECTION_TEXT (the section's own text), with
+// --bottom-up the CHILD_SUMMARIES of its subsections, and the output skeleton.
+// Byte-deterministic: the same section and children always give the same prompt.
+import { COMMON_CONTRACT, contextValue, type BuiltPrompt, type PromptOptions } from './prompt-text.js';
+import { SECTION_QUALITY } from './section-validate.js';
+import { emptySectionSummary, type ChildSummary, type SectionInput } from './section-view.js';
+import { cutText } from './text-cut.js';
+
+// Stands in for an empty SECTION_TEXT (a heading whose text is all in its subsections).
+export const NO_OWN_TEXT = '(none: this heading has no text of its own; its subsections are summarised in CHILD_SUMMARIES)';
+const WHITESPACE_RE = /\s+/g;
+
+/** How prompts and feedback name the text a reply must come from. */
+export function sectionSourceName(hasChildren: boolean): string {
+  return hasChildren ? 'SECTION_TEXT or CHILD_SUMMARIES' : 'SECTION_TEXT';
+}
+
+export function sectionTaskParagraph(hasChildren: boolean): string {
+  const source = sectionSourceName(hasChildren);
+  const { targetWords: words, targetConcepts: concepts } = SECTION_QUALITY;
+  return [
+    'TASK: Write a section_summary JSON for one section of a nuclear plant reliability document, so that a search can find the section before its chunks.',
+    hasChildren
+      ? 'In the rules above, CHUNK_TEXT means SECTION_TEXT, the text of the section itself, together with CHILD_SUMMARIES, the summaries of its subsections.'
+      : 'In the rules above, CHUNK_TEXT means SECTION_TEXT, the text of the section.',
+    `summary: what the section covers, in ${words.min} to ${words.max} words (fewer only when ${source} is shorter), extractive and faithful: ` +
+      `state only what ${source} says, keep its terms, and copy numbers, limits, units and identifiers exactly as written. ` +
+      `concepts: the ${concepts.min} to ${concepts.max} key concepts of the section (systems, equipment, components, mechanisms, actions, topics), ` +
+      `each copied as an exact phrase from ${source}.`,
+    `Your reply is checked: summary has ${words.min} to ${words.max} words; concepts holds ${concepts.min} to ${concepts.max} distinct phrases, ` +
+      `each occurring in ${source}; every number in summary occurs there; a phrase in double quotes is copied exactly.`,
+  ].join('\n');
+}
+
+export function buildSectionPrompt(section: SectionInput, children: readonly ChildSummary[], options: PromptOptions = {}): BuiltPrompt {
+  const { text, cut } = cutText(section.text, options.maxChars);
+  const hasChildren = children.length > 0;
+  const lines = [
+    COMMON_CONTRACT,
+    sectionTaskParagraph(hasChildren),
+    '',
+    'CONTEXT:',
+    `section_id: ${contextValue(section.section_id)}`,
+    `doc_id: ${contextValue(section.doc_id)}`,
+    `section_path: ${contextValue(section.section_path)}`,
+    `level: ${section.level}`,
+    `chunk_count: ${section.total_count}`,
+    `page_start: ${contextValue(section.page_start)}`,
+    `page_end: ${contextValue(section.page_end)}`,
+    '',
+    'SECTION_TEXT:',
+    text.trim() === '' ? NO_OWN_TEXT : text,
+  ];
+  if (hasChildren) {
+    lines.push('', 'CHILD_SUMMARIES (one line per subsection: its title, then its summary):');
+    for (const child of children) lines.push(`- ${oneLine(child.title)}: ${oneLine(child.summary)}`);
+  }
+  lines.push('', 'OUTPUT JSON (exact keys/types):', JSON.stringify(emptySectionSummary(section), null, 2));
+  return { prompt: lines.join('\n'), truncated: cut };
+}
+
+function oneLine(text: string): string {
+  return text.replace(WHITESPACE_RE, ' ').trim();
+}

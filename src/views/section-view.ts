@@ -1,0 +1,94 @@
+// The section_summary view: what it needs of a section record, its shape (read from the JSON
+// Schema generated from src/contracts/sections.ts), its skeleton with the trusted fields filled,
+// the stamping of those fields, and its embedding text. Zod-free, like the chunk views' modules.
+import { jsonSchemaFor } from '../contracts/runtime.js';
+import type { SectionSummary } from '../contracts/sections.js';
+import type { JsonObject } from '../runtime/stage.js';
+import { combinedText, flattenFields, type FlattenLayout } from './flatten-view.js';
+import { shapeOf, type ObjectShape } from './view-shape.js';
+import { citationDifferences, emptyValue } from './view-skeleton.js';
+
+export const SECTION_VIEW = 'section_summary';
+export type SectionView = typeof SECTION_VIEW;
+
+export const SECTION_SUMMARY_SHAPE = shapeOf(jsonSchemaFor(SECTION_VIEW)) as ObjectShape;
+
+/** What the view needs of a section record (rca-count-sections output). */
+export interface SectionInput {
+  section_id: string;
+  doc_id: string;
+  section_path: string;
+  title: string;
+  level: number;
+  parent_id: string | null;
+  child_count: number;
+  /** The chunks of the section and its subsections: the view's chunk_count. */
+  total_count: number;
+  page_start: number | null;
+  page_end: number | null;
+  /** The section's own text (its direct chunks'). */
+  text: string;
+}
+
+/** A finished child's contribution to its parent's prompt (--bottom-up). */
+export interface ChildSummary {
+  title: string;
+  summary: string;
+}
+
+/** Fields the model never decides: stamped from the section record before any check. */
+export const SECTION_TRUSTED_KEYS = ['section_id', 'doc_id', 'section_path', 'view_type', 'chunk_count', 'citations'] as const;
+type SectionTrustedKey = (typeof SECTION_TRUSTED_KEYS)[number];
+
+export function sectionTrustedFields(section: SectionInput): Record<SectionTrustedKey, unknown> {
+  const citationsShape = SECTION_SUMMARY_SHAPE.fields.get('citations');
+  const citations: JsonObject = {};
+  if (citationsShape?.kind === 'object') {
+    for (const key of citationsShape.fields.keys()) citations[key] = (section as unknown as Record<string, unknown>)[key];
+  }
+  return {
+    section_id: section.section_id,
+    doc_id: section.doc_id,
+    section_path: section.section_path,
+    view_type: SECTION_VIEW,
+    chunk_count: section.total_count,
+    citations,
+  };
+}
+
+/** Every key in contract order, empty values of the right type, the trusted fields filled: the prompt's OUTPUT JSON. */
+export function emptySectionSummary(section: SectionInput): SectionSummary {
+  const skeleton = emptyValue(SECTION_SUMMARY_SHAPE) as JsonObject;
+  Object.assign(skeleton, sectionTrustedFields(section));
+  return skeleton as SectionSummary;
+}
+
+/** Overwrites the trusted fields from the section record, in place; returns the paths whose stored value differed. */
+export function stampSectionProvenance(obj: JsonObject, section: SectionInput): string[] {
+  const trusted = sectionTrustedFields(section);
+  const fixed: string[] = [];
+  for (const key of SECTION_TRUSTED_KEYS) {
+    const want = trusted[key];
+    if (key === 'citations') fixed.push(...citationDifferences(obj[key], want as JsonObject));
+    else if (obj[key] !== want) fixed.push(key);
+    obj[key] = want;
+  }
+  return fixed;
+}
+
+// The path line comes from combinedText (the same SECTION line as a chunk's combined text).
+const SECTION_FLATTEN_LAYOUT: FlattenLayout = {
+  separator: ', ',
+  fields: [
+    ['SUMMARY', 'summary'],
+    ['CONCEPTS', 'concepts'],
+  ],
+};
+
+/** `SECTION: <path>\nSUMMARY: …\nCONCEPTS: a, b, c`; "" for a missing view or one with neither summary nor concepts. */
+export function flattenSectionSummary(obj: unknown): string {
+  const content = flattenFields(SECTION_FLATTEN_LAYOUT, obj);
+  if (content === '') return '';
+  const path = (obj as JsonObject).section_path;
+  return combinedText(typeof path === 'string' ? path : '', [content]);
+}

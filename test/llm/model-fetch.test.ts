@@ -1,0 +1,31 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { MODEL_AGENT_OPTIONS, modelFetch } from '../../src/llm/model-fetch.js';
+
+describe('modelFetch', () => {
+  it('has no headers or body timeout of its own (a queued request may wait > 300 s for headers)', () => {
+    expect(MODEL_AGENT_OPTIONS).toEqual({ headersTimeout: 0, bodyTimeout: 0 });
+  });
+
+  it('fetches, streams and honours the caller signal', async () => {
+    const server = createServer((_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+        res.write('{"a":1}\n');
+        setTimeout(() => res.end('{"b":2}\n'), 50);
+      }, 100);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    try {
+      const res = await modelFetch(url, { method: 'POST', body: '{}' });
+      expect(await res.text()).toBe('{"a":1}\n{"b":2}\n');
+      const aborted = modelFetch(url, { signal: AbortSignal.timeout(20) });
+      await expect(aborted).rejects.toThrow();
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});

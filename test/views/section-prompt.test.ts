@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { COMMON_CONTRACT } from '../../src/views/prompt-text.js';
+import { buildSectionPrompt, NO_OWN_TEXT, sectionSourceName, sectionTaskParagraph } from '../../src/views/section-prompt.js';
+import { emptySectionSummary, flattenSectionSummary, type ChildSummary, type SectionInput } from '../../src/views/section-view.js';
+
+const SECTION: SectionInput = {
+  section_id: 's:6',
+  doc_id: 'SOP-AFW-012',
+  section_path: 'SOP-AFW-012 > 6. Procedure',
+  title: '6. Procedure',
+  level: 2,
+  parent_id: 's:root',
+  child_count: 2,
+  total_count: 4,
+  page_start: null,
+  page_end: 7,
+  text: 'Perform the steps in order. Stop at any HOLD POINT.',
+};
+const CHILDREN: ChildSummary[] = [
+  { title: '6.1 Pump Start', summary: 'Start P-101A from the control room.\nVerify discharge pressure.' },
+  { title: '6.2  Vibration', summary: 'Measure vibration at both bearings.' },
+];
+
+describe('buildSectionPrompt: layout', () => {
+  it('is contract, TASK, CONTEXT, SECTION_TEXT, OUTPUT JSON without children', () => {
+    const { prompt, truncated } = buildSectionPrompt(SECTION, []);
+    expect(prompt).toBe(
+      [
+        COMMON_CONTRACT,
+        sectionTaskParagraph(false),
+        '',
+        'CONTEXT:',
+        'section_id: s:6',
+        'doc_id: SOP-AFW-012',
+        'section_path: SOP-AFW-012 > 6. Procedure',
+        'level: 2',
+        'chunk_count: 4',
+        'page_start: null',
+        'page_end: 7',
+        '',
+        'SECTION_TEXT:',
+        SECTION.text,
+        '',
+        'OUTPUT JSON (exact keys/types):',
+        JSON.stringify(emptySectionSummary(SECTION), null, 2),
+      ].join('\n'),
+    );
+    expect(truncated).toBeNull();
+  });
+
+  it('adds CHILD_SUMMARIES after SECTION_TEXT, one line per child, whitespace collapsed', () => {
+    const { prompt } = buildSectionPrompt(SECTION, CHILDREN);
+    expect(prompt).toContain(
+      [
+        'SECTION_TEXT:',
+        SECTION.text,
+        '',
+        'CHILD_SUMMARIES (one line per subsection: its title, then its summary):',
+        '- 6.1 Pump Start: Start P-101A from the control room. Verify discharge pressure.',
+        '- 6.2 Vibration: Measure vibration at both bearings.',
+        '',
+        'OUTPUT JSON (exact keys/types):',
+      ].join('\n'),
+    );
+    expect(prompt).toContain(sectionTaskParagraph(true));
+  });
+
+  it('says so when the section has no text of its own', () => {
+    const { prompt } = buildSectionPrompt({ ...SECTION, text: '  ' }, CHILDREN);
+    expect(prompt).toContain(`SECTION_TEXT:\n${NO_OWN_TEXT}\n\nCHILD_SUMMARIES`);
+  });
+
+  it('a leaf has the same prompt with or without --bottom-up (its cache entries are shared)', () => {
+    expect(buildSectionPrompt(SECTION, []).prompt).toBe(buildSectionPrompt(SECTION, []).prompt);
+    expect(buildSectionPrompt(SECTION, []).prompt).not.toContain('CHILD_SUMMARIES');
+  });
+
+  it('--max-chars cuts the section text, never the child summaries', () => {
+    const { prompt, truncated } = buildSectionPrompt(SECTION, CHILDREN, { maxChars: 30 });
+    expect(truncated).toEqual({ text_chars: 51, kept_chars: 27, cut_at: 'sentence' });
+    expect(prompt).toContain('SECTION_TEXT:\nPerform the steps in order.\n\nCHILD_SUMMARIES');
+    expect(prompt).toContain('- 6.2 Vibration: Measure vibration at both bearings.');
+  });
+
+  it('keeps CONTEXT lines one line each', () => {
+    const { prompt } = buildSectionPrompt({ ...SECTION, section_path: 'A\nB', page_start: 3 }, []);
+    expect(prompt).toContain('section_path: A B\n');
+    expect(prompt).toContain('page_start: 3\n');
+  });
+
+  it('the OUTPUT JSON is the skeleton with the trusted fields', () => {
+    const { prompt } = buildSectionPrompt(SECTION, []);
+    const skeleton = JSON.parse(prompt.slice(prompt.indexOf('OUTPUT JSON (exact keys/types):\n') + 32));
+    expect(skeleton).toEqual({
+      section_id: 's:6',
+      doc_id: 'SOP-AFW-012',
+      section_path: 'SOP-AFW-012 > 6. Procedure',
+      view_type: 'section_summary',
+      summary: '',
+      concepts: [],
+      chunk_count: 4,
+      citations: { doc_id: 'SOP-AFW-012', section_path: 'SOP-AFW-012 > 6. Procedure', page_start: null, page_end: 7 },
+    });
+  });
+});
+
+describe('the TASK paragraph names the text the reply comes from', () => {
+  it.each<[boolean, string]>([
+    [false, 'SECTION_TEXT'],
+    [true, 'SECTION_TEXT or CHILD_SUMMARIES'],
+  ])('children: %s → %s', (hasChildren, source) => {
+    const task = sectionTaskParagraph(hasChildren);
+    expect(sectionSourceName(hasChildren)).toBe(source);
+    expect(task.startsWith('TASK: Write a section_summary JSON')).toBe(true);
+    expect(task).toContain(`each copied as an exact phrase from ${source}.`);
+    expect(task).toContain('100 to 200 words');
+    expect(task).toContain('5 to 10');
+    expect(task.includes('CHILD_SUMMARIES')).toBe(hasChildren);
+  });
+});
+
+describe('flattenSectionSummary: embedding text', () => {
+  const view = { ...emptySectionSummary(SECTION), summary: 'Start the pump.\nMeasure vibration.', concepts: ['P-101A', ' vibration ', '--', null] };
+
+  it.each<[string, unknown, string]>([
+    ['path, summary, concepts', view, 'SECTION: SOP-AFW-012 > 6. Procedure\nSUMMARY: Start the pump. Measure vibration.\nCONCEPTS: P-101A, vibration'],
+    ['no concepts: no CONCEPTS line', { ...view, concepts: [] }, 'SECTION: SOP-AFW-012 > 6. Procedure\nSUMMARY: Start the pump. Measure vibration.'],
+    ['no summary: no SUMMARY line', { ...view, summary: ' ' }, 'SECTION: SOP-AFW-012 > 6. Procedure\nCONCEPTS: P-101A, vibration'],
+    ['nothing to embed', { ...view, summary: '', concepts: [] }, ''],
+    ['a failed view (null)', null, ''],
+    ['no path: no SECTION line', { ...view, section_path: '' }, 'SUMMARY: Start the pump. Measure vibration.\nCONCEPTS: P-101A, vibration'],
+  ])('%s', (_name, obj, text) => {
+    expect(flattenSectionSummary(obj)).toBe(text);
+  });
+});
