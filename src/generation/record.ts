@@ -39,18 +39,23 @@ function isDone(value: unknown, view: ViewType): boolean {
   return isPlainObject(value) && checkerFor(view)(value) === null;
 }
 
-/** The record with its new views; a key the record already has keeps its place. */
+/** The record with its new views; a key the record already has keeps its place. `provenance_fixed`
+ *  names the trusted fields each kept reply got wrong (as rca-validate writes it). */
 export function withResults(record: JsonObject, results: ReadonlyMap<ViewType, ViewResult>): JsonObject {
   const out: JsonObject = { ...record };
   const flags: JsonObject = isPlainObject(record.flags) ? { ...record.flags } : {};
+  const fixed: JsonObject = isPlainObject(record.provenance_fixed) ? { ...record.provenance_fixed } : {};
   const generation: JsonObject = isPlainObject(record.generation) ? { ...record.generation } : {};
   for (const [view, result] of results) {
     out[view] = result.view;
     if (result.flags === null) delete flags[view];
     else flags[view] = result.flags;
+    if (result.fixed === null) delete fixed[view];
+    else fixed[view] = result.fixed;
     generation[view] = result.generation;
   }
   out.flags = flags;
+  out.provenance_fixed = fixed;
   out.generation = generation;
   return out;
 }

@@ -44,9 +44,9 @@ export function sectionFormat(): JsonSchema {
 }
 
 /** A recovered reply checked as the chunk views' replies are: stamped, flagged, and held to its contract. */
-export function checkSectionReply(job: SectionJob, value: JsonObject): { view: JsonObject; flags: string[]; withinContract: boolean } {
+export function checkSectionReply(job: SectionJob, value: JsonObject): { view: JsonObject; flags: string[]; fixed: string[]; withinContract: boolean } {
   const checked = validateSectionSummary(value, job.section, job.sources);
-  return { view: checked.view, flags: checked.flags, withinContract: checkerFor(SECTION_VIEW)(checked.view) === null };
+  return { view: checked.view, flags: checked.flags, fixed: checked.fixed, withinContract: checkerFor(SECTION_VIEW)(checked.view) === null };
 }
 
 /** How feedback names the text a section's reply must come from. */

@@ -390,7 +390,7 @@ describe('summarize', () => {
     expect(a!.embedding_text.combined).toMatch(/^SECTION: Condition Report > Description 0\nSCOPE: /);
     expect(b!.rca_frame).toBeNull();
     expect(b!.embedding_text.rca_frame).toBe('');
-    expect(Object.keys(a!).slice(-4)).toEqual(['rca_frame', 'flags', 'generation', 'embedding_text']);
+    expect(Object.keys(a!).slice(-5)).toEqual(['rca_frame', 'flags', 'provenance_fixed', 'generation', 'embedding_text']);
   });
 
   it('gives the same views as generate', async () => {

@@ -149,7 +149,7 @@ describe('prompt injection in the chunk text', () => {
   // (src/generation/ladder.ts checkReply keeps validateView's view and flags) but drop the list of
   // fields it replaced, so nothing in the record shows that the model forged them. Flip to it()
   // once the record carries provenance_fixed (or the same list under generation.<view>).
-  it.fails('generate records which forged provenance fields it replaced', async () => {
+  it('generate records which forged provenance fields it replaced', async () => {
     const tagged = await runInProcess(tagStage, [JSON.stringify(hostileChunks[0]) + '\n']);
     const server = await fake(obedientModel([]));
     const r = await run('generate', server, tagged.stdout, ['--max-tries', '1']);
