@@ -10,9 +10,16 @@ import { fmt, machine, ROOT, stats } from './measure.mjs';
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' } } });
 const runs = Number(values.runs);
 const bins = readdirSync(join(ROOT, 'bin')).filter((b) => b.startsWith('rca-')).sort();
-// Model stages would contact a server before the first record; --dry-run starts them without one.
-const extraArgs = { 'rca-generate': ['--dry-run'], 'rca-summarize': ['--dry-run'] };
-const variants = [['node -e 0', ['-e', '0']], ...bins.map((b) => [b + (extraArgs[b] ? ' ' + extraArgs[b].join(' ') : ''), [join(ROOT, 'bin', b), ...(extraArgs[b] ?? [])]])];
+// Model stages would contact a server before the first record: they are measured with the
+// extractive backend (no server) and with --dry-run (the Ollama request path, no server).
+const extraArgs = {
+  'rca-generate': [['--backend', 'extractive'], ['--dry-run']],
+  'rca-summarize': [['--backend', 'extractive'], ['--dry-run']],
+};
+const variants = [
+  ['node -e 0', ['-e', '0']],
+  ...bins.flatMap((b) => (extraArgs[b] ?? [[]]).map((extra) => [[b, ...extra].join(' '), [join(ROOT, 'bin', b), ...extra]])),
+];
 const times = new Map(variants.map(([name]) => [name, []]));
 for (let i = 0; i < runs; i++) {
   for (const [name, args] of variants) {

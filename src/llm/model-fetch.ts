@@ -2,15 +2,17 @@
 // take more than 300 s — and a server sends no headers while a request waits in its queue behind
 // long generations (Ollama with OLLAMA_NUM_PARALLEL below our concurrency, a busy vLLM). Our own
 // per-request deadline (--timeout) is the only limit we want, so undici's header and body timeouts
-// are switched off here.
-import { Agent, fetch as undiciFetch } from 'undici';
+// are switched off here. undici is loaded on the first request: runs that never call a model
+// (extractive, --dry-run) do not pay for its ~100 files at start-up.
+import type { Agent } from 'undici';
 
 /** 0 = no limit: the per-request deadline decides. */
 export const MODEL_AGENT_OPTIONS = { headersTimeout: 0, bodyTimeout: 0 } as const;
 
-let agent: Agent | undefined;
+let client: Promise<{ agent: Agent; fetch: typeof import('undici').fetch }> | undefined;
 
-export function modelFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  agent ??= new Agent(MODEL_AGENT_OPTIONS);
-  return undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>;
+export async function modelFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  client ??= import('undici').then((undici) => ({ agent: new undici.Agent(MODEL_AGENT_OPTIONS), fetch: undici.fetch }));
+  const { agent, fetch } = await client;
+  return (await fetch(input as Parameters<typeof fetch>[0], { ...(init as object), dispatcher: agent })) as unknown as Response;
 }
