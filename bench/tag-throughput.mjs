@@ -1,20 +1,27 @@
 #!/usr/bin/env node
-// Tag throughput beside a plain Node parse+stringify loop and `jq -c .`, measured in one run.
-// Usage: node bench/tag-throughput.mjs [--mb 100] [--runs 3]
+// Tag throughput beside a plain Node parse+stringify loop and `jq -c .`, measured in one run, with
+// each lexicon on one thread (--jobs 1) and on the default threads (--jobs auto).
+// Usage: node bench/tag-throughput.mjs [--mb 100] [--runs 3] [--jobs 1,auto]
 import { parseArgs } from 'node:util';
 import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { corpus, fmt, machine, measure, ROOT, stats } from './measure.mjs';
 
-const { values } = parseArgs({ options: { mb: { type: 'string', default: '100' }, runs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: { mb: { type: 'string', default: '100' }, runs: { type: 'string', default: '3' }, jobs: { type: 'string', default: '1,auto' } },
+});
 const input = await corpus(Number(values.mb));
 const mb = statSync(input).size / 2 ** 20;
 const node = process.execPath;
+const tag = join(ROOT, 'bin/rca-tag');
+const reference = join(ROOT, 'test/fixtures/dackar/tag_keywords_lists.derived.csv');
+const jobs = values.jobs.split(',');
 const variants = [
   ['node parse+stringify', node, [join(ROOT, 'bench/identity.mjs')]],
   ['jq -c .', 'jq', ['-c', '.']],
-  ['rca-tag (built-in lexicon)', node, [join(ROOT, 'bin/rca-tag')]],
-  ['rca-tag (2,833-term reference lexicon)', node, [join(ROOT, 'bin/rca-tag'), '--lexicon', join(ROOT, 'test/fixtures/dackar/tag_keywords_lists.derived.csv')]],
+  ...jobs.map((j) => [`rca-tag (built-in lexicon, --jobs ${j})`, node, [tag, '--jobs', j]]),
+  ...jobs.map((j) => [`rca-tag (2,833-term reference lexicon, --jobs ${j})`, node, [tag, '--lexicon', reference, '--jobs', j]]),
 ];
 const results = new Map(variants.map(([name]) => [name, { secs: [], peak: [] }]));
 for (let run = 0; run < Number(values.runs); run++) {
@@ -27,7 +34,10 @@ for (let run = 0; run < Number(values.runs); run++) {
 }
 const base = stats(results.get('node parse+stringify').secs).median;
 const jqBase = stats(results.get('jq -c .').secs).median;
-console.log(`input: ${fmt(mb)} MB (${input.replace(ROOT + '/', '')}); machine: ${machine()}; runs: ${values.runs}`);
+// --jobs auto is one thread per CPU, at most 4 (src/tagging/tag-pool.ts).
+const auto = Math.min(4, Math.max(1, availableParallelism()));
+console.log(`input: ${fmt(mb)} MB (${input.replace(ROOT + '/', '')}); machine: ${machine()}; runs: ${values.runs}; --jobs auto = ${auto}`);
+console.log(`command: node bench/tag-throughput.mjs --mb ${values.mb} --runs ${values.runs} --jobs ${values.jobs}`);
 console.log('| variant | MB/s min / median / max | × node loop | × jq | peak RSS MB (max) |');
 console.log('|---|---|---|---|---|');
 for (const [name] of variants) {

@@ -6,6 +6,7 @@ import { EXIT, FatalError, UsageError } from './exit-codes.js';
 import { LineSplitter, type LineEvent } from './line-splitter.js';
 import { parseStageArgs, renderHelp } from './options.js';
 import { LineWriter } from './output.js';
+import { messageOf, parseRecordLine } from './record-line.js';
 import type { JsonObject, Outcome, OutputRecord, Processor, RecordMeta, SetupContext, Stage } from './stage.js';
 import { RawJson } from './stage.js';
 
@@ -77,6 +78,7 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
   } finally {
     stopProgress();
     if (rejectsFd !== null) closeSync(rejectsFd);
+    await closeProcessor(processor, say);
   }
   const statsPath = args.values.stats as string | undefined;
   if (statsPath) {
@@ -88,6 +90,15 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
     }
   }
   return code;
+}
+
+/** Releases what the stage holds; a failure to do so is reported but changes nothing written. */
+async function closeProcessor(processor: Processor, say: (line: string) => void): Promise<void> {
+  try {
+    await processor.close?.();
+  } catch (err) {
+    say(`cannot close: ${messageOf(err)}`);
+  }
 }
 
 /** Total input size when every source is a regular file (stdin redirected from a file counts), for an ETA. */
@@ -130,6 +141,8 @@ class Run {
   private readonly writer: LineWriter;
   private readonly window: Pending[] = [];
   private readonly maxWindow: number;
+  /** The stage takes lines as read (Processor.processRaw) and parses them itself. */
+  private readonly rawLines: boolean;
   private records = 0;
   private rejected = 0;
   private failed = false;
@@ -151,6 +164,7 @@ class Run {
   ) {
     this.writer = new LineWriter(io.stdout, () => this.stop());
     this.maxWindow = Math.max(1, processor.window ?? 1);
+    this.rawLines = typeof processor.processRaw === 'function';
   }
 
   private say(line: string): void {
@@ -261,9 +275,17 @@ class Run {
     this.current = stream;
     const splitter = new LineSplitter(this.maxLineBytes);
     const events: LineEvent[] = [];
+    const chunks = (stream as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
+    let ended = false;
     try {
-      for await (const chunk of stream) {
-        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      for (;;) {
+        const next = await this.writeWhileWaiting(chunks.next());
+        if (next.done) {
+          ended = true;
+          break;
+        }
+        const chunk = next.value;
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
         this.bytesRead += bytes.length;
         splitter.push(bytes, events);
         await this.handleEvents(name, events);
@@ -277,6 +299,29 @@ class Run {
       if (!this.stopped) throw new FatalError(`cannot read ${name}: ${messageOf(err)}`);
     } finally {
       this.current = null;
+      // As `for await` does on an early exit: release the stream.
+      if (!ended) await chunks.return?.().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Waits for the next input chunk, writing the outcomes that finish meanwhile: with slow input
+   * (a pipe that delivers a line now and then), asynchronous outcomes go out as they are done
+   * instead of waiting for more input.
+   */
+  private async writeWhileWaiting<T>(next: Promise<T>): Promise<T> {
+    // A read error while outcomes are written is handled where `next` is awaited, not lost.
+    next.catch(() => undefined);
+    for (;;) {
+      const head = this.window[0];
+      if (head === undefined) return next;
+      if (head.done) {
+        await this.drainWindow(Infinity);
+        await this.writer.flush();
+        continue;
+      }
+      const first = await Promise.race([next.then(() => 'input' as const), head.promise!.then(() => 'outcome' as const)]);
+      if (first === 'input') return next;
     }
   }
 
@@ -293,28 +338,27 @@ class Run {
         continue;
       }
       const meta: RecordMeta = { source, line: event.line, raw: event.text };
-      let record: unknown;
-      try {
-        record = JSON.parse(event.text);
-      } catch (err) {
-        this.reject(meta, 'BAD_JSON', messageOf(err));
-        continue;
+      if (this.rawLines) {
+        await this.submit(meta, null);
+      } else {
+        const parsed = parseRecordLine(event.text);
+        if (parsed.reject) {
+          this.reject(meta, parsed.reject.code, parsed.reject.message);
+          continue;
+        }
+        await this.submit(meta, parsed.record);
       }
-      if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-        this.reject(meta, 'NOT_OBJECT', `expected a JSON object, got ${record === null ? 'null' : Array.isArray(record) ? 'an array' : typeof record}`);
-        continue;
-      }
-      await this.submit(meta, record as JsonObject);
       if (this.writer.needsFlush) await this.writer.flush();
     }
     events.length = 0;
     await this.writer.flush();
   }
 
-  private async submit(meta: RecordMeta, record: JsonObject): Promise<void> {
+  /** Hands one record (or, for a raw-line stage, `null` and the line in meta) to the stage. */
+  private async submit(meta: RecordMeta, record: JsonObject | null): Promise<void> {
     let result: Outcome | Promise<Outcome>;
     try {
-      result = this.processor.process(record, meta);
+      result = record === null ? this.processor.processRaw!(meta.raw, meta) : this.processor.process(record, meta);
     } catch (err) {
       result = internalFailure(err);
     }
@@ -408,7 +452,4 @@ function internalFailure(err: unknown): Outcome {
   return { reject: { code: 'INTERNAL_ERROR', message: messageOf(err) }, fatal: `internal error: ${messageOf(err)}` };
 }
 
-export function messageOf(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
-  return text.split('\n')[0]!;
-}
+export { messageOf };

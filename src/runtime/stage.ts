@@ -68,12 +68,21 @@ export interface SetupContext {
 export interface Processor {
   /** One input object → its outcome. May return a promise; the runner keeps input order. */
   process(record: JsonObject, meta: RecordMeta): Outcome | Promise<Outcome>;
+  /**
+   * When present, the runner calls this instead of parsing: the line as read goes to the stage
+   * (e.g. to parse it on another thread). The stage then refuses bad lines itself, with
+   * parseRecordLine's codes and messages (record-line.ts), so output does not depend on who parsed.
+   */
+  processRaw?(line: string, meta: RecordMeta): Outcome | Promise<Outcome>;
   /** Called once at end of input (records held back by grouping stages come out here). */
   finish?(): Outcome | Promise<Outcome>;
   /** How many unfinished asynchronous outcomes may wait for their turn (reorder window). */
   readonly window?: number;
   /** Called when the run is interrupted: cancel in-flight work (its outcomes still arrive). */
   interrupt?(): void;
+  /** Called once when the run ends, however it ends (after finish, a stop, a fatal error or an
+   *  interrupt), to release what the stage holds (e.g. worker threads). */
+  close?(): void | Promise<void>;
   /** Extra lines for the end-of-run summary on stderr. */
   summary?(): string[];
   /** Stage statistics merged into the --stats FILE JSON (no timestamps needed: the runner adds timing). */

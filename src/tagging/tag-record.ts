@@ -1,0 +1,147 @@
+// The per-record pieces of the tag stage, shared by the in-process tagger and the worker threads
+// of `rca-tag --jobs N`, so both paths write the same bytes: the NER seed of a text, the evidence
+// the (stateful) ContextBuilder reads, and how the four fields are added to a record.
+
+import type { NerSeed } from '../contracts/chunk.js';
+import type { JsonObject } from '../runtime/stage.js';
+import type { ChunkFacts, ContextOptions } from './context.js';
+import { normaliseDocType } from './doc-type.js';
+import { extractPatterns } from './extractors.js';
+import type { Gazetteer } from './gazetteer.js';
+import type { KeywordLists } from './keyword-lists.js';
+import { TokenBuffer } from './phrase-matcher.js';
+import { contextJson, jsonString, stringArrayJson } from './seed-json.js';
+
+export class NerSeeder {
+  // One tokenization per record serves the gazetteer and all four keyword lists.
+  private readonly tokens = new TokenBuffer();
+
+  constructor(
+    private readonly gazetteer: Gazetteer,
+    private readonly keywords: KeywordLists,
+  ) {}
+
+  seed(text: string): NerSeed {
+    const tokens = this.tokens.load(text);
+    const lexical = this.gazetteer.matchTokens(tokens);
+    const patterns = extractPatterns(text);
+    const keywords = this.keywords.matchTokens(tokens);
+    return {
+      systems: lexical.systems,
+      equipment_ids: patterns.equipment_ids,
+      components: lexical.components,
+      mechanisms: lexical.mechanisms,
+      outcomes: lexical.outcomes,
+      surveillance_actions: lexical.surveillance_actions,
+      maintenance_actions: lexical.maintenance_actions,
+      properties: lexical.properties,
+      tools: lexical.tools,
+      fm_ids: patterns.fm_ids,
+      doc_refs: patterns.doc_refs,
+      alarm_ids: patterns.alarm_ids,
+      measurements: patterns.measurements,
+      temporal_refs: patterns.temporal_refs,
+      temporal_relations: keywords.temporal_relations,
+      temporal_qualifiers: keywords.temporal_qualifiers,
+      locations: keywords.locations,
+      conjectures: keywords.conjectures,
+    };
+  }
+}
+
+/** The fields tag adds, in the order it writes them. */
+export const ADDED_KEYS = ['context', 'section_id', 'ner_seed', 'tag_flags'] as const;
+
+/** A record that already carries one of our fields must be rebuilt (keys replaced in place). */
+export function hasAddedKeys(record: JsonObject): boolean {
+  for (const k of ADDED_KEYS) if (Object.hasOwn(record, k)) return true;
+  return false;
+}
+
+/**
+ * The line as read with the four fields appended before its closing brace: every input byte is
+ * kept and the record is not re-serialised. Only for records without any of ADDED_KEYS.
+ */
+export function appendTagFields(line: string, facts: ChunkFacts, nerSeedJson: string): string {
+  return appendFields(line, tagFieldsJson(contextFieldsJson(facts), nerSeedJson, stringArrayJson(facts.flags)));
+}
+
+// Hand-written JSON of the known shapes (see seed-json.ts), key order as in ADDED_KEYS. The context
+// part is apart: it is the only one that depends on the document's doc type.
+
+/** `"context":…,"section_id":…` */
+export function contextFieldsJson(facts: ChunkFacts): string {
+  return `"context":${contextJson(facts.context)},"section_id":${jsonString(facts.section_id)}`;
+}
+
+export function tagFieldsJson(contextFields: string, nerSeedJson: string, tagFlagsJson: string): string {
+  return `${contextFields},"ner_seed":${nerSeedJson},"tag_flags":${tagFlagsJson}`;
+}
+
+/** A JSON object's text with `fields` (JSON members, comma-separated) added before its closing brace. */
+export function appendFields(line: string, fields: string): string {
+  const raw = line.trimEnd();
+  const body = raw.slice(0, raw.length - 1).trimEnd();
+  const sep = body.endsWith('{') ? '' : ',';
+  return `${body}${sep}${fields}}`;
+}
+
+/** The record with the four fields set: existing keys keep their place, new ones go last. */
+export function withTagFields(record: JsonObject, facts: ChunkFacts, seed: NerSeed): JsonObject {
+  return { ...record, context: facts.context, section_id: facts.section_id, ner_seed: seed, tag_flags: facts.flags };
+}
+
+/**
+ * How much text doc-type detection reads (detectDocType's window, doc-type.ts). Evidence sent
+ * between threads carries only this prefix; a test pins that detection agrees at the edge.
+ */
+export const DETECTION_TEXT_CHARS = 4000;
+
+/**
+ * Whether the record's doc type depends on earlier records: a type forced by the options, or a
+ * valid upstream doc_type under 'auto', is decided by the record alone; otherwise the document's
+ * first chunk decided it (ContextBuilder remembers it per document).
+ */
+export function docTypeDependsOnHistory(record: JsonObject, options: ContextOptions): boolean {
+  if (normaliseDocType(options.docTypeMode) !== null) return false;
+  return options.docTypeMode !== 'auto' || normaliseDocType(record.doc_type) === null;
+}
+
+/**
+ * What ContextBuilder reads to decide a doc type, copied onto `into`: built from these fields
+ * alone, a ContextBuilder decides (and remembers) the same doc type as from the whole record.
+ * Values it ignores (a number where it reads a string) are dropped, which it treats alike. The
+ * text, cut to what detection reads, is left out when `withText` is false: for a record whose other
+ * fields equal those of the record just before it, the document's type is already decided.
+ */
+export function addDocTypeEvidence(into: DocTypeEvidenceFields, record: JsonObject, withText: boolean): void {
+  if (typeof record.doc_type === 'string') into.doc_type = record.doc_type;
+  if (typeof record.doc_name === 'string') into.doc_name = record.doc_name;
+  if (typeof record.source_path === 'string') into.source_path = record.source_path;
+  let docId = record.doc_id;
+  if (typeof docId !== 'string') {
+    const document = record.document;
+    docId = document !== null && typeof document === 'object' ? (document as JsonObject).sourceId : undefined;
+  }
+  if (typeof docId === 'string') into.doc_id = docId;
+  if (!withText) return;
+  const text = typeof record.text === 'string' ? record.text : record.raw_text;
+  if (typeof text === 'string') into.text = text.slice(0, DETECTION_TEXT_CHARS);
+}
+
+export type DocTypeEvidenceFields = {
+  doc_id?: string;
+  doc_type?: string;
+  doc_name?: string;
+  source_path?: string;
+  text?: string;
+};
+
+/**
+ * Whether `b` names the same document as `a` the same way (text aside): then, right after `a`,
+ * ContextBuilder remembers the document's type. A record without any name is detected on its own.
+ */
+export function sameNamedDocument(a: DocTypeEvidenceFields, b: DocTypeEvidenceFields): boolean {
+  if (a.doc_id === undefined && a.doc_name === undefined && a.source_path === undefined) return false;
+  return a.doc_id === b.doc_id && a.doc_name === b.doc_name && a.source_path === b.source_path && a.doc_type === b.doc_type;
+}

@@ -1,0 +1,50 @@
+import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
+import { RawJson, type JsonObject, type Outcome } from '../runtime/stage.js';
+import { ContextBuilder, type ContextOptions } from './context.js';
+import type { Gazetteer } from './gazetteer.js';
+import type { KeywordLists } from './keyword-lists.js';
+import { nerSeedJson } from './seed-json.js';
+import { appendTagFields, hasAddedKeys, NerSeeder, withTagFields } from './tag-record.js';
+
+export interface TaggerConfig extends ContextOptions {
+  gazetteer: Gazetteer;
+  keywords: KeywordLists;
+}
+
+export interface Added {
+  context: ChunkContext;
+  section_id: string;
+  ner_seed: NerSeed;
+  tag_flags: string[];
+}
+
+/** The tag stage on one thread: context, section id, NER seed and flags of each record, in input order. */
+export class Tagger {
+  private readonly seeder: NerSeeder;
+
+  constructor(
+    config: TaggerConfig,
+    // Shared with the worker path of `--jobs N`, which continues where this one stopped.
+    private readonly contexts: ContextBuilder = new ContextBuilder(config),
+  ) {
+    this.seeder = new NerSeeder(config.gazetteer, config.keywords);
+  }
+
+  process(record: JsonObject, meta: { raw: string }): Outcome {
+    const facts = this.contexts.build(record);
+    const seed = this.seeder.seed(facts.text);
+    // Appending to the line as read keeps every input byte and skips re-serialising the record;
+    // only a record that already carries one of our fields must be rebuilt (keys replaced in place).
+    if (!hasAddedKeys(record)) return { records: [new RawJson(appendTagFields(meta.raw, facts, nerSeedJson(seed)))] };
+    return { records: [withTagFields(record, facts, seed)] };
+  }
+
+  tag(record: JsonObject): Added {
+    const facts = this.contexts.build(record);
+    return { context: facts.context, section_id: facts.section_id, ner_seed: this.seed(facts.text), tag_flags: facts.flags };
+  }
+
+  seed(text: string): NerSeed {
+    return this.seeder.seed(text);
+  }
+}
