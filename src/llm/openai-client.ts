@@ -12,6 +12,7 @@ import {
   type ModelErrorDetails,
   type ModelInfo,
 } from './model-client.js';
+import { errorCodeOf, parseRetryAfter } from './http-errors.js';
 
 export interface OpenAiClientOptions {
   baseUrl: string;
@@ -487,31 +488,6 @@ function withDefaultTag(name: string): string {
   return lastSegment.includes(':') ? name : `${name}:latest`;
 }
 
-// Undici nests the system error in `cause`, and happy-eyeballs connects wrap several in an AggregateError.
-function errorCodeOf(err: unknown, depth = 0): string | null {
-  if (depth > 4 || err === null || typeof err !== 'object') return null;
-  const { code, cause, errors } = err as { code?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof code === 'string') return code;
-  if (Array.isArray(errors)) {
-    for (const inner of errors) {
-      const found = errorCodeOf(inner, depth + 1);
-      if (found !== null) return found;
-    }
-  }
-  return errorCodeOf(cause, depth + 1);
-}
-
-const DELTA_SECONDS = /^\d+$/;
-const HTTP_DATE = /^[A-Za-z]{3},? /;
-
-// The Ollama client's reading of Retry-After, repeated so that this client never loads the ollama package.
-function parseRetryAfter(value: string | null, nowMs: number = Date.now()): number | null {
-  if (value === null) return null;
-  const trimmed = value.trim();
-  if (DELTA_SECONDS.test(trimmed)) return Number(trimmed) * 1000;
-  const at = HTTP_DATE.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
-  return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
-}
 
 function parseJson(text: string): unknown {
   try {
