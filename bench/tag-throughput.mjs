@@ -35,7 +35,8 @@ for (let run = 0; run < Number(values.runs); run++) {
 const base = stats(results.get('node parse+stringify').secs).median;
 const jqBase = stats(results.get('jq -c .').secs).median;
 // --jobs auto is one thread per CPU, at most 4 (src/tagging/tag-pool.ts).
-const auto = Math.min(4, Math.max(1, availableParallelism()));
+const { autoJobs } = await import('../dist/tagging/tag-pool.js');
+const auto = autoJobs(availableParallelism());
 console.log(`input: ${fmt(mb)} MB (${input.replace(ROOT + '/', '')}); machine: ${machine()}; runs: ${values.runs}; --jobs auto = ${auto}`);
 console.log(`command: node bench/tag-throughput.mjs --mb ${values.mb} --runs ${values.runs} --jobs ${values.jobs}`);
 console.log('| variant | MB/s min / median / max | × node loop | × jq | peak RSS MB (max) |');
