@@ -18,8 +18,13 @@ const { values } = parseArgs({
     slots: { type: 'string', default: '4' },
     runs: { type: 'string', default: '3' },
     concurrency: { type: 'string', default: '1,2,4,8' },
+    // One request in N takes F × the latency (a slow generation): what does it cost the run?
+    'slow-every': { type: 'string', default: '0' },
+    'slow-factor': { type: 'string', default: '10' },
   },
 });
+const slowEvery = Number(values['slow-every']);
+const slowFactor = Number(values['slow-factor']);
 const records = Number(values.records);
 const latencyMs = Number(values.latency);
 const slots = Number(values.slots);
@@ -62,7 +67,14 @@ writeFileSync(input, execFileSync(process.execPath, [join(ROOT, 'bin/rca-tag')],
 function runOnce(concurrency) {
   return new Promise(async (resolve, reject) => {
     const model = scriptedModel();
-    const server = await startFakeOllama({ latencyMs, slots, respond: model.respond });
+    const respond = slowEvery > 0
+      ? (req) => {
+          const reply = model.respond(req);
+          // Headers held back for the extra time, then the normal reply: one slow generation.
+          return req.index % slowEvery === Math.floor(slowEvery / 2) ? { fault: 'slowHeaders', content: reply.content, delayMs: (slowFactor - 1) * latencyMs } : reply;
+        }
+      : model.respond;
+    const server = await startFakeOllama({ latencyMs, slots, respond });
     const inFd = openSync(input, 'r');
     const outFd = openSync('/dev/null', 'w');
     const start = process.hrtime.bigint();
@@ -90,13 +102,16 @@ for (let run = 0; run < Number(values.runs); run++) {
   for (const c of levels) results.get(c).push(await runOnce(c));
 }
 
-console.log(`input: ${records} tagged records (${VIEWS} views each); fake server: ${latencyMs} ms per request, ${slots} slots; machine: ${machine()}; runs: ${values.runs}`);
+const slowNote = slowEvery > 0 ? `; one request in ${slowEvery} takes ${slowFactor} × the latency (ideal counts that extra work spread over the slots)` : '';
+console.log(`input: ${records} tagged records (${VIEWS} views each); fake server: ${latencyMs} ms per request, ${slots} slots${slowNote}; machine: ${machine()}; runs: ${values.runs}`);
 console.log('| --concurrency | records/s min / median / max | requests/s (median) | ideal records/s | median / ideal | requests sent | max in flight at server |');
 console.log('|---|---|---|---|---|---|---|');
 for (const c of levels) {
   const rs = results.get(c);
   const s = stats(rs.map((r) => r.seconds));
-  const ideal = Math.min(c, slots) / (latencyMs / 1000) / VIEWS;
+  // Mean work per request grows by (factor - 1) / every when some requests are slow.
+  const meanLatency = latencyMs * (1 + (slowEvery > 0 ? (slowFactor - 1) / slowEvery : 0));
+  const ideal = Math.min(c, slots) / (meanLatency / 1000) / VIEWS;
   const medianRate = records / s.median;
   console.log(
     `| ${c} | ${fmt(records / s.max)} / ${fmt(medianRate)} / ${fmt(records / s.min)} | ${fmt(rs[0].requests / s.median)} | ${fmt(ideal)} | ${fmt((100 * medianRate) / ideal, 0)} % | ${rs[0].requests} | ${Math.max(...rs.map((r) => r.maxInFlight))} |`,
