@@ -5,11 +5,12 @@
 // Usage: node bench/generate-throughput.mjs [--records 200] [--latency 50] [--slots 4] [--runs 3]
 // Needs a build (npm run build). The fake server and its scripted model are TypeScript test
 // helpers; they are compiled once into bench/out/fake/ with tsc, as Node 20 cannot run .ts files.
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, openSync, closeSync, writeFileSync, existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fmt, machine, OUT, ROOT, stats } from './measure.mjs';
+import { fmt, machine, ROOT, stats } from './measure.mjs';
+import { loadFakeModel, requireBuilt, taggedInput } from './fake-model.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -31,38 +32,9 @@ const slots = Number(values.slots);
 const levels = values.concurrency.split(',').map(Number);
 const VIEWS = 2;
 
-if (!existsSync(join(ROOT, 'dist/transforms/generate.js'))) {
-  console.error('bench: not built yet — run: npm run build');
-  process.exit(2);
-}
-
-// 1. The fake server and the scripted model, compiled from test/ (types stripped, nothing else).
-const fakeDir = join(OUT, 'fake');
-execFileSync(
-  process.execPath,
-  [
-    join(ROOT, 'node_modules/typescript/bin/tsc'),
-    '--ignoreConfig',
-    '--outDir', fakeDir,
-    '--rootDir', join(ROOT, 'test'),
-    '--module', 'nodenext',
-    '--moduleResolution', 'nodenext',
-    '--target', 'es2022',
-    '--types', 'node',
-    '--skipLibCheck',
-    join(ROOT, 'test/support/fake-ollama.ts'),
-    join(ROOT, 'test/generation/support/scripted-model.ts'),
-  ],
-  { cwd: ROOT, stdio: 'inherit' },
-);
-const { startFakeOllama } = await import(join(fakeDir, 'support/fake-ollama.js'));
-const { scriptedModel } = await import(join(fakeDir, 'generation/support/scripted-model.js'));
-
-// 2. Tagged input: the deterministic bench corpus, first `records` chunks, through rca-tag.
-mkdirSync(OUT, { recursive: true });
-const input = join(OUT, `generate-input-${records}.jsonl`);
-const chunks = execFileSync(process.execPath, [join(ROOT, 'bench/generate-corpus.mjs'), '--records', String(records), '--mb', '1000'], { maxBuffer: 1 << 30 });
-writeFileSync(input, execFileSync(process.execPath, [join(ROOT, 'bin/rca-tag')], { input: chunks, maxBuffer: 1 << 30 }));
+requireBuilt('generate');
+const { startFakeOllama, scriptedModel } = await loadFakeModel();
+const input = taggedInput(records);
 
 function runOnce(concurrency) {
   return new Promise(async (resolve, reject) => {

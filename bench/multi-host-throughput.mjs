@@ -11,11 +11,12 @@
 // Usage: node bench/multi-host-throughput.mjs [--records 500] [--latency 50] [--slots 2,2,4] [--runs 3]
 // Needs a build (npm run build). The fake server and its scripted model are compiled from test/
 // into bench/out/fake/ with tsc, as bench/generate-throughput.mjs does.
-import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fmt, machine, OUT, ROOT, stats } from './measure.mjs';
+import { fmt, machine, ROOT, stats } from './measure.mjs';
+import { loadFakeModel, requireBuilt, taggedInput } from './fake-model.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -38,38 +39,9 @@ const slots = values.slots.split(',').map(Number);
 const runs = Number(values.runs);
 const VIEWS = 2;
 
-if (!existsSync(join(ROOT, 'dist/transforms/generate.js'))) {
-  console.error('bench: not built yet — run: npm run build');
-  process.exit(2);
-}
-
-// 1. The fake server and the scripted model, compiled from test/ (types stripped, nothing else).
-const fakeDir = join(OUT, 'fake');
-execFileSync(
-  process.execPath,
-  [
-    join(ROOT, 'node_modules/typescript/bin/tsc'),
-    '--ignoreConfig',
-    '--outDir', fakeDir,
-    '--rootDir', join(ROOT, 'test'),
-    '--module', 'nodenext',
-    '--moduleResolution', 'nodenext',
-    '--target', 'es2022',
-    '--types', 'node',
-    '--skipLibCheck',
-    join(ROOT, 'test/support/fake-ollama.ts'),
-    join(ROOT, 'test/generation/support/scripted-model.ts'),
-  ],
-  { cwd: ROOT, stdio: 'inherit' },
-);
-const { startFakeOllama } = await import(join(fakeDir, 'support/fake-ollama.js'));
-const { scriptedModel } = await import(join(fakeDir, 'generation/support/scripted-model.js'));
-
-// 2. Tagged input: the deterministic bench corpus, first `records` chunks, through rca-tag.
-mkdirSync(OUT, { recursive: true });
-const input = join(OUT, `generate-input-${records}.jsonl`);
-const chunks = execFileSync(process.execPath, [join(ROOT, 'bench/generate-corpus.mjs'), '--records', String(records), '--mb', '1000'], { maxBuffer: 1 << 30 });
-writeFileSync(input, execFileSync(process.execPath, [join(ROOT, 'bin/rca-tag')], { input: chunks, maxBuffer: 1 << 30 }));
+requireBuilt('generate');
+const { startFakeOllama, scriptedModel } = await loadFakeModel();
+const input = taggedInput(records);
 
 /** One rca-generate run against fake hosts with these slot counts; --host host=URL,slots=N for each. */
 function runOnce(hostSlots) {
