@@ -9,6 +9,7 @@ import {
   type ModelInfo,
 } from './model-client.js';
 import { errorCodeOf, parseRetryAfter } from './http-errors.js';
+import { RequestScope } from './request-scope.js';
 
 export { parseRetryAfter };
 
@@ -51,7 +52,7 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
   const preflightTimeoutMs = opts.preflightTimeoutMs ?? DEFAULT_PREFLIGHT_TIMEOUT_MS;
 
   async function preflight(model: string, signal?: AbortSignal): Promise<ModelInfo> {
-    const scope = new RequestScope(signal, preflightTimeoutMs);
+    const scope = new OllamaRequestScope(signal, preflightTimeoutMs);
     try {
       scope.throwIfCallerAborted(host);
       // A fresh instance per call: ollama-js's abort() is global to an instance, and the injected
@@ -77,7 +78,7 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
   }
 
   async function generate(request: GenerateRequest, signal?: AbortSignal): Promise<GenerateReply> {
-    const scope = new RequestScope(signal, request.timeoutMs);
+    const scope = new OllamaRequestScope(signal, request.timeoutMs);
     let phase: Phase = 'request';
     let chunks = 0;
     try {
@@ -128,40 +129,13 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
 }
 
 type Phase = 'request' | 'stream';
-type AbortCause = 'timeout' | 'tooLarge' | 'finished';
-
-// One call's cancellation and what its transport saw: the caller's signal, the call's own deadline
-// and the size cap combine into one signal that the injected fetch attaches, and the fetch keeps
-// the Retry-After header, which ollama-js's ResponseError does not expose.
-class RequestScope {
-  private readonly controller = new AbortController();
-  private readonly timer: ReturnType<typeof setTimeout>;
-  private readonly signal: AbortSignal;
-  cause: AbortCause | null = null;
+// The shared scope, plus what only this client needs: the fetch ollama-js is given (it attaches
+// the scope's signal) keeps the Retry-After header, which ollama-js's ResponseError does not expose.
+class OllamaRequestScope extends RequestScope {
   retryAfter: string | null = null;
-
-  constructor(
-    readonly callerSignal: AbortSignal | undefined,
-    readonly timeoutMs: number,
-  ) {
-    this.timer = setTimeout(() => this.abort('timeout'), timeoutMs);
-    // AbortSignal.any rather than a listener on the caller's signal: one run-wide signal shared by
-    // dozens of in-flight requests would otherwise trip Node's MaxListeners warning.
-    this.signal = callerSignal ? AbortSignal.any([this.controller.signal, callerSignal]) : this.controller.signal;
-  }
-
-  get callerAborted(): boolean {
-    return this.callerSignal?.aborted === true;
-  }
 
   throwIfCallerAborted(host: string): void {
     if (this.callerAborted) throw abortedError(host);
-  }
-
-  abort(cause: AbortCause): void {
-    if (this.controller.signal.aborted) return;
-    this.cause = cause;
-    this.controller.abort();
   }
 
   readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -171,17 +145,11 @@ class RequestScope {
     if (!response.ok) this.retryAfter = response.headers.get('retry-after');
     return response;
   };
-
-  dispose(): void {
-    clearTimeout(this.timer);
-    // Releases the socket if we stopped reading early; a no-op once the body has ended.
-    this.abort('finished');
-  }
 }
 
 interface ClassifyContext {
   host: string;
-  scope: RequestScope;
+  scope: OllamaRequestScope;
   model: string;
   phase: Phase;
   chunks?: number;

@@ -13,6 +13,7 @@ import {
   type ModelInfo,
 } from './model-client.js';
 import { errorCodeOf, parseRetryAfter } from './http-errors.js';
+import { RequestScope } from './request-scope.js';
 
 export interface OpenAiClientOptions {
   baseUrl: string;
@@ -280,42 +281,6 @@ export function createOpenAiClient(opts: OpenAiClientOptions): ModelClient {
 }
 
 type Phase = 'request' | 'stream';
-type AbortCause = 'timeout' | 'tooLarge' | 'finished';
-
-// One call's cancellation: the caller's signal, the call's own deadline and the size cap combine
-// into the one signal fetch carries.
-class RequestScope {
-  private readonly controller = new AbortController();
-  private readonly timer: ReturnType<typeof setTimeout>;
-  readonly signal: AbortSignal;
-  cause: AbortCause | null = null;
-
-  constructor(
-    private readonly callerSignal: AbortSignal | undefined,
-    readonly timeoutMs: number,
-  ) {
-    this.timer = setTimeout(() => this.abort('timeout'), timeoutMs);
-    // AbortSignal.any rather than a listener: one run-wide signal is shared by dozens of requests.
-    this.signal = callerSignal ? AbortSignal.any([this.controller.signal, callerSignal]) : this.controller.signal;
-  }
-
-  get callerAborted(): boolean {
-    return this.callerSignal?.aborted === true;
-  }
-
-  abort(cause: AbortCause): void {
-    if (this.controller.signal.aborted) return;
-    this.cause = cause;
-    this.controller.abort();
-  }
-
-  dispose(): void {
-    clearTimeout(this.timer);
-    // Releases the socket if we stopped reading early; a no-op once the body has ended.
-    this.abort('finished');
-  }
-}
-
 interface ChatChunk {
   choices?: { delta?: { content?: unknown }; message?: { content?: unknown }; finish_reason?: unknown }[];
   usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null;
