@@ -43,16 +43,22 @@ requireBuilt('generate');
 const { startFakeOllama, scriptedModel } = await loadFakeModel();
 const input = taggedInput(records);
 
+/** Fake hosts with these slot counts sharing one scripted model; firstRequestAt() is when the first request came. */
+async function startHosts(hostSlots) {
+  const model = scriptedModel();
+  let first = null;
+  const respond = (req) => {
+    first ??= process.hrtime.bigint();
+    return model.respond(req);
+  };
+  const servers = await Promise.all(hostSlots.map((n) => startFakeOllama({ latencyMs, slots: n, respond })));
+  return { servers, firstRequestAt: () => first };
+}
+
 /** One rca-generate run against fake hosts with these slot counts; --host host=URL,slots=N for each. */
 function runOnce(hostSlots) {
   return new Promise(async (resolve, reject) => {
-    const model = scriptedModel();
-    let firstRequestAt = null;
-    const respond = (req) => {
-      firstRequestAt ??= process.hrtime.bigint();
-      return model.respond(req);
-    };
-    const servers = await Promise.all(hostSlots.map((n) => startFakeOllama({ latencyMs, slots: n, respond })));
+    const { servers, firstRequestAt } = await startHosts(hostSlots);
     const hostArgs = servers.flatMap((s, i) => ['--host', `host=${s.url},slots=${hostSlots[i]}`]);
     const inFd = openSync(input, 'r');
     const outFd = openSync('/dev/null', 'w');
@@ -70,7 +76,7 @@ function runOnce(hostSlots) {
       if (code !== 0) return reject(new Error(`rca-generate exited ${code}: ${stderr}`));
       resolve({
         seconds: Number(end - start) / 1e9,
-        requestSeconds: Number(end - (firstRequestAt ?? start)) / 1e9,
+        requestSeconds: Number(end - (firstRequestAt() ?? start)) / 1e9,
         perHost,
         maxInFlight,
       });
@@ -107,13 +113,7 @@ async function poolOnly(hosts, inputFile) {
 
 function runPoolOnly(hostSlots) {
   return new Promise(async (resolve, reject) => {
-    const model = scriptedModel();
-    let firstRequestAt = null;
-    const respond = (req) => {
-      firstRequestAt ??= process.hrtime.bigint();
-      return model.respond(req);
-    };
-    const servers = await Promise.all(hostSlots.map((n) => startFakeOllama({ latencyMs, slots: n, respond })));
+    const { servers, firstRequestAt } = await startHosts(hostSlots);
     const hosts = servers.map((s, i) => ({ url: s.url, slots: hostSlots[i] }));
     const start = process.hrtime.bigint();
     const child = spawn(process.execPath, [join(ROOT, 'bench/multi-host-throughput.mjs'), '--pool-only', JSON.stringify(hosts), '--input', input], { stdio: ['ignore', 'ignore', 'pipe'], cwd: ROOT });
@@ -125,7 +125,7 @@ function runPoolOnly(hostSlots) {
       const maxInFlight = servers.map((s) => s.stats.maxInFlight);
       await Promise.all(servers.map((s) => s.close()));
       if (code !== 0) return reject(new Error(`pool-only client exited ${code}: ${stderr}`));
-      resolve({ seconds: Number(end - start) / 1e9, requestSeconds: Number(end - (firstRequestAt ?? start)) / 1e9, perHost, maxInFlight });
+      resolve({ seconds: Number(end - start) / 1e9, requestSeconds: Number(end - (firstRequestAt() ?? start)) / 1e9, perHost, maxInFlight });
     });
   });
 }
