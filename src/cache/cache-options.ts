@@ -12,6 +12,8 @@ export const CACHE_OPTIONS = {
   cache: { type: 'string', placeholder: 'PATH', help: `response cache file, shared safely by parallel runs [default: ${DEFAULT_LOCATION_HELP}]` },
   'no-cache': { type: 'boolean', default: false, help: 'neither read nor write the response cache' },
   refresh: { type: 'boolean', default: false, help: 'ignore cached replies; store the new ones in their place' },
+  'retry-flagged': { type: 'boolean', default: false, help: 'ask again for views whose cached outcome was kept with quality flags (other cached views are still used)' },
+  'model-id': { type: 'string', placeholder: 'ID', help: "(--backend openai) a fingerprint of the served weights (e.g. the checkpoint's hash) that stands for the base URL in the cache key, so servers at other URLs with the same weights share entries" },
 } as const satisfies OptionsSpec;
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -41,17 +43,30 @@ export interface CacheSetting {
   path: string | null;
   /** Skip lookups but still store accepted replies (overwriting what was there). */
   refresh: boolean;
+  /** Skip the lookups of flagged outcomes only (--retry-flagged); absent: false. */
+  retryFlagged?: true;
+  /** --model-id: names the weights in the key of an OpenAI-compatible server instead of its base URL; absent: the URL. */
+  modelId?: string;
 }
 
 /** --cache / --no-cache / --refresh and the environment → what the run does with its cache. */
-export function resolveCacheSetting(values: { cache?: string | undefined; 'no-cache'?: boolean | undefined; refresh?: boolean | undefined }, env: Env): CacheSetting {
+export function resolveCacheSetting(
+  values: { cache?: string | undefined; 'no-cache'?: boolean | undefined; refresh?: boolean | undefined; 'retry-flagged'?: boolean | undefined; 'model-id'?: string | undefined },
+  env: Env,
+): CacheSetting {
   const off = values['no-cache'] === true;
   const refresh = values.refresh === true;
+  const retryFlagged = values['retry-flagged'] === true;
+  const modelId = values['model-id'] ?? null;
+  if (modelId !== null && !/^[\x21-\x7e]{1,200}$/.test(modelId)) throw new UsageError(`--model-id expects 1 to 200 printable characters without spaces, got '${modelId}'`);
+  if (off && retryFlagged) throw new UsageError('--retry-flagged and --no-cache contradict each other (without a cache every view is asked)');
   if (off && values.cache !== undefined) throw new UsageError('--cache and --no-cache contradict each other');
   if (off && refresh) throw new UsageError('--refresh and --no-cache contradict each other');
   if (values.cache !== undefined && values.cache.trim() === '') throw new UsageError('--cache needs a file path');
-  if (off) return { path: null, refresh: false };
-  return { path: values.cache ?? defaultCachePath(env), refresh };
+  // Present only when given, so a setting without them reads as before.
+  const extra = { ...(retryFlagged ? { retryFlagged: true as const } : {}), ...(modelId !== null ? { modelId } : {}) };
+  if (off) return { path: null, refresh: false, ...extra };
+  return { path: values.cache ?? defaultCachePath(env), refresh, ...extra };
 }
 
 const DURATION_RE = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)$/;

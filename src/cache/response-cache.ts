@@ -12,7 +12,9 @@
 // - `--refresh` = skip get() and put() the new reply, which replaces the old one;
 // - `generation.<view>.cached` records a hit; created_at/last_used stay in here, never in records.
 // - an entry is the outcome of a view's whole retry ladder: `attempts` says how many tries it took
-//   and the token counts are their totals, so a hit rebuilds the record byte for byte.
+//   and the token counts are their totals, so a hit rebuilds the record byte for byte. A ladder
+//   that ran out of tries with a reply kept under quality flags is an entry too (`flagged`: its
+//   flags and the attempt whose reply was kept), so a re-run does not ask three times again.
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -28,6 +30,26 @@ export interface CachedReply {
   outputTokens: number | null;
   /** Tries it took to get this reply (1: the first answer was kept); 1 when not given. */
   attempts?: number;
+  /** Present when the ladder ran out of tries and kept this reply with quality flags. */
+  flagged?: FlaggedOutcome;
+}
+
+export interface FlaggedOutcome {
+  /** The flags the validator gave the kept reply. */
+  flags: string[];
+  /** The attempt whose reply was kept (its text cut is the record's). */
+  keptAttempt: number;
+}
+
+/** What `rca cache merge` did with one source file. */
+export interface MergeCounts {
+  source: string;
+  /** Entries of the source. */
+  entries: number;
+  /** Keys the target did not have. */
+  added: number;
+  /** Keys the target had, replaced by the source's newer entry. */
+  replaced: number;
 }
 
 /** Who wrote an entry: kept for `rca cache stats`, never part of the key's meaning. */
@@ -71,6 +93,12 @@ export interface ResponseCache {
   stats(): CacheStats;
   /** Deletes entries not used for `olderThanMs`; returns how many. */
   prune(olderThanMs: number): number;
+  /**
+   * Copies every entry of the cache file at `source` into this one, keys unchanged. A key both
+   * hold keeps the newer entry (created_at), so merging again changes nothing. The source is
+   * only read; it must be an rca cache of this format or an older one.
+   */
+  mergeFrom(source: string): MergeCounts;
   close(): void;
 }
 
@@ -96,8 +124,10 @@ export class CacheError extends Error {
   }
 }
 
-// 2 added `attempts`; a version-1 file is upgraded in place (its entries took one try each).
-const SCHEMA_VERSION = 2;
+// 2 added `attempts`; 3 added flagged outcomes (`flags`, `kept_attempt`; null for an outcome that
+// passed outright). Older files are upgraded in place: their entries took one try each (1) and
+// all passed outright (1, 2).
+const SCHEMA_VERSION = 3;
 const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 // A hit is a read; writing last_used on every hit would make readers contend with writers.
 // Prune works in hours and days, so an hour of slack in last_used is invisible.
@@ -114,12 +144,16 @@ CREATE TABLE ${TABLE} (
   prompt_tokens INTEGER,
   output_tokens INTEGER,
   attempts INTEGER NOT NULL DEFAULT 1,
+  flags TEXT,
+  kept_attempt INTEGER,
   created_at INTEGER NOT NULL,
   last_used INTEGER NOT NULL
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX ${TABLE}_last_used ON ${TABLE} (last_used);
 `;
 const UPGRADE_FROM_1 = `ALTER TABLE ${TABLE} ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1;`;
+const UPGRADE_FROM_2 = `ALTER TABLE ${TABLE} ADD COLUMN flags TEXT; ALTER TABLE ${TABLE} ADD COLUMN kept_attempt INTEGER;`;
+const COLUMNS = 'key, backend, model, content, done_reason, prompt_tokens, output_tokens, attempts, flags, kept_attempt, created_at, last_used';
 
 interface Row {
   content: string;
@@ -127,6 +161,8 @@ interface Row {
   prompt_tokens: number | null;
   output_tokens: number | null;
   attempts: number;
+  flags: string | null;
+  kept_attempt: number | null;
   last_used: number;
 }
 
@@ -148,10 +184,10 @@ export function openResponseCache(path: string, options: OpenCacheOptions = {}):
     throw cacheError(err, path, 'open');
   }
 
-  const select = db.prepare<[string], Row>(`SELECT content, done_reason, prompt_tokens, output_tokens, attempts, last_used FROM ${TABLE} WHERE key = ?`);
+  const select = db.prepare<[string], Row>(`SELECT content, done_reason, prompt_tokens, output_tokens, attempts, flags, kept_attempt, last_used FROM ${TABLE} WHERE key = ?`);
   const touch = db.prepare<[number, string]>(`UPDATE ${TABLE} SET last_used = ? WHERE key = ?`);
-  const upsert = db.prepare<[string, string, string, string, string | null, number | null, number | null, number, number, number]>(
-    `INSERT OR REPLACE INTO ${TABLE} (key, backend, model, content, done_reason, prompt_tokens, output_tokens, attempts, created_at, last_used) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  const upsert = db.prepare<[string, string, string, string, string | null, number | null, number | null, number, string | null, number | null, number, number]>(
+    `INSERT OR REPLACE INTO ${TABLE} (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const remove = db.prepare<[number]>(`DELETE FROM ${TABLE} WHERE last_used < ?`);
 
@@ -170,7 +206,10 @@ export function openResponseCache(path: string, options: OpenCacheOptions = {}):
             if (!isLockOrReadOnly(err)) throw err;
           }
         }
-        return { content: row.content, doneReason: row.done_reason, promptTokens: row.prompt_tokens, outputTokens: row.output_tokens, attempts: row.attempts };
+        const found: CachedReply & { attempts: number } = { content: row.content, doneReason: row.done_reason, promptTokens: row.prompt_tokens, outputTokens: row.output_tokens, attempts: row.attempts };
+        const flagged = flaggedOf(row);
+        if (flagged !== null) found.flagged = flagged;
+        return found;
       } catch (err) {
         throw cacheError(err, path, 'read');
       }
@@ -179,9 +218,13 @@ export function openResponseCache(path: string, options: OpenCacheOptions = {}):
       if (!CACHE_KEY_RE.test(key)) throw new TypeError(`cache key must be 64 lowercase hex digits (cacheKey()), got '${key.slice(0, 80)}'`);
       const attempts = reply.attempts ?? 1;
       if (!Number.isSafeInteger(attempts) || attempts < 1) throw new RangeError(`attempts must be a whole number of at least 1, got ${attempts}`);
+      const { flagged } = reply;
+      if (flagged !== undefined && !(Number.isSafeInteger(flagged.keptAttempt) && flagged.keptAttempt >= 1 && flagged.keptAttempt <= attempts && flagged.flags.length > 0)) {
+        throw new RangeError(`a flagged outcome needs its flags and the attempt kept (1..${attempts}), got ${JSON.stringify(flagged)}`);
+      }
       const at = now();
       try {
-        upsert.run(key, meta.backend, meta.model, reply.content, reply.doneReason, intOrNull(reply.promptTokens), intOrNull(reply.outputTokens), attempts, at, at);
+        upsert.run(key, meta.backend, meta.model, reply.content, reply.doneReason, intOrNull(reply.promptTokens), intOrNull(reply.outputTokens), attempts, flagged ? JSON.stringify(flagged.flags) : null, flagged ? flagged.keptAttempt : null, at, at);
       } catch (err) {
         throw cacheError(err, path, 'write');
       }
@@ -207,10 +250,45 @@ export function openResponseCache(path: string, options: OpenCacheOptions = {}):
         throw cacheError(err, path, 'write');
       }
     },
+    mergeFrom(source) {
+      // Opened once on its own first: refuses what is not an rca cache and brings an older format
+      // up to this one, so the columns below exist.
+      openResponseCache(source, { create: false, busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS }).close();
+      try {
+        db.prepare('ATTACH DATABASE ? AS source').run(source);
+      } catch (err) {
+        throw cacheError(err, source, 'open');
+      }
+      try {
+        return db.transaction(() => {
+          const entries = db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM source.${TABLE}`).get()!.n;
+          const added = db.prepare(`INSERT OR IGNORE INTO main.${TABLE} (${COLUMNS}) SELECT ${COLUMNS} FROM source.${TABLE}`).run().changes;
+          const replaced = db
+            .prepare(
+              `INSERT OR REPLACE INTO main.${TABLE} (${COLUMNS})
+               SELECT ${COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')} FROM source.${TABLE} AS s JOIN main.${TABLE} AS m ON m.key = s.key
+               WHERE s.created_at > m.created_at`,
+            )
+            .run().changes;
+          return { source, entries, added, replaced };
+        }).immediate();
+      } catch (err) {
+        throw cacheError(err, path, 'write');
+      } finally {
+        db.prepare('DETACH DATABASE source').run();
+      }
+    },
     close() {
       if (db.open) db.close();
     },
   };
+}
+
+function flaggedOf(row: Row): FlaggedOutcome | null {
+  if (row.flags === null || row.kept_attempt === null) return null;
+  const flags = JSON.parse(row.flags) as unknown;
+  if (!Array.isArray(flags) || !flags.every((f) => typeof f === 'string')) return null;
+  return { flags, keptAttempt: row.kept_attempt };
 }
 
 function prepareSchema(db: Database.Database, path: string): void {
@@ -226,8 +304,9 @@ function prepareSchema(db: Database.Database, path: string): void {
   db.transaction(() => {
     const version = schemaVersion(db, path);
     if (version === SCHEMA_VERSION) return;
-    if (version === 1) {
-      db.exec(UPGRADE_FROM_1);
+    if (version === 1 || version === 2) {
+      if (version === 1) db.exec(UPGRADE_FROM_1);
+      db.exec(UPGRADE_FROM_2);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
       return;
     }
@@ -241,7 +320,7 @@ function prepareSchema(db: Database.Database, path: string): void {
 function schemaVersion(db: Database.Database, path: string): number {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) throw new CacheError('NEWER_FORMAT', `${path}: written by a newer rca (cache format ${version}; this rca reads ${SCHEMA_VERSION})`);
-  if (version !== 0 && version !== 1 && version !== SCHEMA_VERSION) throw new CacheError('NOT_A_CACHE', `${path}: unknown cache format ${version}`);
+  if (version !== 0 && version !== 1 && version !== 2 && version !== SCHEMA_VERSION) throw new CacheError('NOT_A_CACHE', `${path}: unknown cache format ${version}`);
   return version;
 }
 

@@ -108,6 +108,7 @@ export function resolveConfig(options: GenerateOptionValues, env: Env): Generate
   if (options.timeout <= 0) throw new UsageError(`--timeout must be more than 0 seconds, got ${options.timeout}`);
   if (backend === 'extractive' && options['dry-run']) throw new UsageError('--dry-run shows the requests a model would get; --backend extractive sends none');
   const cache = resolveCacheSetting(options, env);
+  if (cache.modelId !== undefined && backend !== 'openai') throw new UsageError('--model-id is for --backend openai (an Ollama model is known by its digest)');
   return {
     backend,
     ...server,

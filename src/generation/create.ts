@@ -56,7 +56,7 @@ export async function createGenerator(config: GenerateConfig, opts: CreateOption
   const backend = createModelBackend(config.backend, config, { client: servers.client, gate, control, modelDigest: servers.digest });
   // Opened after the preflight: the key needs the model's digest, and a run that cannot reach
   // its server should not create a cache file.
-  const cache = config.dryRun || config.cache.path === null ? null : new ViewCache(await openStore(config.cache.path, opts.openStore), backend, policy, config.cache.refresh);
+  const cache = config.dryRun || config.cache.path === null ? null : new ViewCache(await openStore(config.cache.path, opts.openStore), backend, policy, config.cache.refresh, config.cache.retryFlagged === true);
   // Enough records in progress to keep every slot busy while the oldest one waits its turn.
   const window = config.window ?? 8 * servers.slots;
   return build({ config, policy, backend, control, gate: config.dryRun ? null : gate, cache, now, slots: servers.slots, window, hosts: servers.hosts, ...finish });

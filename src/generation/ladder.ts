@@ -45,7 +45,8 @@ export interface GenerationEntry extends BackendInfo {
 export type ViewResult =
   /** `content`: the accepted reply as the backend gave it (what the response cache keeps). */
   | { status: 'ok'; view: JsonObject; flags: string[]; fixed: string[]; generation: GenerationEntry; transportRetries: number; content: string }
-  | { status: 'flagged'; view: JsonObject; flags: string[]; fixed: string[]; generation: GenerationEntry; transportRetries: number }
+  /** `content`: the reply kept with its flags; `keptAttempt`: the attempt that gave it. */
+  | { status: 'flagged'; view: JsonObject; flags: string[]; fixed: string[]; generation: GenerationEntry; transportRetries: number; content: string; keptAttempt: number }
   | { status: 'failed'; view: null; flags: null; fixed: null; generation: GenerationEntry; transportRetries: number };
 
 /** The text budget of an attempt: --max-chars throughout, and from the third on at most --truncate-chars. */
@@ -71,6 +72,8 @@ export interface LadderOutcome {
   promptTokens: number | null;
   outputTokens: number | null;
   attempts: number;
+  /** The ladder ran out of tries and kept this reply with these flags, from that attempt. */
+  flagged?: { flags: string[]; keptAttempt: number };
 }
 
 /**
@@ -81,22 +84,38 @@ export interface LadderOutcome {
 export function replayOutcome(job: Job, grounding: GroundingText, info: BackendInfo, policy: LadderPolicy, outcome: LadderOutcome): ViewResult | null {
   // More tries than this run allows: this run would not have written that view.
   if (outcome.attempts < 1 || outcome.attempts > policy.maxTries) return null;
+  const { flagged } = outcome;
+  // A flagged outcome is what a ladder of exactly this many tries ends with: one allowed more
+  // tries would have asked again.
+  if (flagged !== undefined && outcome.attempts !== policy.maxTries) return null;
   const checked = checkReply(job, grounding, outcome.content);
-  if (!checked.ok || !checked.withinContract || checked.flags.length > 0) return null;
+  if (!checked.ok || !checked.withinContract) return null;
+  // Today's validator must say what it said then: clean for an outcome that passed, the same
+  // flags for a flagged one; otherwise the view is asked again.
+  if (flagged === undefined ? checked.flags.length > 0 : !sameFlags(checked.flags, flagged.flags)) return null;
   const generation: GenerationEntry = {
     ...info,
     attempts: outcome.attempts,
     done_reason: outcome.doneReason,
     prompt_tokens: outcome.promptTokens,
     output_tokens: outcome.outputTokens,
-    text_cut: cutText(job.text, attemptMaxChars(policy, outcome.attempts)).cut,
+    text_cut: cutText(job.text, attemptMaxChars(policy, flagged?.keptAttempt ?? outcome.attempts)).cut,
     cached: true,
     error: null,
   };
+  if (flagged !== undefined) {
+    return { status: 'flagged', view: checked.view, flags: checked.flags, fixed: checked.fixed, generation, transportRetries: 0, content: outcome.content, keptAttempt: flagged.keptAttempt };
+  }
   return { status: 'ok', view: checked.view, flags: [], fixed: checked.fixed, generation, transportRetries: 0, content: outcome.content };
 }
 
+function sameFlags(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((flag, i) => flag === b[i]);
+}
+
 interface Candidate {
+  content: string;
+  attempt: number;
   view: JsonObject;
   flags: string[];
   fixed: string[];
@@ -163,7 +182,7 @@ export async function runLadder(job: Job, grounding: GroundingText, backend: Bac
       return { status: 'ok', view: checked.view, flags: [], fixed: checked.fixed, generation: entry(attempt, reply, null), transportRetries, content: reply.content };
     }
     if (withinContract && (best === null || checked.flags.length < best.flags.length)) {
-      best = { view: checked.view, flags: checked.flags, fixed: checked.fixed, doneReason: reply.doneReason, textCut: reply.textCut };
+      best = { content: reply.content, attempt, view: checked.view, flags: checked.flags, fixed: checked.fixed, doneReason: reply.doneReason, textCut: reply.textCut };
     }
     problem = { flags: checked.flags };
     lastError = { code: 'REPLY_INVALID', message: checked.flags.join(', ') };
@@ -171,7 +190,9 @@ export async function runLadder(job: Job, grounding: GroundingText, backend: Bac
 
   // Out of tries. A reply within the contract is kept with its flags (in band, for the reader to
   // judge); anything else leaves the view null with the last reason.
-  if (best !== null) return { status: 'flagged', view: best.view, flags: best.flags, fixed: best.fixed, generation: entry(tries, best, null), transportRetries };
+  if (best !== null) {
+    return { status: 'flagged', view: best.view, flags: best.flags, fixed: best.fixed, generation: entry(tries, best, null), transportRetries, content: best.content, keptAttempt: best.attempt };
+  }
   const error = { ...lastError, attempts: tries };
   return { status: 'failed', view: null, flags: null, fixed: null, generation: entry(tries, { doneReason: lastDoneReason, textCut: lastCut }, error), transportRetries };
 }

@@ -47,9 +47,11 @@ function dialectOf(name: ModelBackendName, config: GenerateConfig): Dialect {
   // num_ctx is not sent: the server fixed its context length when it started. Such a server
   // reports no digest, so the base URL stands in for the model's identity in the key: another
   // server may serve other weights under the same name. A model redeployed under the same name
-  // at the same URL goes unnoticed: --refresh asks again.
+  // at the same URL goes unnoticed: --refresh asks again. --model-id (the operator's fingerprint
+  // of the weights) stands in for the URL, so N servers on N task-local URLs share entries.
   const { num_ctx: _notSent, ...options } = config.modelOptions;
-  return { options, keyOptions: { ...options, base_url: host }, render: (request, cut) => renderChatCompletion(host, request, cut) };
+  const served = config.cache.modelId === undefined ? { base_url: host } : { model_id: config.cache.modelId };
+  return { options, keyOptions: { ...options, ...served }, render: (request, cut) => renderChatCompletion(host, request, cut) };
 }
 
 export function createModelBackend(name: ModelBackendName, config: GenerateConfig, deps: ModelBackendDeps): Backend {

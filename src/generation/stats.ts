@@ -24,7 +24,9 @@ export class GenerationStats {
     // Attempts and tokens measure this run's work: a replayed view cost none.
     if (result.generation.cached) {
       this.viewsCached++;
-      this.viewsOk++;
+      // A flagged outcome replays as flagged: the re-run's counts are the first run's.
+      if (result.status === 'flagged') this.viewsFlagged++;
+      else this.viewsOk++;
       return;
     }
     this.attempts += result.generation.attempts;

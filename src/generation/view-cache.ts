@@ -3,10 +3,13 @@
 // view's JSON Schema, the exact prompt) plus the ladder setting that shapes later attempts
 // (--truncate-chars). Keying the first attempt, not the one whose reply was kept, is what makes a
 // re-run free: a view that needed a second try is found without sending the first one again.
-// - Only an outcome that passed validation outright is stored; a failed or flagged view is asked
-//   again next time, never replayed.
+// - An outcome that passed validation is stored, and so is one that ran out of tries with a reply
+//   kept under quality flags (with its flags and the attempt kept): asking again would cost every
+//   try once more and, the model being deterministic, bring back the same. --retry-flagged asks
+//   such views again on purpose (and stores what comes back). A failed view (null) is never stored:
+//   it is asked again next time.
 // - A hit is checked again as a fresh reply would be (today's validator, this chunk's text) and
-//   ignored when it no longer passes.
+//   ignored when the verdict changed (flags where there were none, or other flags).
 // - --refresh skips lookups and stores what the run gets, replacing older entries.
 // - The store failing mid-run (disk full, a lock held past the busy timeout) does not stop the
 //   run: the views are still generated, the cache is left alone from then on, and one warning says so.
@@ -36,6 +39,7 @@ export class ViewCache {
     private readonly backend: Backend,
     private readonly policy: LadderPolicy,
     private readonly refresh: boolean,
+    private readonly retryFlagged = false,
   ) {}
 
   get path(): string {
@@ -58,15 +62,15 @@ export class ViewCache {
       this.fail(err);
       return null;
     }
-    if (found === null) return null;
+    if (found === null || (this.retryFlagged && found.flagged !== undefined)) return null;
     const result = replayOutcome(job, grounding, this.backend.info, this.policy, found);
     if (result !== null) this.hits++;
     return result;
   }
 
-  /** Keeps a view's outcome if it passed validation (and was not itself a hit). */
+  /** Keeps a view's outcome, passed or flagged (unless it was itself a hit); never a failed one. */
   keep(key: string, result: ViewResult): void {
-    if (result.status !== 'ok' || result.generation.cached || this.failure !== null) return;
+    if (result.status === 'failed' || result.generation.cached || this.failure !== null) return;
     const { generation } = result;
     const reply: CachedReply = {
       content: result.content,
@@ -74,6 +78,7 @@ export class ViewCache {
       promptTokens: generation.prompt_tokens,
       outputTokens: generation.output_tokens,
       attempts: generation.attempts,
+      ...(result.status === 'flagged' ? { flagged: { flags: result.flags, keptAttempt: result.keptAttempt } } : {}),
     };
     try {
       this.store.put(key, reply, { backend: generation.backend, model: generation.model ?? generation.backend });

@@ -90,13 +90,13 @@ describe('ResponseCache: hits and misses', () => {
 });
 
 describe('ResponseCache: the file', () => {
-  it('creates missing folders, uses WAL, incremental auto-vacuum and schema version 2', () => {
+  it('creates missing folders, uses WAL, incremental auto-vacuum and schema version 3', () => {
     const path = join(dir, 'deep', 'er', 'responses.sqlite');
     openCache(path).close();
     const db = new Database(path, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('auto_vacuum', { simple: true })).toBe(2);
-    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    expect(db.pragma('user_version', { simple: true })).toBe(3);
     db.close();
   });
 
@@ -115,8 +115,71 @@ describe('ResponseCache: the file', () => {
     expect(cache.get(key('new'))).toMatchObject({ attempts: 2 });
     cache.close();
     const check = new Database(path, { readonly: true });
-    expect(check.pragma('user_version', { simple: true })).toBe(2);
+    expect(check.pragma('user_version', { simple: true })).toBe(3);
     check.close();
+  });
+
+  it('upgrades a version-2 cache in place: its entries passed outright', () => {
+    const path = freshPath();
+    mkdirSync(dirname(path), { recursive: true });
+    const db = new Database(path);
+    db.exec(`CREATE TABLE responses (key TEXT PRIMARY KEY, backend TEXT NOT NULL, model TEXT NOT NULL, content TEXT NOT NULL,
+      done_reason TEXT, prompt_tokens INTEGER, output_tokens INTEGER, attempts INTEGER NOT NULL DEFAULT 1, created_at INTEGER NOT NULL, last_used INTEGER NOT NULL) STRICT, WITHOUT ROWID`);
+    db.prepare('INSERT INTO responses VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(key('old'), 'ollama', 'mistral:latest', '{"scope":"old"}', 'stop', 812, 240, 2, T0, T0);
+    db.pragma('user_version = 2');
+    db.close();
+    const cache = openCache(path);
+    expect(cache.get(key('old'))).toEqual(reply('{"scope":"old"}', { attempts: 2 }));
+    cache.put(key('flagged'), reply('{}', { attempts: 3, flagged: { flags: ['SCOPE_TOO_SHORT'], keptAttempt: 2 } }), META);
+    expect(cache.get(key('flagged'))).toEqual(reply('{}', { attempts: 3, flagged: { flags: ['SCOPE_TOO_SHORT'], keptAttempt: 2 } }));
+  });
+});
+
+describe('ResponseCache: flagged outcomes', () => {
+  it('round-trip with their flags and the attempt kept; a passed outcome has no flagged part', () => {
+    const cache = openCache();
+    const flagged = reply('{"scope":"x"}', { attempts: 3, flagged: { flags: ['SCOPE_TOO_SHORT', 'NO_CAUSE'], keptAttempt: 1 } });
+    cache.put(key('f'), flagged, META);
+    expect(cache.get(key('f'))).toEqual(flagged);
+    cache.put(key('f'), reply('{"scope":"y"}', { attempts: 2 }), META);
+    expect(cache.get(key('f'))).not.toHaveProperty('flagged');
+  });
+
+  it.each<[string, CachedReply]>([
+    ['no flags', reply('{}', { attempts: 3, flagged: { flags: [], keptAttempt: 1 } })],
+    ['a kept attempt past the attempts', reply('{}', { attempts: 2, flagged: { flags: ['F'], keptAttempt: 3 } })],
+    ['a kept attempt of 0', reply('{}', { attempts: 2, flagged: { flags: ['F'], keptAttempt: 0 } })],
+  ])('refuses a flagged outcome with %s', (_name, value) => {
+    expect(() => openCache().put(key('bad'), value, META)).toThrow(RangeError);
+  });
+});
+
+describe('ResponseCache: mergeFrom (rca cache merge)', () => {
+  it('copies every entry with its key; merging again changes nothing; a key both hold keeps the newer entry', () => {
+    const clock = { t: T0 };
+    const a = openCache(freshPath(), clock);
+    const bPath = freshPath();
+    const b = openCache(bPath, clock);
+    a.put(key('shared'), reply('old'), META);
+    a.put(key('only-a'), reply('a'), META);
+    clock.t += DAY;
+    b.put(key('shared'), reply('new'), META);
+    b.put(key('only-b'), reply('b', { attempts: 3, flagged: { flags: ['F'], keptAttempt: 2 } }), META);
+    b.close();
+    expect(a.mergeFrom(bPath)).toEqual({ source: bPath, entries: 2, added: 1, replaced: 1 });
+    expect(a.get(key('shared'))).toEqual(reply('new'));
+    expect(a.get(key('only-b'))).toEqual(reply('b', { attempts: 3, flagged: { flags: ['F'], keptAttempt: 2 } }));
+    expect(a.get(key('only-a'))).toEqual(reply('a'));
+    expect(a.mergeFrom(bPath)).toEqual({ source: bPath, entries: 2, added: 0, replaced: 0 });
+    expect(a.stats().entries).toBe(3);
+  });
+
+  it('refuses a source that is not an rca cache, or is missing, naming it', () => {
+    const target = openCache();
+    const notCache = join(dir, 'not-a-cache.sqlite');
+    writeFileSync(notCache, 'hello, world, this is not SQLite at all '.repeat(40));
+    expect(() => target.mergeFrom(notCache)).toThrow(CacheError);
+    expect(() => target.mergeFrom(join(dir, 'nowhere.sqlite'))).toThrow(/no cache here/);
   });
 
   function sqliteFile(setup: (db: Database.Database) => void): string {

@@ -102,11 +102,10 @@ describe('a re-run of a finished run', () => {
   });
 });
 
-describe('only replies that passed validation are kept', () => {
+describe('failed views are not kept', () => {
   it.each<[string, Script, number]>([
     ['prose every time (failed view)', { [key(1)]: ['not-json', 'not-json', 'not-json'] }, 3],
     ['a missing key every time (failed view)', { [key(1)]: ['missing-key', 'missing-key', 'missing-key'] }, 3],
-    ['flagged every time (kept in the record with its flags, not in the cache)', { [key(1)]: ['short-scope', 'short-scope', 'short-scope'] }, 3],
     ['a bad request (400)', { [key(1)]: ['error400'] }, 1],
   ])('%s: the next run asks for that view again, and only that one', async (_name, script, firstRequests) => {
     const cache = tempCache();
@@ -143,6 +142,76 @@ describe('only replies that passed validation are kept', () => {
     const third = await serve();
     await run('generate', third.server, input, ['--cache', cache]);
     expect(third.server.stats.generations).toBe(0);
+  });
+});
+
+describe('flagged views: the whole ladder is kept and replayed with its flags', () => {
+  // The model is deterministic: asked again, the flagged view comes back flagged, three tries each.
+  const FLAGGED: Script = { [key(1)]: ['short-scope', 'short-scope', 'short-scope'], [key(3, 'rca_frame')]: ['short-scope', 'short-scope', 'short-scope'] };
+  const flagsOf = (jsonl: string) => parseLines(jsonl).map((rec) => rec.flags ?? null);
+
+  it('a re-run under --flags-ok sends no request and writes the same records, flags and all', async () => {
+    const cache = tempCache();
+    const input = await taggedLines(5);
+    const args = ['--cache', cache, '--flags-ok'];
+    const first = await serve(FLAGGED);
+    const r1 = await run('generate', first.server, input, args);
+    expect(r1.code).toBe(0);
+    expect(first.server.stats.generations).toBe(10 + 2 * 2);
+    expect(entries(cache)).toBe(10);
+    expect(r1.stderr).toContain('views 8 ok, 2 flagged, 0 failed');
+
+    const again = await serve(FLAGGED);
+    const r2 = await run('generate', again.server, input, args);
+    expect(r2.code).toBe(0);
+    expect(again.server.stats.generations).toBe(0);
+    expect(unmarked(r2.stdout)).toBe(r1.stdout);
+    expect(flagsOf(r2.stdout)).toEqual(flagsOf(r1.stdout));
+    expect(r2.stderr).toContain('views 8 ok, 2 flagged, 0 failed (10 from the cache); 0 attempts');
+    // Without --flags-ok the replayed flags count as they did: exit 1, one warning per view.
+    const strict = await run('generate', (await serve()).server, input, ['--cache', cache]);
+    expect(strict.code).toBe(1);
+    expect(unmarked(strict.stdout)).toBe(r1.stdout);
+  });
+
+  it('--retry-flagged asks those views again, and only those; what comes back replaces the entry', async () => {
+    const cache = tempCache();
+    const input = await taggedLines(5);
+    await run('generate', (await serve(FLAGGED)).server, input, ['--cache', cache, '--flags-ok']);
+    // The model now answers well: each flagged view takes one request, and is stored as passed.
+    const retried = await serve();
+    const r = await run('generate', retried.server, input, ['--cache', cache, '--retry-flagged']);
+    expect(r.code).toBe(0);
+    expect(new Map(retried.model.counts)).toEqual(new Map([
+      [key(1), 1],
+      [key(3, 'rca_frame'), 1],
+    ]));
+    expect(r.stderr).toContain('views 10 ok, 0 flagged, 0 failed (8 from the cache)');
+    const after = await serve(FLAGGED);
+    const r3 = await run('generate', after.server, input, ['--cache', cache, '--retry-flagged']);
+    expect(after.server.stats.generations).toBe(0);
+    expect(unmarked(r3.stdout)).toBe(unmarked(r.stdout));
+  });
+
+  it('a flagged outcome is asked again when the run allows another number of tries', async () => {
+    const cache = tempCache();
+    const input = await taggedLines(2);
+    await run('generate', (await serve({ [key(1)]: ['short-scope', 'short-scope', 'short-scope'] })).server, input, ['--cache', cache, '--flags-ok']);
+    const more = await serve({ [key(1)]: ['short-scope', 'short-scope', 'short-scope', 'short-scope'] });
+    await run('generate', more.server, input, ['--cache', cache, '--flags-ok', '--max-tries', '4']);
+    expect([...more.model.counts]).toEqual([[key(1), 4]]);
+  });
+
+  it('a flagged outcome whose flags today\'s validator no longer gives is asked again', async () => {
+    const cache = tempCache();
+    const input = await taggedLines(2);
+    await run('generate', (await serve({ [key(1)]: ['short-scope', 'short-scope', 'short-scope'] })).server, input, ['--cache', cache, '--flags-ok']);
+    const db = new Database(cache);
+    expect(db.prepare(`UPDATE responses SET flags = '["SOME_OLD_FLAG"]' WHERE flags IS NOT NULL`).run().changes).toBe(1);
+    db.close();
+    const again = await serve();
+    await run('generate', again.server, input, ['--cache', cache, '--flags-ok']);
+    expect([...again.model.counts]).toEqual([[key(1), 1]]);
   });
 });
 

@@ -108,9 +108,11 @@ describe('retry ladder', () => {
     expect(result.status).toBe(status);
     expect(result.generation.attempts).toBe(attempts);
     expect(backend.inputs).toHaveLength(attempts);
-    // Only a clean pass carries its reply out, for the response cache to keep.
-    expect('content' in result).toBe(status === 'ok');
+    // A clean pass and a flagged outcome carry their reply out, for the response cache to keep;
+    // a flagged one also the attempt it came from (the first of equals: all flags tie here).
+    expect('content' in result).toBe(status !== 'failed');
     if (result.status === 'ok') expect(result.content).toBe(replies.at(-1));
+    if (result.status === 'flagged') expect([result.content, result.keptAttempt]).toEqual([replies[0], 1]);
     expect(result.generation.prompt_tokens).toBe(100 * attempts);
     expect(result.generation.output_tokens).toBe(10 * attempts);
     expect(result.transportRetries).toBe(attempts);
