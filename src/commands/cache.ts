@@ -1,11 +1,14 @@
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command, CommandIO } from './command.js';
 import { defaultCachePath, parseDuration } from '../cache/cache-options.js';
-import type { CacheStats } from '../cache/response-cache.js';
+import type { CacheStats, MergeCounts } from '../cache/response-cache.js';
 import { EXIT } from '../runtime/exit-codes.js';
 
 const USAGE = `Usage: rca cache stats [--cache PATH] [--json]
        rca cache prune --older-than DURATION [--cache PATH] [--json]
+       rca cache merge [--cache PATH] [--json] SOURCE...
 
 The response cache keeps model replies that passed validation, keyed by everything that
 determines a reply (backend, model name and digest, generation options, JSON Schema, prompt).
@@ -14,6 +17,10 @@ Parallel runs share it safely. A failed reply is never stored, so it is retried 
   stats   entries, size on disk, entries by backend and model, oldest and newest entries
   prune   delete the entries not used for DURATION: a number and a unit among
           ms, s, m, h, d, w (e.g. 30d, 12h, 90m)
+  merge   copy every entry of the SOURCE cache files (e.g. the local caches of the tasks of a
+          job array) into the cache, keys unchanged, so the next run on any node starts warm;
+          the cache is created if missing. A key both hold keeps the newer entry, so merging
+          again changes nothing. Run it while no process writes the SOURCE files.
 
 Options:
   --cache PATH              the cache file [default: $RCA_CACHE, else
@@ -25,14 +32,15 @@ Options:
 Examples:
   rca cache stats
   rca cache prune --older-than 30d --cache build/cache.sqlite
+  rca cache merge --cache shared/responses.sqlite out/cache/task-*.sqlite
 
 Exit status:
   0    done (a cache that does not exist yet has 0 entries)
   2    usage error
-  3    the cache cannot be opened, read or written
+  3    the cache cannot be opened, read or written (merge: a SOURCE is not a cache)
 `;
 
-const SUBCOMMANDS = ['stats', 'prune'] as const;
+const SUBCOMMANDS = ['stats', 'prune', 'merge'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 const command: Command = {
@@ -72,11 +80,11 @@ const command: Command = {
       say(`unknown action '${verb}' (known: ${SUBCOMMANDS.join(', ')})`);
       return EXIT.USAGE;
     }
-    if (extra.length > 0) {
-      say(`unexpected argument '${extra[0]}'`);
+    const action = verb as Subcommand;
+    if (action === 'merge' ? extra.length === 0 : extra.length > 0) {
+      say(action === 'merge' ? 'merge needs the SOURCE cache files to copy from' : `unexpected argument '${extra[0]}'`);
       return EXIT.USAGE;
     }
-    const action = verb as Subcommand;
     let olderThanMs: number | null = null;
     if (action === 'prune') {
       const text = values['older-than'];
@@ -98,12 +106,20 @@ const command: Command = {
       return EXIT.USAGE;
     }
     const path = values.cache ?? defaultCachePath(io.env);
+    if (action === 'merge') {
+      const target = sameFile(path);
+      const self = extra.find((source) => sameFile(source) === target);
+      if (self !== undefined) {
+        say(`'${self}' is the cache merged into; name it once, with --cache`);
+        return EXIT.USAGE;
+      }
+    }
 
     // Loaded only here: `rca --help` lists this command and must not pay for the SQLite addon.
     const { openResponseCache, CacheError } = await import('../cache/response-cache.js');
     let cache;
     try {
-      cache = openResponseCache(path, { create: false });
+      cache = openResponseCache(path, { create: action === 'merge' });
     } catch (err) {
       if (err instanceof CacheError && err.code === 'MISSING') {
         // Nothing cached yet is a normal state, not a failure, and looking must not create it.
@@ -115,7 +131,22 @@ const command: Command = {
       return EXIT.FATAL;
     }
     try {
-      if (action === 'stats') {
+      if (action === 'merge') {
+        const merged: MergeCounts[] = [];
+        for (const source of extra) {
+          const counts = cache.mergeFrom(source);
+          merged.push(counts);
+          if (!values.json) io.stdout.write(`${source}: ${counts.entries} ${plural(counts.entries, 'entry', 'entries')}, ${counts.added} added, ${counts.replaced} replaced by a newer one\n`);
+        }
+        const entries = cache.stats().entries;
+        const added = merged.reduce((n, m) => n + m.added, 0);
+        const replaced = merged.reduce((n, m) => n + m.replaced, 0);
+        io.stdout.write(
+          values.json
+            ? `${JSON.stringify({ path, sources: merged, added, replaced, entries })}\n`
+            : `merged ${merged.length} ${plural(merged.length, 'cache', 'caches')} into ${path}: ${added} added, ${replaced} replaced; ${entries} ${plural(entries, 'entry', 'entries')} now\n`,
+        );
+      } else if (action === 'stats') {
         const stats = cache.stats();
         io.stdout.write(values.json ? `${JSON.stringify(statsJson(stats, true))}\n` : formatStats(stats, true));
       } else {
@@ -138,6 +169,15 @@ const command: Command = {
 };
 
 export default command;
+
+// The same file under two names (a symlink, ./x and x) must not be merged into itself.
+function sameFile(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
 
 function emptyStats(path: string): CacheStats {
   return { path, entries: 0, replyBytes: 0, fileBytes: 0, walBytes: 0, oldestCreated: null, newestCreated: null, oldestUsed: null, newestUsed: null, groups: [] };

@@ -33,8 +33,9 @@ function populated(): string {
 
 describe('rca cache: usage errors exit 2 with one line on stderr', () => {
   it.each<[string[], string]>([
-    [[], 'rca cache: which action? (stats or prune; see rca cache --help)\n'],
-    [['frob'], "rca cache: unknown action 'frob' (known: stats, prune)\n"],
+    [[], 'rca cache: which action? (stats or prune or merge; see rca cache --help)\n'],
+    [['frob'], "rca cache: unknown action 'frob' (known: stats, prune, merge)\n"],
+    [['merge'], 'rca cache: merge needs the SOURCE cache files to copy from\n'],
     [['stats', 'extra'], "rca cache: unexpected argument 'extra'\n"],
     [['stats', '--bogus'], "rca cache: Unknown option '--bogus' (see rca cache --help)\n"],
     [['prune'], 'rca cache: prune needs --older-than DURATION (e.g. 30d)\n'],
@@ -45,6 +46,48 @@ describe('rca cache: usage errors exit 2 with one line on stderr', () => {
   ])('rca cache %j', (args, stderr) => {
     const r = rca(['cache', ...args]);
     expect(r).toEqual({ code: 2, stdout: '', stderr });
+  });
+});
+
+describe('rca cache merge: the caches of the tasks of a job array into one', () => {
+  it('copies every entry with its key, is idempotent, and refuses to merge a cache into itself', () => {
+    const a = populated();
+    const b = join(dir, `c${++counter}.sqlite`);
+    const cache = openResponseCache(b);
+    cache.put(cacheKey({ backend: 'openai', model: 'm', modelDigest: null, options: {}, schema: {}, prompt: 'b' }), { content: '{}', doneReason: 'stop', promptTokens: 1, outputTokens: 1 }, { backend: 'openai', model: 'm' });
+    cache.close();
+    const target = join(dir, `merged${counter}`, 'responses.sqlite');
+    const first = rca(['cache', 'merge', '--cache', target, a, b]);
+    expect(first).toEqual({
+      code: 0,
+      stdout: `${a}: 3 entries, 3 added, 0 replaced by a newer one\n${b}: 1 entry, 1 added, 0 replaced by a newer one\nmerged 2 caches into ${target}: 4 added, 0 replaced; 4 entries now\n`,
+      stderr: '',
+    });
+    const again = rca(['cache', 'merge', '--cache', target, '--json', a, b]);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ added: 0, replaced: 0, entries: 4 });
+    // A later run that uses the merged cache finds the keys it knew.
+    const sourceKeys = [a, b].flatMap((p) => {
+      const c = openResponseCache(p, { create: false });
+      try {
+        return c.stats().groups.map((g) => `${g.backend} ${g.model} ${g.entries}`);
+      } finally {
+        c.close();
+      }
+    });
+    const merged = openResponseCache(target, { create: false });
+    expect(merged.stats().groups.map((g) => `${g.backend} ${g.model} ${g.entries}`)).toEqual(sourceKeys);
+    expect(merged.get(cacheKey({ backend: 'openai', model: 'm', modelDigest: null, options: {}, schema: {}, prompt: 'b' }))).toMatchObject({ content: '{}' });
+    merged.close();
+    expect(rca(['cache', 'merge', '--cache', target, a, target])).toEqual({ code: 2, stdout: '', stderr: `rca cache: '${target}' is the cache merged into; name it once, with --cache\n` });
+  });
+
+  it('a source that is not a cache stops the merge with exit 3, naming it', () => {
+    const bad = join(dir, `junk${++counter}.sqlite`);
+    writeFileSync(bad, 'not a database '.repeat(100));
+    const r = rca(['cache', 'merge', '--cache', join(dir, `m${counter}.sqlite`), bad]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(new RegExp(`^rca cache: ${bad}: not a usable cache`));
   });
 });
 

@@ -208,4 +208,32 @@ describe('the response cache with --backend openai', () => {
     expect(viaOllama.code).toBe(0);
     expect(ollama.server.stats.generations).toBe(6);
   });
+
+  it('--model-id stands for the base URL in the key: servers at other URLs with the same weights share entries, other weights do not', async () => {
+    const cache = tempCache();
+    const input = await taggedLines(3);
+    const first = await serveOpenAi();
+    const r1 = await runWith('generate', input, [...openAi(first.server.url), '--cache', cache, '--model-id', 'sha256:aaaa']);
+    expect(r1.code).toBe(0);
+    expect(first.server.stats.generations).toBe(6);
+    const other = await serveOpenAi();
+    const r2 = await runWith('generate', input, [...openAi(other.server.url), '--cache', cache, '--model-id', 'sha256:aaaa']);
+    expect(other.server.stats.generations).toBe(0);
+    expect(unmarked(r2.stdout)).toBe(r1.stdout);
+    const otherWeights = await serveOpenAi();
+    await runWith('generate', input, [...openAi(otherWeights.server.url), '--cache', cache, '--model-id', 'sha256:bbbb']);
+    expect(otherWeights.server.stats.generations).toBe(6);
+  });
+
+  it('--model-id is refused for Ollama and when not a plain token', async () => {
+    const ollama = await serve();
+    const input = await taggedLines(1);
+    const r = await runInProcess(STAGES.generate, [input], ['--host', ollama.server.url, '--model-id', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--model-id is for --backend openai');
+    const first = await serveOpenAi();
+    const spaced = await runWith('generate', input, [...openAi(first.server.url), '--model-id', 'two words']);
+    expect(spaced.code).toBe(2);
+    expect(spaced.stderr).toContain("--model-id expects 1 to 200 printable characters without spaces, got 'two words'");
+  });
 });
