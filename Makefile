@@ -105,8 +105,15 @@ demo: out/sample.summarized.jsonl out/sample.sections.jsonl out/sample.section-s
 # each: keep jobs × CONCURRENCY near the server's OLLAMA_NUM_PARALLEL). An interrupted or failed
 # build is resumed by running the same command: finished files are not remade, and finished views
 # of the file that stopped come from the cache. BACKEND=extractive needs no server.
+# One file's trouble never stops the others (no -k needed): input lines rca-tag rejects are written
+# to OUT/x.rejects.jsonl (rca-summarize's to OUT/x.summarize-rejects.jsonl) and the file is built
+# without them; a file whose stage failed is left unbuilt, its reason in OUT/x.failed, and the
+# next run tries it again. The table at the end names both; the exit status is not 0 when a file
+# failed. An interrupt (Ctrl-C, SIGTERM) stops the whole build at once.
 IN ?= corpus
 OUT ?= out/corpus
+# The ending of the input file names: DACKAR writes <doc>_chunks.jsonl (INPUT_SUFFIX=_chunks.jsonl).
+INPUT_SUFFIX ?= .chunks.jsonl
 BACKEND ?= ollama
 MODEL ?= $(or $(OLLAMA_MODEL),mistral:latest)
 CONCURRENCY ?= 2
@@ -119,14 +126,52 @@ CACHE ?=
 KEEP_FAILED ?=
 # SHARD=k/N: build only the input files whose name hashes to shard k of N (k = 1..N), so that N
 # machines sharing IN and OUT (each with its own local CACHE) build disjoint parts of one corpus;
-# then `make corpus-verify` checks that OUT holds every input record exactly once.
+# then `make corpus-verify` checks that OUT holds every input record exactly once, and names the
+# shards to build again. OUT/.settings records N: a SHARD with another N is refused (a job array's
+# task resubmitted alone must not become SHARD=1/1 and build every file into the shared OUT).
+# From a job array: SHARDS=N SHARD_FROM=SLURM_ARRAY_TASK_ID (the variable holding the index) and
+# SHARD_OFFSET=M (k = index + M; e.g. 1 for 0-based indices, 1000 for a second array of a corpus
+# past MaxArraySize). N is always written in the job script, never taken from the scheduler.
 SHARD ?=
+SHARDS ?=
+SHARD_FROM ?=
+SHARD_OFFSET ?= 0
 
 in_dir := $(patsubst %/,%,$(IN))
 out_dir := $(patsubst %/,%,$(OUT))
-ALL_CHUNK_FILES := $(wildcard $(in_dir)/*.chunks.jsonl)
+corpus_goals := $(filter corpus corpus-verify $(out_dir)/%,$(MAKECMDGOALS))
+
+ifneq ($(corpus_goals),)
+# make splits names at spaces and reads : % # $ as its own: such names are refused, not half-built.
+ifneq ($(words $(in_dir)) $(words $(out_dir)) $(words $(INPUT_SUFFIX)),1 1 1)
+$(error make corpus: IN, OUT and INPUT_SUFFIX cannot hold spaces (make splits names there): IN='$(IN)' OUT='$(OUT)'; use a path without spaces, e.g. a symbolic link to the folder)
+endif
+unusable_names := $(shell find '$(in_dir)' -maxdepth 1 -name '*$(INPUT_SUFFIX)' -name '*[][[:space:]:%\#;$$`"'"'"'\\*?]*' -printf "'%f' " 2>/dev/null | head -c 400)
+ifneq ($(strip $(unusable_names)),)
+$(error make corpus: input file names make cannot use (spaces or one of : % # ; $$ ` ' " \ * ? [ ]) in $(in_dir)/: $(unusable_names); rename them (e.g. with tr ' ' _), or run rca-tag and rca-summarize on them directly)
+endif
+endif
+
+ifneq ($(strip $(SHARD_FROM)),)
+ifneq ($(strip $(SHARD)),)
+$(error make corpus: SHARD and SHARD_FROM are two ways to say the same thing; give one)
+endif
+ifeq ($(strip $(SHARDS)),)
+$(error make corpus: SHARD_FROM=$(SHARD_FROM) needs SHARDS=N, the number of shards, written in the job script (never the scheduler's task count: a task resubmitted alone is 1 of 1))
+endif
+shard_index := $(strip $($(SHARD_FROM)))
+ifneq ($(shell [[ '$(shard_index)' =~ ^[0-9]+$$ && '$(SHARD_OFFSET)' =~ ^-?[0-9]+$$ ]] && echo ok),ok)
+$(error make corpus: SHARD_FROM=$(SHARD_FROM) holds '$(shard_index)' and SHARD_OFFSET is '$(SHARD_OFFSET)': both must be whole numbers)
+endif
+SHARD := $(shell echo $$(( $(shard_index) + $(SHARD_OFFSET) )))/$(SHARDS)
+else ifneq ($(strip $(SHARDS)),)
+$(error make corpus: SHARDS=N goes with SHARD_FROM=VARIABLE; or give SHARD=k/N)
+endif
+
+ALL_CHUNK_FILES := $(wildcard $(in_dir)/*$(INPUT_SUFFIX))
 ifeq ($(strip $(SHARD)),)
 CHUNK_FILES := $(ALL_CHUNK_FILES)
+shard_n := 1
 else
 shard_k := $(word 1,$(subst /, ,$(SHARD)))
 shard_n := $(word 2,$(subst /, ,$(SHARD)))
@@ -134,7 +179,8 @@ ifneq ($(shell [[ '$(SHARD)' =~ ^[0-9]+/[0-9]+$$ ]] && (( $(shard_k) >= 1 && $(s
 $(error SHARD must be k/N with 1 <= k <= N, e.g. SHARD=2/3; got '$(SHARD)')
 endif
 # The hash of a file's name, not its place in a listing: every machine computes the same shares,
-# and a file added later does not move the others (shard = SHA-256 of the name, first 4 bytes, mod N).
+# and a file added later does not move the others (shard = SHA-256 of the name, first 4 bytes, mod N;
+# rca merge --shards N computes the same to name the shards to build again).
 CHUNK_FILES := $(shell printf '%s\n' $(ALL_CHUNK_FILES) | node -e ' \
 	const { createHash } = require("node:crypto"); \
 	const [k, n] = process.argv.slice(1).map(Number); \
@@ -143,7 +189,17 @@ CHUNK_FILES := $(shell printf '%s\n' $(ALL_CHUNK_FILES) | node -e ' \
 	  if (createHash("sha256").update(name).digest().readUInt32BE(0) % n === k - 1) console.log(file); \
 	}' $(shard_k) $(shard_n))
 endif
-SUMMARIZED := $(patsubst $(in_dir)/%.chunks.jsonl,$(out_dir)/%.summarized.jsonl,$(CHUNK_FILES))
+# The N this OUT was built with: another N is refused before anything is built.
+recorded_shards := $(shell sed -n 's/^shards //p' '$(out_dir)/.settings' 2>/dev/null)
+ifneq ($(filter corpus $(out_dir)/%,$(MAKECMDGOALS)),)
+ifneq ($(recorded_shards),)
+ifneq ($(recorded_shards),$(shard_n))
+$(error make corpus: $(out_dir)/ is built in $(recorded_shards) shards ($(out_dir)/.settings), but this build says $(if $(SHARD),SHARD=$(SHARD),no SHARD, i.e. 1 shard): it would build files that other shards own. Give SHARD=k/$(recorded_shards) (or SHARDS=$(recorded_shards)); to re-shard on purpose, delete $(out_dir)/.settings first)
+endif
+endif
+endif
+
+SUMMARIZED := $(patsubst $(in_dir)/%$(INPUT_SUFFIX),$(out_dir)/%.summarized.jsonl,$(CHUNK_FILES))
 # Kept (not deleted as intermediates): they are worth reading, and re-tagging is not free.
 .SECONDARY: $(SUMMARIZED:.summarized.jsonl=.tagged.jsonl)
 
@@ -153,21 +209,46 @@ SUMMARIZE_RUN := $(SUMMARIZE_SETTINGS) --concurrency $(CONCURRENCY) $(if $(CACHE
 
 FORCE:
 
-# Rewritten only when the settings differ from the last build's, so its date says when they changed.
+# Rewritten only when the settings differ from the last build's, so its date says when they
+# changed. Written through a temporary file: the N shards of a job array write it at once.
 $(out_dir)/.settings: FORCE
-	@mkdir -p "$(@D)"; printf '%s\n' '$(SUMMARIZE_SETTINGS)' | cmp -s - $@ || printf '%s\n' '$(SUMMARIZE_SETTINGS)' > $@
+	@mkdir -p "$(@D)"; printf '%s\nshards %s\n' '$(SUMMARIZE_SETTINGS)' '$(shard_n)' | cmp -s - $@ || \
+	{ printf '%s\nshards %s\n' '$(SUMMARIZE_SETTINGS)' '$(shard_n)' > "$@.$$$$"; mv -f "$@.$$$$" "$@"; }
 
-$(out_dir)/%.tagged.jsonl: $(in_dir)/%.chunks.jsonl $(BUILT) $(TAG_DATA)
-	$(call write,./bin/rca-tag "$<")
+# $(call settle,STAGE,STATUSES KEPT): after "status=...; STAGE ... > $@.tmp": keep the output for
+# 0 and the statuses given; stop the build on a signal (130 or more: the user or the scheduler
+# wants it to end); any other status fails this file only: OUT/x.failed says why, the others go on.
+settle = case "$$status" in \
+	  0 $(foreach k,$(2),| $(k))) mv -f "$@.tmp" "$@";; \
+	  1[3-9][0-9] | 2[0-9][0-9]) exit "$$status";; \
+	  *) echo "rca-$(1) exited $$status" > "$(out_dir)/$*.failed"; \
+	     echo "make corpus: $*: rca-$(1) exited $$status; the other files go on" >&2;; \
+	esac
+
+$(out_dir)/%.tagged.jsonl: $(in_dir)/%$(INPUT_SUFFIX) $(BUILT) $(TAG_DATA) | $(out_dir)/.settings
+	@echo './bin/rca-tag --rejects $(out_dir)/$*.rejects.jsonl $< > $@'; trap 'rm -f "$@.tmp"' EXIT; \
+	rm -f "$(out_dir)/$*.failed"; status=0; \
+	./bin/rca-tag --rejects "$(out_dir)/$*.rejects.jsonl" "$<" > "$@.tmp" || status=$$?; \
+	[ -s "$(out_dir)/$*.rejects.jsonl" ] || rm -f "$(out_dir)/$*.rejects.jsonl"; \
+	$(call settle,tag,1)
 
 $(out_dir)/%.summarized.jsonl: $(out_dir)/%.tagged.jsonl $(BUILT) $(out_dir)/.settings
-	$(call write_keeping_failed,./bin/rca-summarize $(SUMMARIZE_RUN) "$<")
+	@[ -e "$<" ] || exit 0; \
+	echo './bin/rca-summarize $(SUMMARIZE_RUN) $< > $@'; trap 'rm -f "$@.tmp"' EXIT; \
+	rm -f "$(out_dir)/$*.failed"; status=0; \
+	./bin/rca-summarize $(SUMMARIZE_RUN) --rejects "$(out_dir)/$*.summarize-rejects.jsonl" "$<" > "$@.tmp" || status=$$?; \
+	[ -s "$(out_dir)/$*.summarize-rejects.jsonl" ] || rm -f "$(out_dir)/$*.summarize-rejects.jsonl"; \
+	$(call settle,summarize,$(if $(KEEP_FAILED),1))
 
+# The table: one row per file of this build (or shard), its rejects, and the files that failed.
+# Exit status 1 when a file failed (make then exits 2), after every file was tried.
 corpus: $(SUMMARIZED)
-	@if [ -z "$(ALL_CHUNK_FILES)" ]; then echo "make corpus: no $(in_dir)/*.chunks.jsonl files (IN=dir/ names the folder)" >&2; exit 2; fi
+	@if [ -z "$(ALL_CHUNK_FILES)" ]; then echo "make corpus: no $(in_dir)/*$(INPUT_SUFFIX) files (IN=dir/ names the folder, INPUT_SUFFIX the ending of its file names)" >&2; exit 2; fi
 	@if [ -z "$(CHUNK_FILES)" ]; then echo "make corpus: no file of $(in_dir)/ falls in shard $(SHARD); nothing to do"; \
-	else node examples/summary-table.mjs $(SUMMARIZED); fi
+	else node examples/summary-table.mjs --corpus $(SUMMARIZED); fi
+	@# Place for the corpus report: `rca report` over $(out_dir)/ is written here, after the table.
 
-# After the shards: every record of IN/*.chunks.jsonl in exactly one record of OUT/*.summarized.jsonl.
+# After the shards: every record of IN/*.chunks.jsonl in exactly one record of OUT/*.summarized.jsonl;
+# when not, the shards whose files are missing, as the list to build again.
 corpus-verify: $(BUILT)
-	./bin/rca merge --inputs "$(in_dir)" --outputs "$(out_dir)"
+	./bin/rca merge --inputs "$(in_dir)" --input-suffix "$(INPUT_SUFFIX)" --outputs "$(out_dir)" $(if $(recorded_shards),--shards $(recorded_shards))

@@ -6,14 +6,14 @@
 // field), compared as canonical JSON, whatever the key order or the spacing of either file.
 import { createHash } from 'node:crypto';
 import { createReadStream, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { canonicalJson } from '../cache/cache-key.js';
 import { EXIT } from '../runtime/exit-codes.js';
 import { LineSplitter, type LineEvent } from '../runtime/line-splitter.js';
 import type { Command, CommandIO } from './command.js';
 
-const USAGE = `Usage: rca merge --inputs DIR|FILE... --outputs DIR|FILE... [--max-report N] [--json]
+const USAGE = `Usage: rca merge --inputs DIR|FILE... --outputs DIR|FILE... [--shards N] [--max-report N] [--json]
 
 Checks a corpus built in shards: every record of the input files must appear in exactly one
 record of the output files, and every output record must come from an input record. A record is
@@ -28,12 +28,17 @@ A folder stands for its files ending in --input-suffix (default .chunks.jsonl) o
 An input line that is not a JSON object is reported and not expected in the outputs (the stages
 reject it too). Nothing is written to stdout unless --json: the merged corpus is the output
 folder itself (cat OUT/*.summarized.jsonl).
+With --shards N (the N of \`make corpus SHARD=k/N\`; \`make corpus-verify\` passes the one
+OUT/.settings recorded), the shards whose input files have missing records (a task that failed,
+was never run, or stopped part-way) are named as the list to build again:
+  rca merge: shards to build again: 3,7 (of 10), e.g. sbatch --array=3,7 JOB_SCRIPT
 
 Options:
   --inputs DIR|FILE        input files, or folders of them (repeatable)
   --outputs DIR|FILE       output files, or folders of them (repeatable)
   --input-suffix SUFFIX    file names a folder of inputs contributes [default: .chunks.jsonl]
   --output-suffix SUFFIX   file names a folder of outputs contributes [default: .summarized.jsonl]
+  --shards N               the corpus was built in N shards: name the shards to build again
   --max-report N           problems reported per kind; the counts are always whole [default: 20]
   --json                   print the counts as one JSON object on stdout
   -h, --help               show this help
@@ -107,6 +112,7 @@ const command: Command = {
           'input-suffix': { type: 'string' },
           'output-suffix': { type: 'string' },
           'max-report': { type: 'string' },
+          shards: { type: 'string' },
           json: { type: 'boolean' },
           help: { type: 'boolean', short: 'h' },
         },
@@ -125,6 +131,11 @@ const command: Command = {
     const maxReport = values['max-report'] === undefined ? DEFAULT_MAX_REPORT : Number(values['max-report']);
     if (!Number.isInteger(maxReport) || maxReport < 0) {
       say(`--max-report expects a whole number, got '${values['max-report']}'`);
+      return EXIT.USAGE;
+    }
+    const shards = values.shards === undefined ? null : Number(values.shards);
+    if (shards !== null && (!Number.isSafeInteger(shards) || shards < 1)) {
+      say(`--shards expects a whole number of at least 1, got '${values.shards}'`);
       return EXIT.USAGE;
     }
     let inputs: string[];
@@ -183,9 +194,11 @@ const command: Command = {
       say(err instanceof ReadError ? err.message : `cannot read: ${(err as Error).message}`);
       return EXIT.FATAL;
     }
+    const filesMissingRecords = new Set<string>();
     for (const entry of expected.values()) {
       for (const where of entry.inputs.slice(entry.outputs.length)) {
         counts.missing++;
+        filesMissingRecords.add(where.slice(0, where.lastIndexOf(':')));
         report('missing', `${where}: missing: ${entry.label} is in no output file`);
       }
     }
@@ -198,6 +211,10 @@ const command: Command = {
         `${counts.outputRecords} output ${plural(counts.outputRecords, 'record')} in ${counts.outputFiles} ${plural(counts.outputFiles, 'file')}: ` +
         (whole ? 'every input record appears exactly once' : `${counts.missing} missing, ${counts.duplicated} duplicated, ${counts.unexpected} unexpected`),
     );
+    const rebuild = shards === null ? null : [...new Set([...filesMissingRecords].map((file) => shardOf(basename(file), shards)))].sort((a, b) => a - b);
+    if (rebuild !== null && rebuild.length > 0) {
+      say(`shards to build again: ${rebuild.join(',')} (of ${shards}), e.g. sbatch --array=${rebuild.join(',')} JOB_SCRIPT, or make corpus SHARD=k/${shards} for each`);
+    }
     if (values.json) {
       io.stdout.write(
         `${JSON.stringify({
@@ -209,6 +226,7 @@ const command: Command = {
           missing: counts.missing,
           duplicated: counts.duplicated,
           unexpected: counts.unexpected,
+          ...(rebuild === null ? {} : { shards, shards_to_rebuild: rebuild }),
           ok: whole,
         })}\n`,
       );
@@ -218,6 +236,14 @@ const command: Command = {
 };
 
 export default command;
+
+/**
+ * The shard (1..n) of an input file under \`make corpus SHARD=k/n\`: the first 4 bytes of the
+ * SHA-256 of its name, mod n. The Makefile computes the same (a test holds the two equal).
+ */
+export function shardOf(name: string, n: number): number {
+  return (createHash('sha256').update(name, 'utf8').digest().readUInt32BE(0) % n) + 1;
+}
 
 /** A record's identity: its own fields (not those the stages add), as canonical JSON, hashed. */
 export function fingerprintOf(record: Record<string, unknown>): string {
