@@ -119,6 +119,9 @@ MODEL ?= $(or $(OLLAMA_MODEL),mistral:latest)
 CONCURRENCY ?= 2
 # Extra rca-summarize flags, e.g. SUMMARIZE_FLAGS='--flags-ok --combined --max-chars 6000'.
 SUMMARIZE_FLAGS ?= --flags-ok
+# SERVER_FLAGS: where requests go (--host URL, --base-url URL): not part of the settings, so tasks
+# that each talk to their own local server build one corpus.
+SERVER_FLAGS ?=
 # CACHE=path: the response cache file (default: $RCA_CACHE, else ~/.cache/rca/responses.sqlite).
 CACHE ?=
 # KEEP_FAILED=1: keep a file whose run ended with failed views (null, with their error) instead of
@@ -205,7 +208,7 @@ SUMMARIZED := $(patsubst $(in_dir)/%$(INPUT_SUFFIX),$(out_dir)/%.summarized.json
 
 # What decides the content of a summarized file; a change remakes every one of them.
 SUMMARIZE_SETTINGS := $(strip --backend $(BACKEND) $(if $(filter ollama,$(BACKEND)),--model $(MODEL)) $(SUMMARIZE_FLAGS))
-SUMMARIZE_RUN := $(SUMMARIZE_SETTINGS) --concurrency $(CONCURRENCY) $(if $(CACHE),--cache $(CACHE))
+SUMMARIZE_RUN := $(SUMMARIZE_SETTINGS) $(SERVER_FLAGS) --concurrency $(CONCURRENCY) $(if $(CACHE),--cache $(CACHE))
 
 FORCE:
 

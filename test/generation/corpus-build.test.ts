@@ -113,7 +113,7 @@ describe('make corpus: the shard count is recorded and held', () => {
     expect(built.flat().sort()).toEqual([...FILES].sort());
     expect(readFileSync(join(outDir, '.settings'), 'utf8')).toBe('--backend extractive --flags-ok\nshards 3\n');
 
-    for (const bad of [{ SHARD: '1/1' }, {}, { SHARD: '2/4' }]) {
+    for (const bad of [{ SHARD: '1/1' }, {}, { SHARD: '2/4' }] as Record<string, string>[]) {
       const r = await make('corpus', { ...vars, ...bad });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`make corpus: ${outDir}/ is built in 3 shards (${outDir}/.settings), but this build says ${'SHARD' in bad ? `SHARD=${bad.SHARD}` : 'no SHARD, i.e. 1 shard'}: it would build files that other shards own`);

@@ -32,6 +32,8 @@ export interface FakeOllamaOptions {
   slots?: number;
   maxQueue?: number;
   respond?: (req: FakeRequest) => FakeReply;
+  /** After a generation reply: `delivered` false when the client left before its end (an aborted request). */
+  onReplied?: (req: FakeRequest, delivered: boolean) => void;
 }
 
 export interface FakeStats {
@@ -174,7 +176,9 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       sendJson(res, 404, { error: `model "${body.model}" not found, try pulling it first` });
       return;
     }
-    const reply = respond({ path, body, index: generationIndex++ });
+    const request = { path, body, index: generationIndex++ };
+    const reply = respond(request);
+    if (opts.onReplied) res.on('close', () => opts.onReplied!(request, res.writableFinished));
     const fault = 'fault' in reply ? reply.fault : null;
     const delayMs = 'fault' in reply ? reply.delayMs : undefined;
     if (fault !== null) countFault(faultName(fault));
