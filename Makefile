@@ -168,7 +168,11 @@ $(error make corpus: SHARD_FROM=$(SHARD_FROM) holds '$(shard_index)' and SHARD_O
 endif
 SHARD := $(shell echo $$(( $(shard_index) + $(SHARD_OFFSET) )))/$(SHARDS)
 else ifneq ($(strip $(SHARDS)),)
+ifeq ($(strip $(SHARD)),)
 $(error make corpus: SHARDS=N goes with SHARD_FROM=VARIABLE; or give SHARD=k/N)
+else ifneq ($(lastword $(subst /, ,$(SHARD))),$(strip $(SHARDS)))
+$(error make corpus: SHARD=$(SHARD) and SHARDS=$(SHARDS) disagree on the number of shards)
+endif
 endif
 
 ALL_CHUNK_FILES := $(wildcard $(in_dir)/*$(INPUT_SUFFIX))

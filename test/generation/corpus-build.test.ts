@@ -123,6 +123,7 @@ describe('make corpus: the shard count is recorded and held', () => {
   it.each<[Record<string, string>, Record<string, string>, string]>([
     [{ SHARD_FROM: 'TASK_INDEX' }, { TASK_INDEX: '1' }, 'SHARD_FROM=TASK_INDEX needs SHARDS=N, the number of shards, written in the job script'],
     [{ SHARDS: '3' }, {}, 'SHARDS=N goes with SHARD_FROM=VARIABLE; or give SHARD=k/N'],
+    [{ SHARDS: '3', SHARD: '1/2' }, {}, 'SHARD=1/2 and SHARDS=3 disagree on the number of shards'],
     [{ SHARDS: '3', SHARD_FROM: 'TASK_INDEX' }, {}, "SHARD_FROM=TASK_INDEX holds '' and SHARD_OFFSET is '0': both must be whole numbers"],
     [{ SHARDS: '3', SHARD_FROM: 'TASK_INDEX', SHARD_OFFSET: '1' }, { TASK_INDEX: '3' }, "SHARD must be k/N with 1 <= k <= N, e.g. SHARD=2/3; got '4/3'"],
     [{ SHARDS: '3', SHARD_FROM: 'TASK_INDEX', SHARD: '1/3' }, { TASK_INDEX: '1' }, 'SHARD and SHARD_FROM are two ways to say the same thing'],

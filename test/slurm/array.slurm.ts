@@ -209,7 +209,7 @@ describe('scripts/slurm/rca-corpus.sbatch as a real job array', () => {
     expect(new Set(delivered.map((r) => `${r.chunk} ${r.view}`)).size).toBe(views);
     expect(delivered).toHaveLength(views);
     const requeue = all.slice(firstPass.length);
-    const fromCache = Number(/\((\d+) from the cache\)/.exec(log.slice(log.lastIndexOf('restart 1')))?.[1] ?? 0);
+    const fromCache = Number(/\((\d+) from the cache\)/.exec(log.slice(log.indexOf('restart 1]: shard')))?.[1] ?? 0);
     const deliveredFirst = firstPass.filter((r) => r.delivered).length;
     expect(fromCache).toBeGreaterThanOrEqual(deliveredFirst - 2);
     report.push(
@@ -225,7 +225,7 @@ describe('scripts/slurm/rca-corpus.sbatch as a real job array', () => {
     expect(verify.code).not.toBe(0);
     const listed = /shards to build again: ([\d,]+) \(of (\d+)\)/.exec(verify.stderr);
     expect(listed?.slice(1)).toEqual([String(FAIL_SHARD), String(SHARDS)]);
-    report.push(`corpus-verify after the first pass: ${verify.stderr.trim().split('\n').at(-2)} / ${verify.stderr.trim().split('\n').at(-1)}`);
+    report.push(`corpus-verify after the first pass: ${verify.stderr.split('\n').filter((l) => l.startsWith('rca merge:') && !l.includes(': missing: ')).join(' / ')}`);
 
     rmSync(FAIL_FLAG);
     const again = await submit(listed![1]!);
