@@ -68,7 +68,7 @@ for (const r of rows.values()) for (const k of ['records', 'ok', 'flagged', 'fai
 const withSections = values.by === 'document' && values.sections !== undefined;
 const withSummaries = values.by === 'document' && values['section-summaries'] !== undefined;
 const perDocument = (counts, r) => String(r.name === 'total' ? [...counts.values()].reduce((a, b) => a + b, 0) : (counts.get(r.name) ?? 0));
-const header = [values.by, ...(values.by === 'document' ? ['type'] : []), 'records', ...(withSections ? ['sections'] : []), ...(withSummaries ? ['summarized'] : []), 'views ok', 'flagged', 'failed', 'from cache', ...(corpus ? ['rejects', 'file'] : [])];
+const header = [values.by, ...(values.by === 'document' ? ['type'] : []), 'records', ...(withSections ? ['sections'] : []), ...(withSummaries ? ['summarized'] : []), 'views ok', 'flagged', 'failed', 'from cache', ...(corpus ? ['rejects', 'status'] : [])];
 const cells = (r) => [
   r.name,
   ...(values.by === 'document' ? [r.type] : []),

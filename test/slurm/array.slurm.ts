@@ -7,7 +7,8 @@
 //  2. make corpus-verify names the failed shard; it is resubmitted by that list and succeeds;
 //  3. a resubmission with the wrong N (what SHARDS=$SLURM_ARRAY_TASK_COUNT gives) is refused;
 //  4. the merged output equals a one-machine build's; the task caches, joined by rca cache merge,
-//     make a build elsewhere send no request.
+//     make a build elsewhere send no request;
+//  5. the model server started inside each task (MODEL_SERVER_CMD) on its own localhost port.
 // No (chunk, view) is ever asked again once a reply for it was delivered.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -84,14 +85,13 @@ const docOf = (chunkId: string) => chunkId.slice(0, chunkId.lastIndexOf(':'));
 const shardOfChunk = (chunkId: string) => shardOf(`${docOf(chunkId)}.chunks.jsonl`, SHARDS);
 
 let server: ReturnType<typeof spawn> | null = null;
+let serverJs = '';
 let serverUrl = '';
-const exportVars = (extra: Record<string, string> = {}) =>
-  Object.entries({ SHARDS: String(SHARDS), IN: dirs.in, OUT: dirs.out, MODEL_URL: serverUrl, RCA_HOME: ROOT, LOCAL_CACHE_ROOT: dirs.local, CONCURRENCY: '2', ...extra })
-    .map(([k, v]) => `${k}=${v}`)
-    .join(',');
-
+// The settings reach the tasks through the submitting environment (--export=ALL), as a user's
+// exported variables would: values with spaces and quotes need no escaping for sbatch.
 async function submit(array: string, extra: Record<string, string> = {}): Promise<string> {
-  const r = await sh(`sbatch --parsable --array=${array} --output=${quote(join(dirs.logs, '%A_%a.out'))} --export=ALL,${exportVars(extra)} ${quote(TEMPLATE)}`);
+  const settings = { SHARDS: String(SHARDS), IN: dirs.in, OUT: dirs.out, MODEL_URL: serverUrl, RCA_HOME: ROOT, LOCAL_CACHE_ROOT: dirs.local, CONCURRENCY: '2', MODEL_SERVER_CMD: '', ...extra };
+  const r = await sh(`sbatch --parsable --array=${array} --output=${quote(join(dirs.logs, '%A_%a.out'))} --export=ALL ${quote(TEMPLATE)}`, settings);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   return r.stdout.trim().split(';')[0]!;
@@ -148,7 +148,8 @@ beforeAll(async () => {
   const tsc = await sh(`npx tsc -p test/slurm/tsconfig.json --outDir ${quote(built)} && echo '{"type":"module"}' > ${quote(join(built, 'package.json'))}`);
   expect(tsc.stdout + tsc.stderr).toBe('');
   writeFileSync(FAIL_FLAG, '');
-  server = spawn(process.execPath, [join(built, 'slurm/fake-model-server.js'), '--log', LOG, '--latency-ms', '250', '--fail-doc', FAIL_DOC, '--fail-while', FAIL_FLAG], { stdio: ['ignore', 'pipe', 'inherit'] });
+  serverJs = join(built, 'slurm/fake-model-server.js');
+  server = spawn(process.execPath, [serverJs, '--log', LOG, '--latency-ms', '250', '--fail-doc', FAIL_DOC, '--fail-while', FAIL_FLAG], { stdio: ['ignore', 'pipe', 'inherit'] });
   serverUrl = await new Promise<string>((resolve, reject) => {
     server!.stdout!.once('data', (d: Buffer) => resolve(d.toString('utf8').trim()));
     server!.once('exit', (code) => reject(new Error(`fake server exited ${code}`)));
@@ -287,5 +288,27 @@ describe('scripts/slurm/rca-corpus.sbatch as a real job array', () => {
       `merged output (${sharded.split('\n').length - 1} records) byte-identical to a one-machine build (${views} requests) apart from the cached marker; ` +
         `rca cache merge of ${caches.length} task caches: ${join1.stdout.trim().split('\n').at(-1)}; a build from it: 0 requests`,
     );
+  });
+
+  it('the model server started inside each task on localhost (MODEL_SERVER_CMD) builds the same corpus, and is stopped with the task', async () => {
+    const out = join(BASE, 'corpus/out-task-servers');
+    const log = join(dirs.server, 'task-servers.jsonl');
+    const command = `${quote(process.execPath)} ${quote(serverJs)} --log ${quote(log)} --port $MODEL_PORT`;
+    const job = await submit('1-2', { SHARDS: '2', OUT: out, MODEL_URL: '', MODEL_SERVER_CMD: command, LOCAL_CACHE_ROOT: join(BASE, 'local-task-servers') });
+    const states = await finished(job);
+    expect(states.map((t) => [t.task, t.state]).sort()).toEqual([
+      [1, 'COMPLETED'],
+      [2, 'COMPLETED'],
+    ]);
+    const views = [...files].reduce((n, [k, names]) => n + names.length * recordsOf(k) * 2, 0);
+    const asked = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    expect(asked).toHaveLength(views);
+    expect(merged(out)).toBe(merged(dirs.out));
+    // No server outlived its task: the template's ports (20000 + task id) answer no more.
+    for (const port of [20001, 20002]) {
+      await expect(fetch(`http://127.0.0.1:${port}/api/version`), `port ${port}`).rejects.toThrow();
+    }
+    expect(taskLog(job, 1)).toContain('shard 1 of 2: make exited 0');
+    report.push(`MODEL_SERVER_CMD (a server inside each of 2 tasks, on its own localhost port; job ${job}): ${asked.length} requests, output equal, no server left running`);
   });
 });

@@ -5,7 +5,8 @@
 // view, whether the reply reached the client (false: the client left, e.g. a task stopped by
 // SIGTERM), and whether it was made to fail (the tier counts requests per chunk and view there). While the file named by --fail-while exists, requests for a chunk
 // whose id contains --fail-doc get a 400 (a view that fails: how the tier makes one shard fail).
-// Prints its URL on stdout once listening; stops on SIGTERM.
+// Prints its URL on stdout once listening (on --port, else any free port); stops on SIGTERM. The
+// tier also starts it inside a task, as the job template starts a model server (MODEL_SERVER_CMD).
 import { appendFileSync, existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startFakeOllama } from '../support/fake-ollama.js';
@@ -17,16 +18,18 @@ const { values } = parseArgs({
     'latency-ms': { type: 'string', default: '0' },
     'fail-doc': { type: 'string' },
     'fail-while': { type: 'string' },
+    port: { type: 'string', default: '0' },
   },
 });
 if (!values.log) {
-  console.error('usage: fake-model-server --log FILE [--latency-ms N] [--fail-doc ID --fail-while FILE]');
+  console.error('usage: fake-model-server --log FILE [--latency-ms N] [--fail-doc ID --fail-while FILE] [--port N]');
   process.exit(2);
 }
 const log = values.log;
 const model = scriptedModel();
 const failed = new Map<number, boolean>();
 const server = await startFakeOllama({
+  port: Number(values.port),
   latencyMs: Number(values['latency-ms']),
   slots: 8,
   respond(req) {

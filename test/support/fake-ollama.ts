@@ -32,6 +32,8 @@ export interface FakeOllamaOptions {
   slots?: number;
   maxQueue?: number;
   respond?: (req: FakeRequest) => FakeReply;
+  /** The port to listen on (default: any free one). */
+  port?: number;
   /** After a generation reply: `delivered` false when the client left before its end (an aborted request). */
   onReplied?: (req: FakeRequest, delivered: boolean) => void;
 }
@@ -299,7 +301,7 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
 
