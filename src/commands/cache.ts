@@ -45,7 +45,7 @@ type Subcommand = (typeof SUBCOMMANDS)[number];
 
 const command: Command = {
   name: 'cache',
-  summary: 'show or prune the response cache of generate/summarize (rca cache --help)',
+  summary: 'show, prune or merge response caches of generate/summarize (rca cache --help)',
   async run(io: CommandIO): Promise<number> {
     const say = (line: string) => io.stderr.write(`rca cache: ${line}\n`);
     let parsed;

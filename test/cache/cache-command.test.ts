@@ -102,7 +102,7 @@ describe('rca cache', () => {
   });
 
   it('rca --help lists the command', () => {
-    expect(rca(['--help']).stdout).toMatch(/^ {2}cache +show or prune the response cache/m);
+    expect(rca(['--help']).stdout).toMatch(/^ {2}cache +show, prune or merge response caches/m);
   });
 
   it('stats reports entries, size and the models (text and --json)', () => {
