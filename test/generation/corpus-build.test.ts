@@ -3,8 +3,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { shardOf } from '../../src/commands/merge.js';
+import { closeServers, serve } from './support/harness.js';
 import { chunk } from './support/inputs.js';
 import { spawnShell } from './support/spawn.js';
 
@@ -149,5 +150,30 @@ describe('make corpus: the shard count is recorded and held', () => {
     const rebuilt = await make('corpus', { ...vars, SHARD: `${k}/3` });
     expect(rebuilt.code).toBe(0);
     expect((await make('corpus-verify', vars)).code).toBe(0);
+  }, 60_000);
+});
+
+describe('make corpus: a cached re-run of a finished corpus', () => {
+  afterEach(closeServers);
+
+  it('sends no request and writes the same records, also for views that ended flagged under --flags-ok', async () => {
+    const { inDir, outDir } = folder({ 'a.chunks.jsonl': lines(0, 3), 'b.chunks.jsonl': lines(3, 3) });
+    const cache = join(mkdtempSync(join(tmpdir(), 'rca-corpus-cache-')), 'responses.sqlite');
+    // Every try of two views comes back flagged (kept under --flags-ok after three attempts each).
+    const script = { [`${chunk(1).chunk_id as string} retrieval_summary`]: Array(3).fill('short-scope'), [`${chunk(4).chunk_id as string} rca_frame`]: Array(3).fill('short-scope') };
+    const first = await serve(script);
+    const vars = (url: string) => ({ IN: inDir, OUT: outDir, BACKEND: 'ollama', CACHE: cache, SERVER_FLAGS: `--host ${url}` });
+    const r1 = await make('corpus', vars(first.server.url));
+    expect(r1.code, r1.stderr).toBe(0);
+    expect(first.server.stats.generations).toBe(12 + 2 * 2);
+    const built = ['a', 'b'].map((f) => readFileSync(join(outDir, `${f}.summarized.jsonl`), 'utf8'));
+    // -B: remake every file, as a new build of the bins would.
+    const again = await serve(script);
+    const r2 = await make('-B corpus', vars(again.server.url));
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(again.server.stats.generations).toBe(0);
+    const rebuilt = ['a', 'b'].map((f) => readFileSync(join(outDir, `${f}.summarized.jsonl`), 'utf8').replaceAll('"cached":true', '"cached":false'));
+    expect(rebuilt).toEqual(built);
+    expect(r2.stdout).toMatch(/total +6 +10 +2 +0 +12 +0 +built/);
   }, 60_000);
 });
