@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { EXIT_HELP, UsageError } from './exit-codes.js';
 import type { OptionSpec, OptionsSpec, Stage } from './stage.js';
+import { INPUT_OPTIONS } from './sources/index.js';
 
 /** Options every stage takes; the runner handles them. */
 export const COMMON_OPTIONS = {
@@ -10,6 +11,7 @@ export const COMMON_OPTIONS = {
   'max-line-bytes': { type: 'number', placeholder: 'N', default: 16 * 1024 * 1024, min: 1, integer: true, help: 'reject longer input lines without buffering them' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', short: 'V', help: 'show the version' },
+  ...INPUT_OPTIONS,
 } as const satisfies OptionsSpec;
 
 export interface ParsedArgs {

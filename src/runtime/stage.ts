@@ -1,6 +1,8 @@
 // The contract between a transform and the runner. A transform declares what it is and which
 // options it takes; the runner owns argv, stdin/stdout/stderr, files, signals and exit codes.
 
+import type { DocumentInfo } from './sources/source.js';
+
 export type JsonObject = Record<string, unknown>;
 
 export interface OptionSpec {
@@ -37,8 +39,13 @@ export interface RecordMeta {
   source: string;
   /** 1-based physical line number in that source. */
   line: number;
-  /** The line as read (no line terminator, no BOM). */
+  /** The line as read (no line terminator, no BOM); for a document's record, the record as JSON. */
   raw: string;
+  /** For a document's record: its place, e.g. "chunks[12]" (rejects name it instead of the line;
+   *  `line` is then the 1-based position in the array). */
+  at?: string;
+  /** For a document's record: the document it comes from (its id, metadata, toc, ...). */
+  document?: DocumentInfo;
 }
 
 export interface Outcome {
