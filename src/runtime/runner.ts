@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { EXIT, FatalError, UsageError } from './exit-codes.js';
 import { createSource, type InputFormat, type SourceEvent } from './sources/index.js';
+import { readDocumentFields } from './sources/document-fields.js';
 import { parseStageArgs, renderHelp } from './options.js';
 import { LineWriter } from './output.js';
 import { messageOf, parseRecordLine } from './record-line.js';
@@ -23,6 +24,8 @@ export interface RunIO {
 
 const DATA_DIR = fileURLToPath(new URL('../../data/', import.meta.url));
 const STDIN_NAME = 'stdin';
+/** The largest document field (a TOC, metadata) a stage may ask for. */
+const DOCUMENT_FIELD_BYTES = 256 * 1024 * 1024;
 
 /** Runs one stage over its inputs and returns the exit status. Never throws. */
 export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<number> {
@@ -121,6 +124,13 @@ function setupContext(env: RunIO['env']): SetupContext {
   return {
     env,
     dataFile: (rel) => resolve(DATA_DIR, rel),
+    readDocumentFields(path, fields) {
+      try {
+        return readDocumentFields(path, fields, DOCUMENT_FIELD_BYTES);
+      } catch (err) {
+        throw new UsageError(`cannot read '${path}': ${(err as NodeJS.ErrnoException).code ?? messageOf(err)}`);
+      }
+    },
     readText(path) {
       try {
         return readFileSync(path, 'utf8');

@@ -1,6 +1,7 @@
 // The contract between a transform and the runner. A transform declares what it is and which
 // options it takes; the runner owns argv, stdin/stdout/stderr, files, signals and exit codes.
 
+import type { DocumentFields } from './sources/document-fields.js';
 import type { DocumentInfo } from './sources/source.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -67,6 +68,9 @@ export interface Outcome {
 export interface SetupContext {
   /** Reads a UTF-8 file; a missing or unreadable file is a usage error. */
   readText(path: string): string;
+  /** Reads top-level fields of a JSON document file (or the whole of a top-level array) in bounded
+   *  memory, stepping over its records; an unreadable file is a usage error. */
+  readDocumentFields(path: string, fields: readonly string[]): DocumentFields;
   /** Absolute path of a file shipped under the package's data/ folder. */
   dataFile(relativePath: string): string;
   env: Readonly<Record<string, string | undefined>>;

@@ -35,6 +35,8 @@ export interface DocumentSourceOptions {
   /** Dotted path of keys to the records array; [] = the top-level value is the array. */
   recordsPath: string[];
   maxRecordBytes: number;
+  /** false: step over the records without assembling them (to read only the other fields). */
+  keepRecords?: boolean;
 }
 
 export class DocumentSource implements RecordSource {
@@ -50,6 +52,13 @@ export class DocumentSource implements RecordSource {
   private nextIndex = 0;
   private dead = false;
   private docIdDecided = false;
+  /** Depth inside a record being stepped over (keepRecords false); 0 = none. */
+  private skipDepth = 0;
+
+  /** The document's fields other than the records, as read so far. */
+  get fields(): Record<string, unknown> {
+    return this.info.fields;
+  }
 
   constructor(private readonly options: DocumentSourceOptions) {
     this.info = { source: options.name, recordsAt: options.recordsPath.join('.'), docId: undefined, docIdFrom: undefined, fields: {} };
@@ -113,9 +122,20 @@ export class DocumentSource implements RecordSource {
       this.captureToken(capture, t, out);
       return;
     }
+    if (this.skipDepth > 0) {
+      if (t.name === 'startObject' || t.name === 'startArray') this.skipDepth++;
+      else if (t.name === 'endObject' || t.name === 'endArray') this.skipDepth--;
+      if (this.skipDepth === 1) this.skipDepth = 0;
+      return;
+    }
     if (this.inRecords) {
       if (t.name === 'endArray') {
         this.inRecords = false;
+        return;
+      }
+      if (this.options.keepRecords === false) {
+        this.nextIndex++;
+        if (t.name === 'startObject' || t.name === 'startArray') this.skipDepth = 2;
         return;
       }
       this.capture = newCapture(this.nextIndex++, null);
