@@ -53,6 +53,7 @@ Schemas: rca schema weaviate_summary | weaviate_chunk | chroma_record.`,
       return { records: [built.object] };
     };
     return {
+      documentFields: ['metadata'],
       process(record: JsonObject, meta: RecordMeta): Outcome {
         const section = isSectionRecord(record);
         if (options.only && (options.only === 'sections') !== section) {

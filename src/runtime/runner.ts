@@ -286,7 +286,7 @@ class Run {
     const name = source === '-' ? STDIN_NAME : source;
     const stream = source === '-' ? this.io.stdin : createReadStream(source);
     this.current = stream;
-    const splitter = createSource({ name, ...this.inputFormat, maxRecordBytes: this.maxLineBytes });
+    const splitter = createSource({ name, ...this.inputFormat, maxRecordBytes: this.maxLineBytes, keepFields: this.processor.documentFields ?? [] });
     const events: SourceEvent[] = [];
     const chunks = (stream as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
     let ended = false;

@@ -87,6 +87,9 @@ export interface Processor {
   processRaw?(line: string, meta: RecordMeta): Outcome | Promise<Outcome>;
   /** Called once at end of input (records held back by grouping stages come out here). */
   finish?(): Outcome | Promise<Outcome>;
+  /** The fields of a JSON document input the stage reads from RecordMeta.document (e.g. ['toc']);
+   *  the others are stepped over, not held (`metadata` and `chunks_count` always are). Default: none. */
+  readonly documentFields?: readonly string[];
   /** How many unfinished asynchronous outcomes may wait for their turn (reorder window). */
   readonly window?: number;
   /** Called when the run is interrupted: cancel in-flight work (its outcomes still arrive). */

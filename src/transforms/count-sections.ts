@@ -84,6 +84,7 @@ export class SectionCounter implements Processor {
   private readonly groups: DocumentGroups | null;
   /** Sections from a TOC (--toc, or a document's own): applied to what the tree writes. */
   toc = new TocSections(null);
+  readonly documentFields = ['toc'];
 
   constructor(options: SectionCounterOptions) {
     this.builder = new SectionTreeBuilder({ maxTextChars: options.maxTextChars });

@@ -75,6 +75,16 @@ describe('document source', () => {
     expect(documentIdOf(metadata, name, false)).toEqual(expected);
   });
 
+  it('keeps only the fields asked for (and metadata), stepping over the others', () => {
+    const source = createSource({ name: 'stdin', format: 'document', recordsAt: undefined, maxRecordBytes: 1 << 20, keepFields: ['toc'] });
+    const out: SourceEvent[] = [];
+    source.push(Buffer.from('{\n"big": {"deep": [1, [2, {"x": 3}]]}, "toc": [1], "metadata": {"id": "m"}, "chunks": [{"a": 1}], "after": "z"}'), out);
+    source.end(out);
+    const record = out.find((e) => e.kind === 'record')!;
+    expect(record.kind === 'record' && record.document.fields).toEqual({ toc: [1], metadata: { id: 'm' } });
+    expect(out.at(-1)).toEqual({ kind: 'note', text: expect.stringContaining('kept beside the records: toc, metadata; not read by this stage: big, after') });
+  });
+
   it('reads records at a dotted path, and from a top-level array', () => {
     const nested = events('{\n"data": {"n": 1, "items": [{"i": 0}], "after": true}}', { recordsAt: 'data.items' });
     expect(nested.filter((e) => e.kind === 'record').map((e) => e.at)).toEqual(['data.items[0]']);
@@ -120,7 +130,8 @@ describe('runner: documents as input', () => {
     // stdin has no file name and the metadata names no id: the records keep their own (none).
     expect(lines(doc.stdout)).toEqual(lines(jsonl.stdout));
     expect(doc.stderr).toContain("stdin: document: 3 records at 'chunks' (chunks_count says 5180)");
-    expect(doc.stderr).toContain('document fields beside the records: metadata, toc, hierarchy, pages, chunks_count, cost_ocr, cost_llm, cost_total');
+    // The stage reads no document field: only metadata (for the id) is held, the rest is named.
+    expect(doc.stderr).toContain('document fields kept beside the records: metadata, chunks_count; not read by this stage: toc, hierarchy, pages, cost_ocr, cost_llm, cost_total');
   });
 
   it('names rejects by array index on stderr and in --rejects', async () => {

@@ -25,7 +25,7 @@ export function readDocumentFields(path: string, wanted: readonly string[], maxF
     const isArray = start >= 0 && head[start] === 0x5b;
     // A top-level array is the value asked for (e.g. a TOC file), kept whole; in an object, the
     // records array is stepped over.
-    const source = new DocumentSource({ name: path, fromStdin: false, recordsPath: isArray ? [] : recordsAt.split('.'), maxRecordBytes: maxFieldBytes, keepRecords: isArray });
+    const source = new DocumentSource({ name: path, fromStdin: false, recordsPath: isArray ? [] : recordsAt.split('.'), maxRecordBytes: maxFieldBytes, keepRecords: isArray, keepFields: wanted });
     const events: SourceEvent[] = [];
     const array: unknown[] = [];
     const problems: string[] = [];

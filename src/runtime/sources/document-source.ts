@@ -14,6 +14,9 @@ type Token = { name: string; value?: unknown };
 type Step = (input: unknown) => unknown;
 
 const PREVIEW_CHARS = 200;
+/** Kept whatever the stage reads: the document id may come from the metadata, and the stated
+ *  record count is checked against the records read. */
+const ALWAYS_KEPT = ['metadata', 'chunks_count'];
 /** The tokenizer is fed at most this much text at a time, cut after a newline where there is one:
  *  a syntax error loses the tokens of its own slice only, so the records before it are written and
  *  the reject names the first element not read. */
@@ -37,6 +40,9 @@ export interface DocumentSourceOptions {
   maxRecordBytes: number;
   /** false: step over the records without assembling them (to read only the other fields). */
   keepRecords?: boolean;
+  /** The document fields to keep (dotted names); the others are stepped over, and named in the
+   *  end-of-document note. `metadata` and `chunks_count` are always kept (ALWAYS_KEPT). */
+  keepFields?: readonly string[];
 }
 
 export class DocumentSource implements RecordSource {
@@ -52,8 +58,10 @@ export class DocumentSource implements RecordSource {
   private nextIndex = 0;
   private dead = false;
   private docIdDecided = false;
-  /** Depth inside a record being stepped over (keepRecords false); 0 = none. */
+  /** Depth inside a value being stepped over; 0 = none. */
   private skipDepth = 0;
+  private readonly keep: Set<string> | null;
+  private readonly stepped: string[] = [];
 
   /** The document's fields other than the records, as read so far. */
   get fields(): Record<string, unknown> {
@@ -62,6 +70,7 @@ export class DocumentSource implements RecordSource {
 
   constructor(private readonly options: DocumentSourceOptions) {
     this.info = { source: options.name, recordsAt: options.recordsPath.join('.'), docId: undefined, docIdFrom: undefined, fields: {} };
+    this.keep = options.keepFields ? new Set([...options.keepFields, ...ALWAYS_KEPT]) : null;
   }
 
   push(chunk: Buffer, out: SourceEvent[]): void {
@@ -125,7 +134,6 @@ export class DocumentSource implements RecordSource {
     if (this.skipDepth > 0) {
       if (t.name === 'startObject' || t.name === 'startArray') this.skipDepth++;
       else if (t.name === 'endObject' || t.name === 'endArray') this.skipDepth--;
-      if (this.skipDepth === 1) this.skipDepth = 0;
       return;
     }
     if (this.inRecords) {
@@ -135,7 +143,7 @@ export class DocumentSource implements RecordSource {
       }
       if (this.options.keepRecords === false) {
         this.nextIndex++;
-        if (t.name === 'startObject' || t.name === 'startArray') this.skipDepth = 2;
+        this.stepOver(t);
         return;
       }
       this.capture = newCapture(this.nextIndex++, null);
@@ -172,9 +180,20 @@ export class DocumentSource implements RecordSource {
     } else if (onTheWay && depth < wanted.length && t.name === 'startObject') {
       this.frames.push(null);
     } else {
-      this.capture = newCapture(-1, path.join('.'));
+      const name = path.join('.');
+      if (this.keep && !this.keep.has(name)) {
+        this.stepped.push(name);
+        this.stepOver(t);
+        return;
+      }
+      this.capture = newCapture(-1, name);
       this.captureToken(this.capture, t, out);
     }
+  }
+
+  /** Steps over the value `t` starts, without assembling it. */
+  private stepOver(t: Token): void {
+    if (t.name === 'startObject' || t.name === 'startArray') this.skipDepth = 1;
   }
 
   private openRecords(): void {
@@ -258,8 +277,9 @@ export class DocumentSource implements RecordSource {
     const declared = this.info.fields.chunks_count;
     const mismatch = typeof declared === 'number' && declared !== this.nextIndex ? ` (chunks_count says ${declared})` : '';
     const id = this.info.docId === undefined ? 'no document id (records keep their own)' : `doc_id ${JSON.stringify(this.info.docId)} from ${this.info.docIdFrom}`;
+    const stepped = this.stepped.length ? `; not read by this stage: ${this.stepped.join(', ')}` : '';
     return `${this.info.source}: document: ${this.nextIndex} records at '${this.info.recordsAt || '(top level)'}'${mismatch}; ${id}; ` +
-      `document fields beside the records: ${fields.length ? fields.join(', ') : 'none'}`;
+      `document fields kept beside the records: ${fields.length ? fields.join(', ') : 'none'}${stepped}`;
   }
 }
 

@@ -39,6 +39,7 @@ function documentSource(options: SourceOptions, recordsAt: string): DocumentSour
     fromStdin: options.name === 'stdin',
     recordsPath: recordsAt === '' ? [] : recordsAt.split('.'),
     maxRecordBytes: options.maxRecordBytes,
+    ...(options.keepFields ? { keepFields: options.keepFields } : {}),
   });
 }
 

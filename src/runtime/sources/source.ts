@@ -44,4 +44,6 @@ export interface SourceOptions {
   /** --records-at: a dotted path of keys; undefined = "chunks" for an object, the top level for an array. */
   recordsAt: string | undefined;
   maxRecordBytes: number;
+  /** The document fields the stage reads (Processor.documentFields); undefined = all. */
+  keepFields?: readonly string[];
 }
