@@ -16,10 +16,21 @@ export interface TocEntry {
   stem: string | null;
   parent: TocEntry | null;
   children: TocEntry[];
+  /** The children by key and by stem, built on first use. */
+  childIndex?: ChildIndex;
+}
+
+/** Lookups among siblings: TOCs reach 100k+ entries on one level, so never a scan. */
+export interface ChildIndex {
+  byKey: Map<string, TocEntry>;
+  byStem: Map<string, TocEntry>;
+  longestStem: number;
 }
 
 export interface Toc {
   roots: TocEntry[];
+  /** The roots by key and by stem (see childIndex). */
+  rootIndex: ChildIndex;
   entries: TocEntry[];
   /** Items that could not be entries (no title), as "toc[i]: why". */
   skipped: string[];
@@ -30,8 +41,9 @@ const ELLIPSIS = /\s*(?:\u2026|\.{3,})$/u;
 /** Builds the TOC from the value of a document's `toc` field; null when it is not a list. */
 export function parseToc(value: unknown): Toc | null {
   if (!Array.isArray(value)) return null;
-  const toc: Toc = { roots: [], entries: [], skipped: [] };
+  const toc: Toc = { roots: [], rootIndex: { byKey: new Map(), byStem: new Map(), longestStem: 0 }, entries: [], skipped: [] };
   addItems(toc, value, null, 'toc');
+  toc.rootIndex = indexOf(toc.roots);
   return toc;
 }
 
@@ -71,21 +83,36 @@ export interface TocMatch {
 
 /** The entry whose path is `segments`, segment by segment: the same title, else an abridged one. */
 export function matchToc(toc: Toc, segments: readonly string[]): TocMatch | null {
-  let level = toc.roots;
+  let index = toc.rootIndex;
   let found: TocMatch | null = null;
   for (const segment of segments) {
-    found = matchAmong(level, segment);
+    found = matchAmong(index, segment);
     if (!found) return null;
-    level = found.entry.children;
+    index = found.entry.childIndex ??= indexOf(found.entry.children);
   }
   return found;
 }
 
-function matchAmong(entries: readonly TocEntry[], segment: string): TocMatch | null {
-  let best: TocEntry | null = null;
-  for (const entry of entries) {
-    if (entry.key === segment) return { entry, abridged: false };
-    if (entry.stem !== null && segment.startsWith(entry.stem) && (best === null || entry.stem.length > best.stem!.length)) best = entry;
+function matchAmong(index: ChildIndex, segment: string): TocMatch | null {
+  const exact = index.byKey.get(segment);
+  if (exact) return { entry: exact, abridged: false };
+  // The longest stem that begins the segment: one lookup per length, longest first.
+  for (let n = Math.min(index.longestStem, segment.length); n > 0 && index.byStem.size > 0; n--) {
+    const entry = index.byStem.get(segment.slice(0, n));
+    if (entry) return { entry, abridged: true };
   }
-  return best ? { entry: best, abridged: true } : null;
+  return null;
+}
+
+function indexOf(entries: readonly TocEntry[]): ChildIndex {
+  const index: ChildIndex = { byKey: new Map(), byStem: new Map(), longestStem: 0 };
+  for (const entry of entries) {
+    // The first of two same titles wins, as a scan in TOC order would.
+    if (!index.byKey.has(entry.key)) index.byKey.set(entry.key, entry);
+    if (entry.stem !== null && !index.byStem.has(entry.stem)) {
+      index.byStem.set(entry.stem, entry);
+      index.longestStem = Math.max(index.longestStem, entry.stem.length);
+    }
+  }
+  return index;
 }
