@@ -40,8 +40,11 @@ export type TocStats = {
 interface OpenDocument {
   docId: string;
   toc: Toc;
-  /** Matched entries and the segments of the section that matched them. */
-  matched: Map<TocEntry, readonly string[]>;
+  /** Entries some section matched. */
+  matched: Set<TocEntry>;
+  /** For an entry matched by its abridged title: the segment it abridges (the path of its
+   *  TOC-only children goes through that segment, as the chunks' paths do). */
+  segmentOf: Map<TocEntry, string>;
 }
 
 export class TocSections {
@@ -127,7 +130,7 @@ export class TocSections {
   private openDocument(docId: string): void {
     const toc = this.tocs.get(docId);
     this.tocs.delete(docId);
-    this.open = toc ? { docId, toc, matched: new Map() } : null;
+    this.open = toc ? { docId, toc, matched: new Set(), segmentOf: new Map() } : null;
     if (toc) {
       this.counts.documents_with_toc++;
       this.counts.toc_entries += toc.entries.length;
@@ -146,7 +149,8 @@ export class TocSections {
     }
     const { entry, abridged } = match;
     if (!doc.matched.has(entry)) {
-      doc.matched.set(entry, record.segments);
+      doc.matched.add(entry);
+      if (abridged) doc.segmentOf.set(entry, record.segments[record.segments.length - 1]!);
       this.counts.toc_entries_matched++;
       if (abridged) this.counts.toc_entries_abridged++;
       if (record.direct_count === 0) this.counts.toc_sections_without_direct_chunks++;
@@ -161,8 +165,7 @@ export class TocSections {
     const doc = this.open;
     this.open = null;
     if (!doc) return;
-    const segmentsOf = (entry: TocEntry): readonly string[] =>
-      doc.matched.get(entry) ?? [...(entry.parent ? segmentsOf(entry.parent) : []), entry.key];
+    const segmentsOf = (entry: TocEntry): readonly string[] => [...(entry.parent ? segmentsOf(entry.parent) : []), doc.segmentOf.get(entry) ?? entry.key];
     const visit = (entry: TocEntry) => {
       for (const child of entry.children) visit(child);
       if (doc.matched.has(entry)) return;

@@ -57,7 +57,9 @@ function addItems(toc: Toc, items: unknown[], parent: TocEntry | null, where: st
       return;
     }
     const { title, level, children } = item as Record<string, unknown>;
-    const key = typeof title === 'string' ? normaliseSegments([title])[0] : undefined;
+    const normal = typeof title === 'string' ? normaliseSegments([title])[0] : undefined;
+    // One string when normalising changed nothing (the usual case): TOCs reach 100k+ entries.
+    const key = normal === title ? (title as string) : normal;
     if (typeof title !== 'string' || key === undefined || key === '') {
       toc.skipped.push(`${at}: no title`);
       return;
@@ -83,14 +85,29 @@ export interface TocMatch {
 
 /** The entry whose path is `segments`, segment by segment: the same title, else an abridged one. */
 export function matchToc(toc: Toc, segments: readonly string[]): TocMatch | null {
-  let index = toc.rootIndex;
   let found: TocMatch | null = null;
-  for (const segment of segments) {
-    found = matchAmong(index, segment);
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if (i === 0) found = matchAmong(toc.rootIndex, segment);
+    else {
+      const parent = found!.entry;
+      // A few children are scanned; an index (two maps) per entry would cost more than the TOC.
+      found = parent.children.length <= SCAN_CHILDREN ? scan(parent.children, segment) : matchAmong((parent.childIndex ??= indexOf(parent.children)), segment);
+    }
     if (!found) return null;
-    index = found.entry.childIndex ??= indexOf(found.entry.children);
   }
   return found;
+}
+
+const SCAN_CHILDREN = 16;
+
+function scan(entries: readonly TocEntry[], segment: string): TocMatch | null {
+  let best: TocEntry | null = null;
+  for (const entry of entries) {
+    if (entry.key === segment) return { entry, abridged: false };
+    if (entry.stem !== null && segment.startsWith(entry.stem) && (best === null || entry.stem.length > best.stem!.length)) best = entry;
+  }
+  return best ? { entry: best, abridged: true } : null;
 }
 
 function matchAmong(index: ChildIndex, segment: string): TocMatch | null {
