@@ -5,10 +5,12 @@
 // same bytes for the same --mb and --seed. Like the real example, the TOC and the chunks disagree
 // on purpose: about 30 % of the paragraph titles are abridged ("..."), 3 % of the sections are
 // missing from the TOC, and 5 % of the TOC entries have no chunks.
-// Usage: node bench/generate-library-doc.mjs --mb 100 [--seed 7] > bench/out/peirce_100mb_chunks.json
+// --jsonl writes the same chunks as JSON Lines instead (with the doc_id and doc_id_from a reader of
+// the document gives them for --doc-id), the baseline a document reader is compared with.
+// Usage: node bench/generate-library-doc.mjs --mb 100 [--seed 7] [--jsonl --doc-id ID] > bench/out/peirce_100mb_chunks.json
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { mb: { type: 'string', default: '10' }, seed: { type: 'string', default: '7' } } });
+const { values } = parseArgs({ options: { mb: { type: 'string', default: '10' }, seed: { type: 'string', default: '7' }, jsonl: { type: 'boolean', default: false }, 'doc-id': { type: 'string', default: 'peirce' } } });
 const targetBytes = Number(values.mb) * 1e6;
 let state = Number(values.seed) >>> 0;
 const rand = () => {
@@ -67,6 +69,13 @@ const write = async (s) => {
 };
 const indent = (json, pad) => json.replace(/\n/g, `\n${pad}`);
 
+if (values.jsonl) {
+  let n = 0;
+  for (const s of sections) for (let i = 0; i < s.count; i++) await write(JSON.stringify({ ...chunkOf(s, n++), doc_id: values['doc-id'], doc_id_from: 'file_name' }) + '\n');
+  process.stdout.write(buffer);
+  process.exit(0);
+}
+
 await write('{\n  "metadata": ' + indent(JSON.stringify({ title: 'Collected papers (generated)', author: 'Charles Sanders PEIRCE', year: 1931, language: 'en', genre: 'Philosophy' }, null, 2), '  ') + ',\n');
 await write('  "toc": [');
 let first = true;
@@ -83,7 +92,17 @@ let order = 0;
 first = true;
 for (const s of sections) {
   for (let i = 0; i < s.count; i++) {
-    const chunk = {
+    const chunk = chunkOf(s, order);
+    await write(`${first ? '' : ','}\n    ${indent(JSON.stringify(chunk, null, 2), '    ')}`);
+    first = false;
+    order++;
+  }
+}
+await write('\n  ],\n  "cost_ocr": 1.644,\n  "cost_llm": 0.523,\n  "cost_total": 2.167\n}\n');
+process.stdout.write(buffer);
+
+function chunkOf(s, order) {
+    return {
       chunk_id: `chunk_${String(order).padStart(7, '0')}`,
       text: paragraph(900 + Math.floor(rand() * 600)),
       section: s.title,
@@ -98,10 +117,4 @@ for (const s of sections) {
       unitType: pick(UNIT_TYPES),
       confidence: Math.round(800 + rand() * 200) / 1000,
     };
-    await write(`${first ? '' : ','}\n    ${indent(JSON.stringify(chunk, null, 2), '    ')}`);
-    first = false;
-    order++;
-  }
 }
-await write('\n  ],\n  "cost_ocr": 1.644,\n  "cost_llm": 0.523,\n  "cost_total": 2.167\n}\n');
-process.stdout.write(buffer);

@@ -5,7 +5,8 @@
 //   rca-count-sections --toc DOC < tagged.jsonl > sections.jsonl
 //   rca-summarize --view section_summary --bottom-up --backend extractive < sections.jsonl > summaries.jsonl
 //   rca export --document DOC summaries.jsonl tagged.jsonl > export.jsonl
-// plus the baseline in the same run: the node loop (bench/identity.mjs) over tagged.jsonl. Then
+// plus the baselines in the same run: rca-tag over the same chunks as JSON Lines (the generator's
+// --jsonl), and the node loop (bench/identity.mjs) over tagged.jsonl. Then
 // every exported object is checked against its JSON Schema and each Summary's chunksCount against
 // the Chunk objects under its sectionPath.
 // Usage: npm run build && node bench/library-doc-pipeline.mjs --mb 100 [--keep]
@@ -58,10 +59,16 @@ if (!existsSync(doc) || statSync(doc).size === 0) {
   await run(process.execPath, [join(ROOT, 'bench/generate-library-doc.mjs'), '--mb', String(mb), '--seed', values.seed], null, doc);
   console.error(`generated ${doc} in ${fmt(Number(process.hrtime.bigint() - t) / 1e9)} s`);
 }
+const lines = doc.replace(/\.json$/, '.jsonl');
+if (!existsSync(lines) || statSync(lines).size === 0) {
+  const docId = doc.split('/').pop().replace(/_chunks\.json$/, '');
+  await run(process.execPath, [join(ROOT, 'bench/generate-library-doc.mjs'), '--mb', String(mb), '--seed', values.seed, '--jsonl', '--doc-id', docId], null, lines);
+}
 const docMB = statSync(doc).size / 1e6;
 const bin = (name) => join(ROOT, 'bin', name);
 const steps = [
   ['rca-tag DOC', bin('rca-tag'), [doc], null, tmp('tagged.jsonl')],
+  ['rca-tag, the same chunks as JSON Lines (baseline)', bin('rca-tag'), [lines], null, '/dev/null'],
   ['node loop over tagged.jsonl (baseline)', process.execPath, [join(ROOT, 'bench/identity.mjs')], tmp('tagged.jsonl'), '/dev/null'],
   ['rca-count-sections --toc DOC', bin('rca-count-sections'), ['--toc', doc], tmp('tagged.jsonl'), tmp('sections.jsonl')],
   ['rca-summarize --view section_summary --bottom-up --backend extractive', bin('rca-summarize'), ['--view', 'section_summary', '--bottom-up', '--backend', 'extractive'], tmp('sections.jsonl'), tmp('summaries.jsonl')],
@@ -72,7 +79,8 @@ console.log('| step | input MB | seconds | MB/s | peak RSS MB | exit |');
 console.log('|---|---|---|---|---|---|');
 const notes = [];
 for (const [label, cmd, args, input, output] of steps) {
-  const inMB = (input ? statSync(input).size : args.filter((a) => a.endsWith('.jsonl') || a === doc).slice(-2).reduce((s, f) => s + statSync(f).size, 0)) / 1e6;
+  const files = args.filter((a) => a.endsWith('.jsonl') || a === doc);
+  const inMB = (input ? statSync(input).size : (label.startsWith('rca export') ? files.slice(-2) : files.slice(-1)).reduce((s, f) => s + statSync(f).size, 0)) / 1e6;
   const r = await run(cmd, args, input, output);
   console.log(`| ${label} | ${fmt(inMB)} | ${fmt(r.seconds)} | ${fmt(inMB / r.seconds)} | ${fmt(r.peakMB, 0)} | ${r.code} |`);
   notes.push(...r.stderr.split('\n').filter((l) => /document:|toc:|Summary objects|records:|chunks,/.test(l)).map((l) => `${label}: ${l}`));

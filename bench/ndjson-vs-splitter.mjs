@@ -3,7 +3,8 @@
 // JSON.parse (the baseline), ndjson's parse stream, and stream-chain's JSONL parser (stream-json's),
 // each with and without re-serialising every record, and the same records as one JSON document
 // through the document source (stream-json's tokenizer + Assembler). Each variant runs in its own
-// process, so its peak RSS is its own.
+// process, so its peak RSS is its own. On a shared machine wall-clock rates swing with the load;
+// MB per CPU-second (user + system of the reading process) is the steadier figure.
 // Usage: npm run build && node bench/ndjson-vs-splitter.mjs [--mb 100] [--runs 3]
 import { spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs';
@@ -28,7 +29,8 @@ if (values.variant) {
   const start = process.hrtime.bigint();
   const records = await VARIANTS[values.variant](values.file);
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  process.stdout.write(JSON.stringify({ records, seconds, maxRssMB: process.resourceUsage().maxRSS / 1024 }) + '\n');
+  const cpu = process.cpuUsage();
+  process.stdout.write(JSON.stringify({ records, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, maxRssMB: process.resourceUsage().maxRSS / 1024 }) + '\n');
   process.exit(0);
 }
 
@@ -116,23 +118,24 @@ const file = await corpus(mb);
 await asDocument(file);
 const size = statSync(file).size / 1e6;
 console.log(`# ${machine()}; corpus ${fmt(size)} MB (${file.replace(ROOT + '/', '')}), ${runs} runs each, interleaved`);
-const results = Object.fromEntries(Object.keys(VARIANTS).map((v) => [v, { rates: [], rss: [], records: 0 }]));
+const results = Object.fromEntries(Object.keys(VARIANTS).map((v) => [v, { rates: [], cpuRates: [], rss: [], records: 0 }]));
 for (let run = 0; run < runs; run++) {
   for (const variant of Object.keys(VARIANTS)) {
     const child = spawnSync(process.execPath, [join(ROOT, 'bench/ndjson-vs-splitter.mjs'), '--variant', variant, '--file', file], { encoding: 'utf8', cwd: ROOT });
     if (child.status !== 0) throw new Error(`${variant}: ${child.stderr}`);
     const r = JSON.parse(child.stdout);
     results[variant].rates.push(size / r.seconds);
+    results[variant].cpuRates.push(size / r.cpuSeconds);
     results[variant].rss.push(r.maxRssMB);
     results[variant].records = r.records;
   }
 }
-const base = stats(results['runner splitter + JSON.parse'].rates).median;
-const baseStringify = stats(results['runner splitter + parse + stringify'].rates).median;
-console.log('| variant | records | MB/s min / median / max | × runner splitter (same work) | peak RSS MB (max) |');
-console.log('|---|---|---|---|---|');
+const base = stats(results['runner splitter + JSON.parse'].cpuRates).median;
+const baseStringify = stats(results['runner splitter + parse + stringify'].cpuRates).median;
+console.log('| variant | records | MB per CPU-s min / median / max | × runner splitter (same work, CPU) | wall MB/s median | peak RSS MB (max) |');
+console.log('|---|---|---|---|---|---|');
 for (const [variant, r] of Object.entries(results)) {
-  const s = stats(r.rates);
+  const c = stats(r.cpuRates);
   const ref = variant.includes('stringify') ? baseStringify : base;
-  console.log(`| ${variant} | ${r.records} | ${fmt(s.min)} / ${fmt(s.median)} / ${fmt(s.max)} | ${fmt(s.median / ref, 2)} | ${fmt(Math.max(...r.rss), 0)} |`);
+  console.log(`| ${variant} | ${r.records} | ${fmt(c.min)} / ${fmt(c.median)} / ${fmt(c.max)} | ${fmt(c.median / ref, 2)} | ${fmt(stats(r.rates).median)} | ${fmt(Math.max(...r.rss), 0)} |`);
 }

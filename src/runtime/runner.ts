@@ -46,6 +46,10 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
     return EXIT.OK;
   }
 
+  if (args.values['input-format'] === 'jsonl' && args.values['records-at'] !== undefined) {
+    say('--records-at reads a JSON document: it cannot go with --input-format jsonl (see --help)');
+    return EXIT.USAGE;
+  }
   const sources = args.files.length ? args.files : ['-'];
   let processor: Processor;
   let rejectsFd: number | null = null;

@@ -148,5 +148,7 @@ describe('runner: documents as input', () => {
     const oneLine = JSON.stringify({ items: [{ id: 1 }, { id: 2 }] });
     const r = await runInProcess(echoStage, [oneLine], ['--records-at', 'items']);
     expect(lines(r.stdout).map((x) => x.id)).toEqual([1, 2]);
+    const both = await runInProcess(echoStage, [oneLine], ['--records-at', 'items', '--input-format', 'jsonl']);
+    expect(both.code).toBe(2);
   });
 });
