@@ -25,8 +25,17 @@ describe('sniff: which format the first bytes show', () => {
     ['\uFEFF  {\r\n "metadata": {', 'object'],
     ['{"metadata": {\n', 'jsonl'],
     ['{"id":\n', 'jsonl'],
-    ['{', 'object'],
-    ['[\n{"a":1}\n]', 'array'],
+    ['{', 'jsonl'],
+    ['{\n{"a":1}\n', 'jsonl'],
+    ['{\n"x"\n', 'jsonl'],
+    ['{\n  "chunks": []\n}', 'object'],
+    ['{\n  "metadata": {"title": "T"},\n', 'object'],
+    ['[\n]\n', 'array'],
+    ['[\n  {\n    "chunk_id": "c",\n', 'array'],
+    ['[\n{\n{"a":1}\n', 'jsonl'],
+    ['[\n{"a":1}\n', 'jsonl'],
+    ['[\n{"a":1},\n{"a":2}\n]', 'array'],
+    ['[\n{"a":1}\n]', 'jsonl'],
     ['[1, 2]\n', 'jsonl'],
     ['{"a": 1, "b"\n', 'jsonl'],
     ['not json\n', 'jsonl'],
@@ -37,6 +46,8 @@ describe('sniff: which format the first bytes show', () => {
 
   it('waits for the end of the first line', () => {
     expect(sniff(Buffer.from('{  '), false)).toBeNull();
+    expect(sniff(Buffer.from('{\n  "meta'), false)).toBeNull();
+    expect(sniff(Buffer.from('[\n  {\n'), false)).toBeNull();
     expect(sniff(Buffer.from('   '), false)).toBeNull();
   });
 });

@@ -14,7 +14,7 @@ export const INPUT_OPTIONS = {
     placeholder: 'FORMAT',
     default: 'auto',
     choices: ['auto', 'jsonl', 'document'],
-    help: 'jsonl: one record a line; document: one JSON document with the records in an array (--records-at); auto: a document when the first line is a lone "{" or "["',
+    help: 'jsonl: one record a line; document: one JSON document with the records in an array (--records-at); auto: a document when the first line is a lone "{" or "[" and the next one a member or element',
   },
   'records-at': {
     type: 'string',
@@ -24,7 +24,7 @@ export const INPUT_OPTIONS = {
 } as const;
 
 /** How much of the first line auto-detection looks at before settling for JSON Lines. */
-const SNIFF_BYTES = 4096;
+const SNIFF_BYTES = 64 * 1024;
 
 export function createSource(options: SourceOptions): RecordSource {
   const format: InputFormat = options.format === 'auto' && options.recordsAt !== undefined ? 'document' : options.format;
@@ -44,9 +44,10 @@ function documentSource(options: SourceOptions, recordsAt: string): DocumentSour
 }
 
 /**
- * Holds the first bytes until they show the format: input whose first line is a lone "{" or "[" is
- * a document (records at "chunks" of an object, or the top-level array); anything else is JSON
- * Lines. Then replays them to the chosen source. A document on one line needs --input-format.
+ * Holds the first bytes until they show the format: input whose first line is a lone "{" followed
+ * by a member line (`"metadata": {`), or a lone "[" followed by an element, is a document (records
+ * at "chunks" of an object, or the top-level array); anything else is JSON Lines. Then replays
+ * them to the chosen source. A document on one line needs --input-format document.
  */
 class AutoSource implements RecordSource {
   private held: Buffer[] = [];
@@ -86,16 +87,30 @@ class AutoSource implements RecordSource {
 
 /** 'array' / 'object' (a document), 'jsonl', or null when more bytes are needed. */
 export function sniff(bytes: Buffer, final: boolean): 'array' | 'object' | 'jsonl' | null {
-  let i = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
-  if (i >= bytes.length) return final ? 'jsonl' : null;
-  const open = bytes[i];
-  if (open !== 0x5b && open !== 0x7b) return 'jsonl';
+  // The first three non-blank lines, trimmed; the last may still be unfinished.
+  const lines: { text: string; complete: boolean }[] = [];
+  let at = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (lines.length < 3 && at < bytes.length) {
+    const nl = bytes.indexOf(0x0a, at);
+    const end = nl === -1 ? bytes.length : nl;
+    const text = bytes.toString('utf8', at, end).trim();
+    if (text !== '') lines.push({ text, complete: nl !== -1 || final });
+    at = end + 1;
+  }
+  const more = final ? 'jsonl' : null;
+  const [first, second, third] = lines;
+  if (!first) return more;
   // Pretty-printers (JSON.stringify, Python's json.dump, jq) put the opening bracket alone on the
-  // first line; a record line never is one, so a broken first record stays a BAD_JSON line.
-  let j = i + 1;
-  while (j < bytes.length && (bytes[j] === 0x20 || bytes[j] === 0x09 || bytes[j] === 0x0d)) j++;
-  if (j >= bytes.length) return final ? (open === 0x5b ? 'array' : 'object') : null;
-  if (bytes[j] !== 0x0a) return 'jsonl';
-  return open === 0x5b ? 'array' : 'object';
+  // first line and a member or element on the next; record lines never look like that, so a
+  // broken record line (a lone "{" among records) stays a BAD_JSON line.
+  if (first.text !== '{' && first.text !== '[') return 'jsonl';
+  if (!first.complete || !second?.complete) return more;
+  if (first.text === '{') return MEMBER.test(second.text) ? 'object' : 'jsonl';
+  if (second.text === ']' || (/^[[{]/.test(second.text) && second.text.endsWith(','))) return 'array';
+  if (second.text !== '{') return 'jsonl';
+  if (!third?.complete) return more;
+  return MEMBER.test(third.text) ? 'array' : 'jsonl';
 }
+
+/** The first line of a pretty-printed object's member: `"key": ...`. */
+const MEMBER = /^"(?:[^"\\]|\\.)*"\s*:/;
