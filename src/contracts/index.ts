@@ -2,6 +2,7 @@
 // downstream users (`rca schema`) and for Ollama's `format`.
 import { z } from 'zod';
 import { ChunkContext, ChunkInput, NerSeed } from './chunk.js';
+import { ChromaRecord, WeaviateChunk, WeaviateSummary } from './export.js';
 import { RejectRecord } from './reject.js';
 import { SectionRecord, SectionSummary } from './sections.js';
 import { RcaFrame, RetrievalSummary, VIEW_SCHEMAS } from './views.js';
@@ -16,6 +17,9 @@ export const RECORD_KINDS = {
   section: { schema: SectionRecord, summary: 'a node of a section tree, as rca-count-sections writes it' },
   section_summary: { schema: SectionSummary, summary: 'the summary and key concepts of a section' },
   reject: { schema: RejectRecord, summary: 'a refused input line, as written by --rejects' },
+  weaviate_summary: { schema: WeaviateSummary, summary: 'a section summary as a Weaviate Summary object (rca export)' },
+  weaviate_chunk: { schema: WeaviateChunk, summary: 'a chunk as a Weaviate Chunk object (rca export)' },
+  chroma_record: { schema: ChromaRecord, summary: 'a chunk view or section summary as a Chroma record (rca export --target chroma)' },
 } as const satisfies Record<string, { schema: z.ZodType; summary: string }>;
 export type RecordKind = keyof typeof RECORD_KINDS;
 

@@ -777,7 +777,11 @@ export const JSON_SCHEMAS = {
       },
       "line": {
         "type": "integer",
-        "description": "1-based physical line number in that source"
+        "description": "1-based physical line number in that source (for a record of a JSON document: its 1-based position in the records array)"
+      },
+      "at": {
+        "description": "for a record of a JSON document: where it sits, e.g. \"chunks[12]\"",
+        "type": "string"
       },
       "code": {
         "type": "string",
@@ -789,7 +793,7 @@ export const JSON_SCHEMAS = {
       },
       "input": {
         "type": "string",
-        "description": "the line as read (a preview for over-long or non-UTF-8 lines)"
+        "description": "the line as read (a preview for over-long or non-UTF-8 lines; a document's record as JSON)"
       }
     },
     "required": [
@@ -802,5 +806,270 @@ export const JSON_SCHEMAS = {
     ],
     "additionalProperties": false,
     "description": "a rejected input line"
+  },
+  "weaviate_summary": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+      "class": {
+        "type": "string",
+        "const": "Summary"
+      },
+      "id": {
+        "type": "string",
+        "description": "a deterministic UUID (from the document and section or chunk id), so a re-export replaces, not duplicates"
+      },
+      "properties": {
+        "type": "object",
+        "properties": {
+          "sectionPath": {
+            "type": "string",
+            "description": "the normalised section path, \" > \"-joined: the Chunk objects of the section have the same sectionPath or one under it"
+          },
+          "title": {
+            "type": "string",
+            "description": "the section title (as the TOC states it, when there is one)"
+          },
+          "level": {
+            "type": "integer",
+            "description": "the hierarchy level (as the TOC states it, when there is one)"
+          },
+          "text": {
+            "type": "string",
+            "description": "the section summary (\"\" when the section has none: no text of its own and no summarised subsection)"
+          },
+          "concepts": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "the section summary's key concepts"
+          },
+          "chunksCount": {
+            "type": "integer",
+            "description": "the chunks of the section and its subsections, counted by whole path segments (\"CP 5.314\" is not inside \"CP 5.31\")"
+          },
+          "document": {
+            "type": "object",
+            "properties": {
+              "sourceId": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "sourceId"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "required": [
+          "sectionPath",
+          "title",
+          "level",
+          "text",
+          "concepts",
+          "chunksCount",
+          "document"
+        ],
+        "additionalProperties": false
+      }
+    },
+    "required": [
+      "class",
+      "id",
+      "properties"
+    ],
+    "additionalProperties": false,
+    "description": "weaviate_summary: one section summary as a Weaviate batch object of the Summary collection"
+  },
+  "weaviate_chunk": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+      "class": {
+        "type": "string",
+        "const": "Chunk"
+      },
+      "id": {
+        "type": "string",
+        "description": "a deterministic UUID (from the document and section or chunk id), so a re-export replaces, not duplicates"
+      },
+      "properties": {
+        "type": "object",
+        "properties": {
+          "text": {
+            "type": "string"
+          },
+          "sectionPath": {
+            "type": "string",
+            "description": "the chunk's normalised section path: the link to its Summary objects"
+          },
+          "sectionLevel": {
+            "type": "integer",
+            "description": "the number of path segments, or the level the chunk states"
+          },
+          "chapterTitle": {
+            "type": "string"
+          },
+          "canonicalReference": {
+            "type": "string"
+          },
+          "unitType": {
+            "type": "string"
+          },
+          "keywords": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "concepts": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "language": {
+            "type": "string"
+          },
+          "orderIndex": {
+            "type": "integer",
+            "description": "position in the document"
+          },
+          "work": {
+            "type": "object",
+            "properties": {
+              "title": {
+                "type": "string"
+              },
+              "author": {
+                "type": "string"
+              },
+              "year": {
+                "type": "integer"
+              },
+              "language": {
+                "type": "string"
+              },
+              "genre": {
+                "type": "string"
+              }
+            },
+            "additionalProperties": false
+          },
+          "document": {
+            "type": "object",
+            "properties": {
+              "sourceId": {
+                "type": "string",
+                "description": "the document id (doc_id)"
+              },
+              "edition": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "sourceId"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "required": [
+          "text",
+          "sectionPath",
+          "sectionLevel",
+          "keywords",
+          "document"
+        ],
+        "additionalProperties": false
+      }
+    },
+    "required": [
+      "class",
+      "id",
+      "properties"
+    ],
+    "additionalProperties": false,
+    "description": "weaviate_chunk: one chunk as a Weaviate batch object of the Chunk collection"
+  },
+  "chroma_record": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string",
+        "description": "the chunk id, or the section id for a section summary"
+      },
+      "document": {
+        "type": "string",
+        "description": "the embedding text of the view (embedding_text.<view>)"
+      },
+      "metadata": {
+        "type": "object",
+        "properties": {
+          "kind": {
+            "type": "string",
+            "enum": [
+              "chunk",
+              "section"
+            ]
+          },
+          "view": {
+            "type": "string",
+            "description": "the embedding_text key the document text is"
+          },
+          "doc_id": {
+            "type": "string"
+          },
+          "chunk_id": {
+            "type": "string"
+          },
+          "section_id": {
+            "type": "string"
+          },
+          "section_path": {
+            "type": "string"
+          },
+          "doc_type": {
+            "type": "string"
+          },
+          "authority_level": {
+            "type": "string"
+          },
+          "section_role": {
+            "type": "string"
+          },
+          "title": {
+            "type": "string"
+          },
+          "level": {
+            "type": "integer"
+          },
+          "chunk_count": {
+            "description": "a section's chunks, counted by whole path segments",
+            "type": "integer"
+          },
+          "page_start": {
+            "type": "integer"
+          },
+          "page_end": {
+            "type": "integer"
+          }
+        },
+        "required": [
+          "kind",
+          "view"
+        ],
+        "additionalProperties": false,
+        "description": "the trusted citations and the view; scalars only, nulls left out, as Chroma requires"
+      }
+    },
+    "required": [
+      "id",
+      "document",
+      "metadata"
+    ],
+    "additionalProperties": false,
+    "description": "chroma_record: one chunk view or section summary as DACKAR's Chroma ingest adds it"
   }
 } as const;

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { EXIT_HELP, UsageError } from './exit-codes.js';
 import type { OptionSpec, OptionsSpec, Stage } from './stage.js';
+import { INPUT_OPTIONS } from './sources/index.js';
 
 /** Options every stage takes; the runner handles them. */
 export const COMMON_OPTIONS = {
@@ -10,6 +11,7 @@ export const COMMON_OPTIONS = {
   'max-line-bytes': { type: 'number', placeholder: 'N', default: 16 * 1024 * 1024, min: 1, integer: true, help: 'reject longer input lines without buffering them' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', short: 'V', help: 'show the version' },
+  ...INPUT_OPTIONS,
 } as const satisfies OptionsSpec;
 
 export interface ParsedArgs {
@@ -83,7 +85,7 @@ function cleanParseError(err: unknown): string {
 export function renderHelp(stage: Stage, tool: string): string {
   const lines: string[] = [];
   lines.push(`${tool} — ${stage.summary}`, '', `Usage: ${tool} [options] [FILE...]`, '');
-  lines.push('Reads JSON Lines from the FILEs (or stdin; "-" is stdin) and writes JSON Lines to stdout.');
+  lines.push('Reads JSON Lines, or JSON documents with their records in an array (--input-format), from the FILEs (or stdin; "-" is stdin) and writes JSON Lines to stdout.');
   if (stage.description) lines.push('', stage.description.trim());
   lines.push('', 'Options:');
   const rows = [...Object.entries(stage.options), ...Object.entries(COMMON_OPTIONS as OptionsSpec)].map(([name, opt]) => {

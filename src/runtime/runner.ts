@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { EXIT, FatalError, UsageError } from './exit-codes.js';
-import { LineSplitter, type LineEvent } from './line-splitter.js';
+import { createSource, type InputFormat, type SourceEvent } from './sources/index.js';
+import { readDocumentFields } from './sources/document-fields.js';
 import { parseStageArgs, renderHelp } from './options.js';
 import { LineWriter } from './output.js';
 import { messageOf, parseRecordLine } from './record-line.js';
@@ -23,6 +24,8 @@ export interface RunIO {
 
 const DATA_DIR = fileURLToPath(new URL('../../data/', import.meta.url));
 const STDIN_NAME = 'stdin';
+/** The largest document field (a TOC, metadata) a stage may ask for. */
+const DOCUMENT_FIELD_BYTES = 256 * 1024 * 1024;
 
 /** Runs one stage over its inputs and returns the exit status. Never throws. */
 export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<number> {
@@ -43,6 +46,10 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
     return EXIT.OK;
   }
 
+  if (args.values['input-format'] === 'jsonl' && args.values['records-at'] !== undefined) {
+    say('--records-at reads a JSON document: it cannot go with --input-format jsonl (see --help)');
+    return EXIT.USAGE;
+  }
   const sources = args.files.length ? args.files : ['-'];
   let processor: Processor;
   let rejectsFd: number | null = null;
@@ -70,6 +77,7 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
   }
 
   const run = new Run(stage.name, tool, processor, io, rejectsFd, args.values['max-line-bytes'] as number);
+  run.inputFormat = { format: args.values['input-format'] as InputFormat, recordsAt: args.values['records-at'] as string | undefined };
   const progress = (args.values.progress as boolean | undefined) ?? Boolean((io.stderr as { isTTY?: boolean }).isTTY);
   const stopProgress = progress ? run.showProgress(inputBytes(sources, io.stdin)) : () => {};
   let code: number;
@@ -120,6 +128,13 @@ function setupContext(env: RunIO['env']): SetupContext {
   return {
     env,
     dataFile: (rel) => resolve(DATA_DIR, rel),
+    readDocumentFields(path, fields) {
+      try {
+        return readDocumentFields(path, fields, DOCUMENT_FIELD_BYTES);
+      } catch (err) {
+        throw new UsageError(`cannot read '${path}': ${(err as NodeJS.ErrnoException).code ?? messageOf(err)}`);
+      }
+    },
     readText(path) {
       try {
         return readFileSync(path, 'utf8');
@@ -153,6 +168,8 @@ class Run {
   private readonly started = performance.now();
   private bytesRead = 0;
   private progressShown = false;
+  /** --input-format and --records-at: how each source's bytes become records (sources/). */
+  inputFormat: { format: InputFormat; recordsAt: string | undefined } = { format: 'auto', recordsAt: undefined };
 
   constructor(
     private readonly stageName: string,
@@ -273,8 +290,8 @@ class Run {
     const name = source === '-' ? STDIN_NAME : source;
     const stream = source === '-' ? this.io.stdin : createReadStream(source);
     this.current = stream;
-    const splitter = new LineSplitter(this.maxLineBytes);
-    const events: LineEvent[] = [];
+    const splitter = createSource({ name, ...this.inputFormat, maxRecordBytes: this.maxLineBytes, keepFields: this.processor.documentFields ?? [] });
+    const events: SourceEvent[] = [];
     const chunks = (stream as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
     let ended = false;
     try {
@@ -325,10 +342,24 @@ class Run {
     }
   }
 
-  private async handleEvents(source: string, events: LineEvent[]): Promise<void> {
+  private async handleEvents(source: string, events: SourceEvent[]): Promise<void> {
     for (const event of events) {
       if (this.stopped) break;
+      if (event.kind === 'note') {
+        this.say(event.text);
+        continue;
+      }
       this.records++;
+      if (event.kind === 'reject') {
+        this.reject({ source, line: event.line, at: event.at, raw: event.raw }, event.code, event.message);
+        continue;
+      }
+      if (event.kind === 'record') {
+        const meta: RecordMeta = { source, line: event.line, at: event.at, raw: event.raw, document: event.document };
+        await this.submit(meta, this.rawLines ? null : event.record);
+        if (this.writer.needsFlush) await this.writer.flush();
+        continue;
+      }
       if (event.kind === 'too-long') {
         this.reject({ source, line: event.line, raw: event.preview }, 'LINE_TOO_LONG', `line of ${event.bytes} bytes exceeds --max-line-bytes ${this.maxLineBytes}`);
         continue;
@@ -404,7 +435,7 @@ class Run {
   }
 
   private async apply(outcome: Outcome, meta: RecordMeta): Promise<void> {
-    const where = meta.line > 0 ? `${meta.source}:${meta.line}: ` : '';
+    const where = meta.line > 0 ? `${meta.source}:${meta.at ?? meta.line}: ` : '';
     if (outcome.reject) this.reject(meta, outcome.reject.code, outcome.reject.message);
     for (const warning of outcome.warnings ?? []) this.say(`${where}${warning}`);
     if (outcome.failed) this.failed = true;
@@ -429,9 +460,9 @@ class Run {
 
   private reject(meta: RecordMeta, code: string, message: string): void {
     this.rejected++;
-    this.say(`${meta.source}:${meta.line}: ${code}: ${message}`);
+    this.say(`${meta.source}:${meta.at ?? meta.line}: ${code}: ${message}`);
     if (this.rejectsFd !== null) {
-      const rec = { stage: this.stageName, source: meta.source, line: meta.line, code, message, input: meta.raw };
+      const rec = { stage: this.stageName, source: meta.source, line: meta.line, ...(meta.at ? { at: meta.at } : {}), code, message, input: meta.raw };
       writeSync(this.rejectsFd, JSON.stringify(rec) + '\n');
     }
   }

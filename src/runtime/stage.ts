@@ -1,6 +1,9 @@
 // The contract between a transform and the runner. A transform declares what it is and which
 // options it takes; the runner owns argv, stdin/stdout/stderr, files, signals and exit codes.
 
+import type { DocumentFields } from './sources/document-fields.js';
+import type { DocumentInfo } from './sources/source.js';
+
 export type JsonObject = Record<string, unknown>;
 
 export interface OptionSpec {
@@ -37,8 +40,13 @@ export interface RecordMeta {
   source: string;
   /** 1-based physical line number in that source. */
   line: number;
-  /** The line as read (no line terminator, no BOM). */
+  /** The line as read (no line terminator, no BOM); for a document's record, the record as JSON. */
   raw: string;
+  /** For a document's record: its place, e.g. "chunks[12]" (rejects name it instead of the line;
+   *  `line` is then the 1-based position in the array). */
+  at?: string;
+  /** For a document's record: the document it comes from (its id, metadata, toc, ...). */
+  document?: DocumentInfo;
 }
 
 export interface Outcome {
@@ -60,6 +68,9 @@ export interface Outcome {
 export interface SetupContext {
   /** Reads a UTF-8 file; a missing or unreadable file is a usage error. */
   readText(path: string): string;
+  /** Reads top-level fields of a JSON document file (or the whole of a top-level array) in bounded
+   *  memory, stepping over its records; an unreadable file is a usage error. */
+  readDocumentFields(path: string, fields: readonly string[]): DocumentFields;
   /** Absolute path of a file shipped under the package's data/ folder. */
   dataFile(relativePath: string): string;
   env: Readonly<Record<string, string | undefined>>;
@@ -76,6 +87,9 @@ export interface Processor {
   processRaw?(line: string, meta: RecordMeta): Outcome | Promise<Outcome>;
   /** Called once at end of input (records held back by grouping stages come out here). */
   finish?(): Outcome | Promise<Outcome>;
+  /** The fields of a JSON document input the stage reads from RecordMeta.document (e.g. ['toc']);
+   *  the others are stepped over, not held (`metadata` and `chunks_count` always are). Default: none. */
+  readonly documentFields?: readonly string[];
   /** How many unfinished asynchronous outcomes may wait for their turn (reorder window). */
   readonly window?: number;
   /** Called when the run is interrupted: cancel in-flight work (its outcomes still arrive). */

@@ -1,7 +1,9 @@
-import { defineStage, type JsonObject, type Outcome, type Processor } from '../runtime/stage.js';
+import { UsageError } from '../runtime/exit-codes.js';
+import { defineStage, type JsonObject, type Outcome, type Processor, type RecordMeta } from '../runtime/stage.js';
 import { DocumentGroups } from '../sections/document-groups.js';
 import { sectionChunkOf } from '../sections/section-chunk.js';
 import { SECTION_FLAGS, SectionTreeBuilder, type NotSorted, type SectionRecord, type SectionStats } from '../sections/section-tree.js';
+import { TOC_DESCRIPTION, TocSections, tocFromFile } from '../sections/toc-sections.js';
 
 const DEFAULT_MAX_TEXT_CHARS = 20_000;
 
@@ -29,11 +31,15 @@ Sorted input (each document's chunks together, each section's subtree together, 
 them) streams in memory proportional to the tree depth. A section that re-opens after it was
 closed stops the run (exit 1) naming the line and the path; --unsorted then holds one document at
 a time and orders its chunks by orderIndex (when every chunk has one, else as read), giving the
-output sorted input would give. Documents must be contiguous in both modes.`,
+output sorted input would give. Documents must be contiguous in both modes.
+
+${TOC_DESCRIPTION}`,
   examples: [
     'rca-count-sections < chunks.jsonl > sections.jsonl',
     'rca-tag < chunks.jsonl | tee tagged.jsonl | rca-count-sections --unsorted > sections.jsonl',
     'rca-count-sections --max-text-chars 4000 chunks.jsonl',
+    'rca-count-sections peirce_chunks.json            # a library_rag document: sections from its toc',
+    'rca-tag peirce_chunks.json | rca-count-sections --toc peirce_chunks.json',
   ],
   options: {
     unsorted: {
@@ -49,9 +55,22 @@ output sorted input would give. Documents must be contiguous in both modes.`,
       integer: true,
       help: "keep at most N characters of a section's direct text (text_truncated says when cut)",
     },
+    toc: {
+      type: 'string',
+      placeholder: 'FILE',
+      help: "take every document's sections from this table of contents: a library_rag document (its toc) or a JSON list of {title, level[, children]}",
+    },
   },
-  create(options) {
-    return new SectionCounter({ unsorted: options.unsorted, maxTextChars: options['max-text-chars'] });
+  create(options, setup) {
+    const counter = new SectionCounter({ unsorted: options.unsorted, maxTextChars: options['max-text-chars'] });
+    if (options.toc) {
+      try {
+        counter.toc = new TocSections(tocFromFile(setup.readDocumentFields(options.toc, ['toc']), options.toc));
+      } catch (err) {
+        throw err instanceof UsageError ? err : new UsageError((err as Error).message);
+      }
+    }
+    return counter;
   },
 });
 
@@ -63,30 +82,37 @@ export interface SectionCounterOptions {
 export class SectionCounter implements Processor {
   private readonly builder: SectionTreeBuilder;
   private readonly groups: DocumentGroups | null;
+  /** Sections from a TOC (--toc, or a document's own): applied to what the tree writes. */
+  toc = new TocSections(null);
+  readonly documentFields = ['toc'];
 
   constructor(options: SectionCounterOptions) {
     this.builder = new SectionTreeBuilder({ maxTextChars: options.maxTextChars });
     this.groups = options.unsorted ? new DocumentGroups(this.builder, options.maxTextChars) : null;
   }
 
-  process(record: JsonObject): Outcome {
+  process(record: JsonObject, meta?: RecordMeta): Outcome {
     const out: SectionRecord[] = [];
     const chunk = sectionChunkOf(record);
+    if (meta) this.toc.observe(chunk.docId, meta);
     const problem = this.groups ? this.groups.add(chunk, out) : this.builder.add(chunk, out);
     if (problem) return { records: out, stop: this.explain(problem) };
-    return out.length ? { records: out } : {};
+    return out.length ? { records: this.toc.apply(out) } : {};
   }
 
   finish(): Outcome {
     const out: SectionRecord[] = [];
     if (this.groups) this.groups.finish(out);
     else this.builder.finish(out);
-    return { records: out };
+    const records = this.toc.apply(out);
+    this.toc.finish(records);
+    return { records };
   }
 
   /** Merged by the runner into the --stats FILE; deterministic (no clock). */
-  stats(): SectionStats {
-    return this.builder.stats();
+  stats(): SectionStats & { toc?: ReturnType<TocSections['stats']> } {
+    const toc = this.toc.stats();
+    return { ...this.builder.stats(), ...(toc.documents_with_toc ? { toc } : {}) };
   }
 
   progress(): string {
@@ -100,6 +126,7 @@ export class SectionCounter implements Processor {
     return [
       `${count(s.chunks, 'chunk')}, ${count(s.documents, 'document')}, ${count(s.sections, 'section')}, ` +
         `max depth ${s.max_depth}, ${s.unsectioned} unsectioned, flags: ${flags.length ? flags.join(', ') : 'none'}`,
+      ...this.toc.summary(),
     ];
   }
 

@@ -1,0 +1,109 @@
+// rca export: writes what the retrieval systems ingest, one JSON object a line. --target weaviate
+// (default): library_rag's Summary objects from count-sections records (summarised by rca-summarize
+// --view section_summary, or not) and its Chunk objects from chunk records, as Weaviate batch
+// objects {class, id, properties}; --target chroma: DACKAR's {id, document, metadata} from the
+// embedding text of chunks and sections. Records stream through the runner (JSON Lines or
+// documents), so memory stays bounded; a record that cannot become an object is a reject.
+import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
+import type { Command, CommandIO } from './command.js';
+import { runStage } from '../runtime/runner.js';
+import { defineStage, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
+import { chromaRecord, documentMetaOf, isSectionRecord, weaviateChunk, weaviateSummary, type Built, type DocumentMeta } from '../export/objects.js';
+
+export const exportStage = defineStage({
+  name: 'export',
+  summary: 'write the Weaviate Summary and Chunk objects (or Chroma records) of sections and chunks',
+  description: `Input: rca-count-sections records (best after rca-summarize --view section_summary [--bottom-up])
+and chunk records (best after rca-tag), in any order, from JSON Lines or a library_rag document.
+
+--target weaviate (default) writes Weaviate batch objects {class, id, properties}:
+  Summary  {sectionPath, title, level, text, concepts, chunksCount, document: {sourceId}} per section:
+           text and concepts from its section_summary ("" and [] when it has none: a TOC section
+           without chunks), chunksCount its subtree's chunks counted by whole path segments
+           (total_count), title and level as the TOC states them when there is one;
+  Chunk    {text, sectionPath, sectionLevel, chapterTitle, canonicalReference, unitType, keywords,
+           concepts, language, orderIndex, work, document: {sourceId, edition}} per chunk.
+  Both carry the normalised sectionPath: a Summary's chunks are the Chunk objects at its path or
+  under it. work and edition come from the chunk, else from --document FILE's metadata (or the
+  metadata of the document read as input). ids are UUIDs derived from the document and section or
+  chunk id, so a re-export replaces rather than duplicates.
+--target chroma writes {id, document, metadata}: the document text is embedding_text.<--view>
+  (default: section_summary for sections; combined, else retrieval_summary, for chunks), the
+  metadata the trusted citations (tag's context; a section's id, path, pages and chunk_count),
+  scalars only. Records without that embedding text are refused (NO_EMBEDDING_TEXT).
+Schemas: rca schema weaviate_summary | weaviate_chunk | chroma_record.`,
+  examples: [
+    'rca-tag doc_chunks.json | tee tagged.jsonl | rca-count-sections --toc doc_chunks.json \\\n    | rca-summarize --view section_summary --bottom-up --backend extractive > sections.jsonl\n  rca export --document doc_chunks.json sections.jsonl tagged.jsonl > weaviate.jsonl',
+    'rca export --target chroma summarized.jsonl > chroma.jsonl',
+  ],
+  options: {
+    target: { type: 'string', placeholder: 'TARGET', default: 'weaviate', choices: ['weaviate', 'chroma'], help: 'which ingest to write for' },
+    document: { type: 'string', placeholder: 'FILE', help: "take work {title, author, year, language, genre} and edition from this document's metadata" },
+    view: { type: 'string', placeholder: 'VIEW', help: 'with --target chroma: the embedding_text key to write (default: see above)' },
+    only: { type: 'string', placeholder: 'KIND', choices: ['sections', 'chunks'], help: 'write only the objects of sections or of chunks (the other records are skipped and counted)' },
+  },
+  create(options, setup) {
+    const fixed = options.document ? documentMetaOf(setup.readDocumentFields(options.document, ['metadata']).fields.metadata) : null;
+    const metaOf = new WeakMap<object, DocumentMeta>();
+    const counts = { summaries: 0, summarised: 0, chunks: 0, chroma: 0, skipped: 0 };
+    const take = (built: Built, count: () => void): Outcome => {
+      if ('reject' in built) return { reject: built.reject };
+      count();
+      return { records: [built.object] };
+    };
+    return {
+      documentFields: ['metadata'],
+      process(record: JsonObject, meta: RecordMeta): Outcome {
+        const section = isSectionRecord(record);
+        if (options.only && (options.only === 'sections') !== section) {
+          counts.skipped++;
+          return {};
+        }
+        if (options.target === 'chroma') return take(chromaRecord(record, options.view), () => counts.chroma++);
+        if (section) {
+          const built = weaviateSummary(record);
+          return take(built, () => {
+            counts.summaries++;
+            if ('summarised' in built && built.summarised) counts.summarised++;
+          });
+        }
+        let docMeta = fixed;
+        if (!docMeta && meta.document) {
+          docMeta = metaOf.get(meta.document) ?? documentMetaOf(meta.document.fields.metadata);
+          metaOf.set(meta.document, docMeta);
+        }
+        return take(weaviateChunk(record, docMeta ?? {}), () => counts.chunks++);
+      },
+      summary() {
+        const skipped = counts.skipped ? `; ${counts.skipped} records skipped (--only ${options.only})` : '';
+        if (options.target === 'chroma') return [`${counts.chroma} Chroma records${skipped}`];
+        const bare = counts.summaries - counts.summarised;
+        return [`${counts.summaries} Summary objects (${bare} without a summary: text ""), ${counts.chunks} Chunk objects${skipped}`];
+      },
+      stats: () => ({ ...counts }),
+    };
+  },
+});
+
+export interface ExportIO extends CommandIO {
+  stdin?: NodeJS.ReadableStream;
+}
+
+const command: Command = {
+  name: 'export',
+  summary: 'write the Weaviate Summary/Chunk objects or Chroma records of sections and chunks (rca export --help)',
+  run(io: ExportIO): Promise<number> {
+    return runStage(exportStage, 'rca export', {
+      argv: io.argv,
+      stdin: (io.stdin ?? process.stdin) as never,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      env: io.env,
+      signals: io.stdin ? new EventEmitter() : process,
+      version: (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version,
+    });
+  },
+};
+
+export default command;
