@@ -54,3 +54,20 @@ const NONE: [AddedKey, string][] = [];
 export function renameFlag([key, name]: [AddedKey, string]): string {
   return `${key}_kept_as:${name}`;
 }
+
+const KEPT_FLAG = /^[a-z_]+_kept_as:([A-Za-z0-9_]+)$/;
+
+/**
+ * The tag_flags entries of the renames, and those an earlier run wrote whose field is still there:
+ * re-tagging a tagged record writes the same bytes.
+ */
+export function renameFlags(record: Record<string, unknown>, renames: readonly [AddedKey, string][]): string[] {
+  const flags = renames.map(renameFlag);
+  const previous = record.tag_flags;
+  if (!Array.isArray(previous) || renames.some(([key]) => key === 'tag_flags')) return flags;
+  for (const flag of previous as string[]) {
+    const kept = KEPT_FLAG.exec(flag);
+    if (kept !== null && Object.hasOwn(record, kept[1]!) && !flags.includes(flag)) flags.push(flag);
+  }
+  return flags;
+}

@@ -2,7 +2,7 @@ import type { ChunkContext } from '../contracts/chunk.js';
 import type { AuthorityLevel, DocType } from '../contracts/vocabulary.js';
 import { authorityFor, detectDocType, normaliseDocType } from './doc-type.js';
 import { sectionRole } from './section-role.js';
-import { renameFlag, upstreamRenames, type AddedKey } from './added-fields.js';
+import { renameFlags, upstreamRenames, type AddedKey } from './added-fields.js';
 import { PATH_SEPARATOR, sectionIdOfSegments } from './section-path.js';
 import { chunkIdOf, chunkTextOf, DEFAULT_MAX_DEPTH, docIdOf, pageOf, sectionPathOf, sectionSegmentsOf, stringField } from './chunk-fields.js';
 
@@ -59,7 +59,7 @@ export class ContextBuilder {
     const page = pageStart === null || pageEnd === null ? pageOf(record, 'page', flags) : null;
 
     const renames = upstreamRenames(record);
-    for (const rename of renames) flags.push(renameFlag(rename));
+    if (renames.length > 0 || Object.hasOwn(record, 'tag_flags')) flags.push(...renameFlags(record, renames));
 
     const docType = this.docTypeOf(record, docId, text);
     const context: ChunkContext = {
