@@ -1,7 +1,7 @@
 // Where rca-count-sections keeps the chunks of input in any order until the end of input: in
 // memory up to a budget, then in a private temporary SQLite database (a file in $TMPDIR that
-// SQLite deletes when it is closed, or at once on a crash), so the corpus never has to fit in
-// memory. Read back one document at a time, documents in the order they first appeared, each
+// SQLite unlinks as soon as it opens it, so nothing is left behind, even after kill -9), so the
+// corpus never has to fit in memory. Read back one document at a time, documents in the order they first appeared, each
 // document's chunks in input order.
 
 import Database from 'better-sqlite3';

@@ -4,7 +4,6 @@ import { ChunkStore, DEFAULT_SPILL_BYTES } from '../sections/chunk-store.js';
 import { DocumentGroups } from '../sections/document-groups.js';
 import { sectionChunkOf } from '../sections/section-chunk.js';
 import { SECTION_FLAGS, SectionTreeBuilder, type NotSorted, type SectionRecord, type SectionStats } from '../sections/section-tree.js';
-
 import { DEFAULT_MAX_DEPTH } from '../tagging/chunk-fields.js';
 
 const DEFAULT_MAX_TEXT_CHARS = 20_000;
