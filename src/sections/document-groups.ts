@@ -18,6 +18,8 @@ interface TrieNode {
 export class DocumentGroups {
   private readonly docNumbers = new Map<string, number>();
   private readonly docs: { docId: string; missing: boolean }[] = [];
+  /** Chunks added so far (the progress line's count while input is read). */
+  held = 0;
 
   constructor(
     private readonly builder: SectionTreeBuilder,
@@ -26,6 +28,7 @@ export class DocumentGroups {
   ) {}
 
   add(chunk: SectionChunk): void {
+    this.held++;
     // The chunks without a doc id are one document, whatever comes between them.
     const key = chunk.docIdMissing ? '\u0000missing' : chunk.docId;
     let doc = this.docNumbers.get(key);

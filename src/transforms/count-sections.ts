@@ -145,7 +145,9 @@ export class SectionCounter implements Processor {
 
   progress(): string {
     const s = this.builder.stats();
-    return `${count(s.sections, 'section')} in ${count(s.documents, 'document')}`;
+    // Without --sorted nothing is built before the end of input: say what is waiting.
+    const waiting = this.groups.held - (this.sorted ? 0 : s.chunks);
+    return `${count(s.sections, 'section')} in ${count(s.documents, 'document')}${waiting > 0 ? `, ${count(waiting, 'chunk')} waiting` : ''}`;
   }
 
   summary(): string[] {
