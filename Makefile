@@ -77,9 +77,9 @@ out/sample.tagged.jsonl: $(SAMPLE) $(BUILT) $(TAG_DATA)
 out/sample.summarized.jsonl: out/sample.tagged.jsonl $(BUILT)
 	$(call write,./bin/rca-summarize --backend extractive --flags-ok --combined $<)
 
-# The DACKAR sample lists its table chunks after its text chunks: --unsorted.
+# The DACKAR sample lists its table chunks after its text chunks: count-sections takes any order.
 out/sample.sections.jsonl: out/sample.tagged.jsonl $(BUILT)
-	$(call write,./bin/rca-count-sections --unsorted $<)
+	$(call write,./bin/rca-count-sections $<)
 
 # A section_summary per section; --bottom-up: a heading without text of its own is summarised from
 # its subsections' summaries. The extractive rules take concepts from the built-in lexicon.

@@ -39,7 +39,7 @@ const tagged = await derive(raw, 'tagged', 'rca-tag', []);
 const stages = {
   tag: { input: raw, args: [bin('rca-tag')] },
   'tag (reference lexicon)': { input: raw, args: [bin('rca-tag'), '--lexicon', join(ROOT, 'test/fixtures/dackar/tag_keywords_lists.derived.csv')] },
-  'count-sections': { input: raw, args: [bin('rca-count-sections')] },
+  'count-sections': { input: raw, args: [bin('rca-count-sections'), '--sorted'] },
   prompt: { input: tagged, args: [bin('rca-prompt')] },
 };
 if (existsSync(bin('rca-summarize'))) {

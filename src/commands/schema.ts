@@ -1,8 +1,9 @@
 import type { Command, CommandIO } from './command.js';
 import { EXIT } from '../runtime/exit-codes.js';
 
-const USAGE = `Usage: rca schema <kind>     print the JSON Schema (draft 2020-12) of a record kind
-       rca schema --list     list the record kinds
+const USAGE = `Usage: rca schema <kind>            print the JSON Schema (draft 2020-12) of a record kind
+       rca schema --fields <kind>   list its fields, one a line, with what each is used for
+       rca schema --list            list the record kinds
 
 The schemas are generated from the same definitions the stages validate with, so they are
 exact. The view schemas (retrieval_summary, rca_frame, section_summary) are also what is sent
@@ -10,6 +11,7 @@ to the model as its structured-output format.
 
 Example:
   rca schema rca_frame > rca_frame.schema.json
+  rca schema --fields chunk     # every chunk field the stages read
 `;
 
 const command: Command = {
@@ -29,6 +31,8 @@ const command: Command = {
       for (const [name, kind] of Object.entries(RECORD_KINDS)) io.stdout.write(`${name.padEnd(width)}${kind.summary}\n`);
       return EXIT.OK;
     }
+    const fields = args[0] === '--fields';
+    if (fields) args.shift();
     if (args.length !== 1 || args[0]!.startsWith('-')) {
       say(args.length === 0 ? 'which record kind? (rca schema --list)' : `expected one record kind or --list, got '${args.join(' ')}' (see rca schema --help)`);
       return EXIT.USAGE;
@@ -38,9 +42,35 @@ const command: Command = {
       say(`unknown record kind '${name}' (known: ${Object.keys(RECORD_KINDS).join(', ')})`);
       return EXIT.USAGE;
     }
-    io.stdout.write(JSON.stringify(jsonSchemaOf(RECORD_KINDS[name].schema), null, 2) + '\n');
+    const schema = jsonSchemaOf(RECORD_KINDS[name].schema);
+    if (fields) {
+      const rows = fieldRows(schema, '');
+      const width = Math.max(...rows.map(([field]) => field.length)) + 2;
+      for (const [field, type, use] of rows) io.stdout.write(`${field.padEnd(width)}${type}: ${use}\n`);
+      return EXIT.OK;
+    }
+    io.stdout.write(JSON.stringify(schema, null, 2) + '\n');
     return EXIT.OK;
   },
 };
+
+type Schema = { properties?: Record<string, Schema>; description?: string; type?: string | string[]; anyOf?: Schema[]; items?: Schema };
+
+/** [dotted field, type, description] of each property, nested objects' properties too (document.sourceId). */
+function fieldRows(schema: Schema, prefix: string): [string, string, string][] {
+  const rows: [string, string, string][] = [];
+  for (const [key, property] of Object.entries(schema.properties ?? {})) {
+    rows.push([prefix + key, typeOf(property), property.description ?? '']);
+    if (property.properties) rows.push(...fieldRows(property, `${prefix}${key}.`));
+  }
+  return rows;
+}
+
+function typeOf(s: Schema): string {
+  if (s.anyOf) return [...new Set(s.anyOf.map(typeOf))].join(' | ');
+  if (s.type === 'array') return `array of ${s.items ? typeOf(s.items) : 'any'}`;
+  if (Array.isArray(s.type)) return s.type.join(' | ');
+  return s.type ?? 'any';
+}
 
 export default command;

@@ -1,21 +1,50 @@
 import { z } from 'zod';
 import { AUTHORITY_LEVELS, DOC_TYPES, NER_SEED_KEYS } from './vocabulary.js';
 
-/** What tag reads from a chunk. Loose: every field another stage owns survives untouched. */
-export const ChunkInput = z.looseObject({
-  chunk_id: z.string().optional(),
-  doc_id: z.string().optional(),
-  doc_type: z.string().optional(),
-  doc_name: z.string().optional(),
-  source_path: z.string().optional(),
-  section_title: z.string().optional(),
-  section_path: z.string().optional(),
-  sectionPath: z.string().optional(),
-  text: z.string().optional(),
-  raw_text: z.string().optional(),
-  page_start: z.number().int().nullable().optional(),
-  page_end: z.number().int().nullable().optional(),
-});
+// Every field a stage reads from a chunk (src/tagging/chunk-fields.ts is the one reader; a test
+// holds its CHUNK_FIELDS equal to these keys). Types are what is accepted: a value of another type
+// is dropped and flagged (`<field>_dropped` in tag_flags), a coerced one is flagged `<field>_coerced`.
+const id = (use: string) => z.union([z.string(), z.number()]).optional().describe(use);
+const text = (use: string) => z.string().optional().describe(use);
+const pageNumber = (use: string) =>
+  z.union([z.number().int(), z.string()]).nullable().optional()
+    .describe(`${use}; a string of digits is coerced ("3" → 3), a negative, fractional or overflowing number is dropped, null is unknown`);
+const derived = (use: string) => z.unknown().optional().describe(use);
+
+/** What the stages read from a chunk. Loose: every field another stage owns survives untouched. */
+export const ChunkInput = z
+  .looseObject({
+    chunk_id: id('the chunk id cited by every view (a number becomes its string); missing: tag_flags missing_chunk_id'),
+    doc_id: id('the document id (a number becomes its string); with the section path it makes section_id; missing: missing_doc_id'),
+    document: z
+      .looseObject({ sourceId: id('library_rag: the document id, when doc_id is absent') })
+      .optional()
+      .describe('library_rag: the document the chunk belongs to (document.sourceId)'),
+    doc_type: text('SOP, CR, WO, ECA or OTHER (case-insensitive); kept under --doc-type auto, else detected per document'),
+    doc_name: text('file name: evidence for doc-type detection'),
+    source_path: text('source file path: evidence for doc-type detection'),
+    section_segments: z.array(z.string()).optional().describe('the section path as headings, never split; wins over every string path'),
+    section_path: text('the section path, headings joined with " > "; normalised (markdown, NFC, spaces) and cut at --max-depth'),
+    sectionPath: text('library_rag: the section path, when section_path is absent'),
+    section: text('a lone heading, used as a one-heading path when no path is given (cited and filed under the same section_id)'),
+    section_title: text('the same, after section'),
+    text: text('the chunk text: NER seed, grounding and section text'),
+    raw_text: text('the chunk text when text is absent'),
+    embedding_text: z
+      .union([z.string(), z.looseObject({})])
+      .optional()
+      .describe("DACKAR's processed records: the chunk text when text and raw_text are absent (rca-summarize's own object of texts is not read)"),
+    page_start: pageNumber('first page, cited in context.page_start'),
+    page_end: pageNumber('last page, cited in context.page_end'),
+    page: pageNumber("a table's page: stands in for page_start and page_end when they are unknown"),
+    orderIndex: z.number().optional().describe('library_rag: position in the document; count-sections orders a document by it when every chunk has one'),
+    order_index: z.number().optional().describe('the same, when orderIndex is absent'),
+    section_id: derived("written by tag; count-sections flags section_id_mismatch when it differs from its own. An input value not in tag's shape is kept as upstream_section_id"),
+    context: derived("written by tag. An input value not in tag's shape (e.g. a RAG format's context text) is kept as upstream_context, flagged context_kept_as:upstream_context"),
+    ner_seed: derived("written by tag; null is replaced. Any other value not in tag's shape is kept as upstream_ner_seed"),
+    tag_flags: derived("written by tag. An input value not in tag's shape is kept as upstream_tag_flags"),
+  })
+  .describe('chunk: a chunk as the upstream parser writes it; the fields the stages read (all optional), every other field passes through');
 export type ChunkInput = z.infer<typeof ChunkInput>;
 
 /** The trusted provenance of a chunk: the model never decides any of these. Strict: a context

@@ -9,7 +9,7 @@ import { RcaFrame, RetrievalSummary, VIEW_SCHEMAS } from './views.js';
 import type { ViewType } from '../views/view-types.js';
 
 export const RECORD_KINDS = {
-  chunk: { schema: ChunkInput, summary: 'a chunk as the upstream parser writes it (fields read by tag; others pass through)' },
+  chunk: { schema: ChunkInput, summary: 'a chunk as the upstream parser writes it (the fields the stages read; others pass through)' },
   chunk_context: { schema: ChunkContext, summary: 'the trusted provenance tag adds as `context`' },
   ner_seed: { schema: NerSeed, summary: 'the 18 NER lists tag adds as `ner_seed`' },
   retrieval_summary: { schema: RetrievalSummary, summary: 'the search-oriented view of a chunk' },

@@ -7,49 +7,136 @@ export const JSON_SCHEMAS = {
     "type": "object",
     "properties": {
       "chunk_id": {
-        "type": "string"
+        "description": "the chunk id cited by every view (a number becomes its string); missing: tag_flags missing_chunk_id",
+        "type": [
+          "string",
+          "number"
+        ]
       },
       "doc_id": {
-        "type": "string"
+        "description": "the document id (a number becomes its string); with the section path it makes section_id; missing: missing_doc_id",
+        "type": [
+          "string",
+          "number"
+        ]
+      },
+      "document": {
+        "description": "library_rag: the document the chunk belongs to (document.sourceId)",
+        "type": "object",
+        "properties": {
+          "sourceId": {
+            "description": "library_rag: the document id, when doc_id is absent",
+            "type": [
+              "string",
+              "number"
+            ]
+          }
+        },
+        "additionalProperties": {}
       },
       "doc_type": {
+        "description": "SOP, CR, WO, ECA or OTHER (case-insensitive); kept under --doc-type auto, else detected per document",
         "type": "string"
       },
       "doc_name": {
+        "description": "file name: evidence for doc-type detection",
         "type": "string"
       },
       "source_path": {
+        "description": "source file path: evidence for doc-type detection",
         "type": "string"
       },
-      "section_title": {
-        "type": "string"
+      "section_segments": {
+        "description": "the section path as headings, never split; wins over every string path",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
       },
       "section_path": {
+        "description": "the section path, headings joined with \" > \"; normalised (markdown, NFC, spaces) and cut at --max-depth",
         "type": "string"
       },
       "sectionPath": {
+        "description": "library_rag: the section path, when section_path is absent",
+        "type": "string"
+      },
+      "section": {
+        "description": "a lone heading, used as a one-heading path when no path is given (cited and filed under the same section_id)",
+        "type": "string"
+      },
+      "section_title": {
+        "description": "the same, after section",
         "type": "string"
       },
       "text": {
+        "description": "the chunk text: NER seed, grounding and section text",
         "type": "string"
       },
       "raw_text": {
+        "description": "the chunk text when text is absent",
         "type": "string"
       },
+      "embedding_text": {
+        "description": "DACKAR's processed records: the chunk text when text and raw_text are absent (rca-summarize's own object of texts is not read)",
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "object",
+            "properties": {},
+            "additionalProperties": {}
+          }
+        ]
+      },
       "page_start": {
+        "description": "first page, cited in context.page_start; a string of digits is coerced (\"3\" → 3), a negative, fractional or overflowing number is dropped, null is unknown",
         "type": [
           "integer",
+          "string",
           "null"
         ]
       },
       "page_end": {
+        "description": "last page, cited in context.page_end; a string of digits is coerced (\"3\" → 3), a negative, fractional or overflowing number is dropped, null is unknown",
         "type": [
           "integer",
+          "string",
           "null"
         ]
+      },
+      "page": {
+        "description": "a table's page: stands in for page_start and page_end when they are unknown; a string of digits is coerced (\"3\" → 3), a negative, fractional or overflowing number is dropped, null is unknown",
+        "type": [
+          "integer",
+          "string",
+          "null"
+        ]
+      },
+      "orderIndex": {
+        "description": "library_rag: position in the document; count-sections orders a document by it when every chunk has one",
+        "type": "number"
+      },
+      "order_index": {
+        "description": "the same, when orderIndex is absent",
+        "type": "number"
+      },
+      "section_id": {
+        "description": "written by tag; count-sections flags section_id_mismatch when it differs from its own. An input value not in tag's shape is kept as upstream_section_id"
+      },
+      "context": {
+        "description": "written by tag. An input value not in tag's shape (e.g. a RAG format's context text) is kept as upstream_context, flagged context_kept_as:upstream_context"
+      },
+      "ner_seed": {
+        "description": "written by tag; null is replaced. Any other value not in tag's shape is kept as upstream_ner_seed"
+      },
+      "tag_flags": {
+        "description": "written by tag. An input value not in tag's shape is kept as upstream_tag_flags"
       }
     },
-    "additionalProperties": {}
+    "additionalProperties": {},
+    "description": "chunk: a chunk as the upstream parser writes it; the fields the stages read (all optional), every other field passes through"
   },
   "chunk_context": {
     "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -3,6 +3,7 @@
 // rca-validate writes), and `generation.<view>`. Fields owned by other stages pass through.
 import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import { checkerFor } from '../contracts/runtime.js';
+import { chunkTextOf } from '../tagging/chunk-fields.js';
 import type { JsonObject } from '../runtime/stage.js';
 import { isPlainObject } from '../views/validate-view.js';
 import type { ViewType } from '../views/view-types.js';
@@ -23,7 +24,7 @@ export function readTaggedChunk(record: JsonObject): { ok: true; chunk: TaggedCh
   if (badContext !== null) return { ok: false, code: 'BAD_CONTEXT', message: badContext };
   const badSeed = checkerFor('ner_seed')(record.ner_seed, 'ner_seed');
   if (badSeed !== null) return { ok: false, code: 'BAD_NER_SEED', message: badSeed };
-  const text = typeof record.text === 'string' ? record.text : typeof record.raw_text === 'string' ? record.raw_text : '';
+  const text = chunkTextOf(record) ?? '';
   if (text.trim() === '') return { ok: false, code: 'NO_TEXT', message: 'record has no chunk text to prompt with' };
   // The checkers hold these to the contracts' JSON Schemas, which are the zod types' own.
   return { ok: true, chunk: { context: record.context as ChunkContext, nerSeed: record.ner_seed as NerSeed, text } };

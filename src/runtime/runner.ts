@@ -446,6 +446,14 @@ class Run {
         if (this.writer.needsFlush) await this.writer.flush();
       }
     }
+    if (outcome.stream) {
+      // Made as they are written; an interrupt or a reader gone ends the making too.
+      for (const rec of outcome.stream) {
+        this.writer.push(serialise(rec));
+        if (this.writer.needsFlush) await this.writer.flush();
+        if (this.stopped) break;
+      }
+    }
     if (outcome.stop) {
       this.say(`${where}${outcome.stop}`);
       this.failed = true;

@@ -51,6 +51,9 @@ export interface RecordMeta {
 
 export interface Outcome {
   records?: OutputRecord[];
+  /** Records made while they are written, after `records` (a grouping stage's output at the end
+   *  of input, which need not fit in memory). */
+  stream?: Iterable<OutputRecord>;
   /** The input record is refused: reported on stderr and in --rejects, not written to stdout. */
   reject?: { code: string; message: string };
   /** Records written but not fully successful (e.g. a failed view): the exit status becomes 1. */

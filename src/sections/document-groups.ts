@@ -1,5 +1,6 @@
+import { ChunkStore } from './chunk-store.js';
 import type { SectionChunk } from './section-chunk.js';
-import type { NotSorted, SectionRecord, SectionTreeBuilder } from './section-tree.js';
+import type { SectionRecord, SectionTreeBuilder } from './section-tree.js';
 
 interface TrieNode {
   chunks: SectionChunk[];
@@ -7,47 +8,71 @@ interface TrieNode {
 }
 
 /**
- * For input whose sections are not contiguous: holds one document's chunks, then replays them in
- * subtree order through the sorted builder, so the output is exactly what sorted input would give.
- * Memory is bounded by the largest document; documents themselves must still arrive contiguously.
+ * For input in any order (a parser listing tables after text, the output of an unordered parallel
+ * run): every chunk goes to a ChunkStore (memory, then a temporary SQLite file) until the end of
+ * input, then each document is replayed in subtree order through the sorted builder, so the output
+ * is exactly what sorted input would give: documents in the order they first appeared, the chunks
+ * without a doc id last. Memory: one entry per document, the store's budget and, at the end, the
+ * largest document.
  */
 export class DocumentGroups {
-  private docId: string | null = null;
-  private chunks: SectionChunk[] = [];
-  private readonly seenDocs = new Set<string>();
+  private readonly docNumbers = new Map<string, number>();
+  private readonly docs: { docId: string; missing: boolean }[] = [];
+  /** Chunks added so far (the progress line's count while input is read). */
+  held = 0;
 
   constructor(
     private readonly builder: SectionTreeBuilder,
     private readonly maxTextChars: number,
+    private readonly store: ChunkStore = new ChunkStore(),
   ) {}
 
-  add(chunk: SectionChunk, out: SectionRecord[]): NotSorted | null {
-    if (chunk.docId !== this.docId) {
-      if (this.seenDocs.has(chunk.docId)) return { kind: 'document', docId: chunk.docId };
-      this.flush(out);
-      this.docId = chunk.docId;
-      this.seenDocs.add(chunk.docId);
+  add(chunk: SectionChunk): void {
+    this.held++;
+    // The chunks without a doc id are one document, whatever comes between them.
+    const key = chunk.docIdMissing ? '\u0000missing' : chunk.docId;
+    let doc = this.docNumbers.get(key);
+    if (doc === undefined) {
+      doc = chunk.docIdMissing ? MISSING_DOC : this.docs.length;
+      this.docNumbers.set(key, doc);
+      if (!chunk.docIdMissing) this.docs.push({ docId: chunk.docId, missing: false });
     }
     // No node keeps more than maxTextChars of one chunk; one more char still marks the cut.
     const text = chunk.text !== undefined && chunk.text.length > this.maxTextChars + 1 ? chunk.text.slice(0, this.maxTextChars + 1) : chunk.text;
-    this.chunks.push(text === chunk.text ? chunk : { ...chunk, text });
-    return null;
+    this.store.add(doc, text === chunk.text ? chunk : { ...chunk, text });
   }
 
-  finish(out: SectionRecord[]): void {
-    this.flush(out);
-  }
-
-  private flush(out: SectionRecord[]): void {
-    if (this.chunks.length === 0) return;
-    for (const chunk of subtreeOrder(documentOrder(this.chunks))) {
-      if (this.builder.add(chunk, out)) throw new Error('section replay is not in subtree order');
+  /** Every document's sections, document by document, as they are built. */
+  *finish(): Generator<SectionRecord> {
+    const out: SectionRecord[] = [];
+    try {
+      let index = 0;
+      for (const stored of this.store.documents()) {
+        // Documents come back by number; MISSING_DOC sorts after every real one.
+        const doc = this.docs[index++] ?? { docId: '', missing: true };
+        const chunks = stored.map((c) => (c.docId === doc.docId && c.docIdMissing === doc.missing ? c : { ...c, docId: doc.docId, docIdMissing: doc.missing }));
+        for (const chunk of subtreeOrder(documentOrder(chunks))) {
+          if (this.builder.add(chunk, out)) throw new Error('section replay is not in subtree order');
+          yield* out.splice(0);
+        }
+        this.builder.finish(out);
+        yield* out.splice(0);
+      }
+    } finally {
+      this.store.close();
     }
-    // The document is complete: its sections go out now, not when the next one starts.
-    this.builder.finish(out);
-    this.chunks = [];
+  }
+
+  stats(): Record<string, unknown> {
+    return this.store.stats() as unknown as Record<string, unknown>;
+  }
+
+  close(): void {
+    this.store.close();
   }
 }
+
+const MISSING_DOC = Number.MAX_SAFE_INTEGER;
 
 /** The order index when every chunk has one (stable on ties); else the input order. */
 export function documentOrder(chunks: SectionChunk[]): SectionChunk[] {

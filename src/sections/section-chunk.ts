@@ -1,13 +1,14 @@
-import { chunkTextOf, docIdOf, pageOf, sectionPathOf, stringField } from '../tagging/chunk-fields.js';
-import { normaliseSegments } from '../tagging/section-path.js';
+import { chunkIdOf, chunkTextOf, DEFAULT_MAX_DEPTH, docIdOf, orderOf, pageOf, sectionPathOf, sectionSegmentsOf, taggedSectionIdOf } from '../tagging/chunk-fields.js';
 
 /** What the section tree needs of one chunk record. */
 export interface SectionChunk {
   docId: string;
   docIdMissing: boolean;
   chunkId: string | undefined;
-  /** Normalised path segments; [] when the chunk has no usable path. */
+  /** Normalised path segments, at most --max-depth; [] when the chunk has no usable path. */
   segments: readonly string[];
+  /** The path was deeper than --max-depth: its last segment holds the rest. */
+  folded: boolean;
   pageMin: number | null;
   pageMax: number | null;
   order: number | null;
@@ -16,31 +17,29 @@ export interface SectionChunk {
   taggedSectionId: string | undefined;
 }
 
-// The same field choices as tag's ContextBuilder, so the section ids agree with the chunks'.
-export function sectionChunkOf(record: Record<string, unknown>): SectionChunk {
+// The readers tag's ContextBuilder uses (chunk-fields.ts), so the section ids agree with the chunks'.
+export function sectionChunkOf(record: Record<string, unknown>, maxDepth = DEFAULT_MAX_DEPTH): SectionChunk {
   const docId = docIdOf(record);
-  const rawPath = sectionPathOf(record);
-  const pages = [pageOf(record.page_start), pageOf(record.page_end), pageOf(record.page)];
+  const { segments, folded } = sectionSegmentsOf(sectionPathOf(record), maxDepth);
   let pageMin: number | null = null;
   let pageMax: number | null = null;
-  for (const p of pages) {
+  for (const field of ['page_start', 'page_end', 'page'] as const) {
+    const p = pageOf(record, field);
     if (p === null) continue;
     if (pageMin === null || p < pageMin) pageMin = p;
     if (pageMax === null || p > pageMax) pageMax = p;
   }
   return {
     docId: docId ?? '',
-    docIdMissing: docId === undefined,
-    chunkId: stringField(record.chunk_id),
-    segments: rawPath === undefined ? [] : normaliseSegments(rawPath),
+    // An empty id names no document either: such chunks join the ones without an id.
+    docIdMissing: docId === undefined || docId === '',
+    chunkId: chunkIdOf(record),
+    segments,
+    folded,
     pageMin,
     pageMax,
-    order: orderOf(record.orderIndex) ?? orderOf(record.order_index),
+    order: orderOf(record),
     text: chunkTextOf(record),
-    taggedSectionId: stringField(record.section_id),
+    taggedSectionId: taggedSectionIdOf(record),
   };
-}
-
-function orderOf(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }

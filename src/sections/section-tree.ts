@@ -1,10 +1,10 @@
-import { PATH_SEPARATOR, sectionId } from '../tagging/section-path.js';
+import { PATH_SEPARATOR, sectionIdOfSegments } from '../tagging/section-path.js';
 import type { SectionChunk } from './section-chunk.js';
 
 export const UNSECTIONED_TITLE = '(unsectioned)';
 const TEXT_SEPARATOR = '\n\n';
 
-export const SECTION_FLAGS = ['unsectioned', 'missing_doc_id', 'missing_chunk_id', 'missing_text', 'section_id_mismatch'] as const;
+export const SECTION_FLAGS = ['unsectioned', 'missing_doc_id', 'missing_chunk_id', 'missing_text', 'section_id_mismatch', 'section_path_folded'] as const;
 export type SectionFlag = (typeof SECTION_FLAGS)[number];
 const FLAG_BIT = Object.fromEntries(SECTION_FLAGS.map((flag, i) => [flag, 1 << i])) as Record<SectionFlag, number>;
 
@@ -172,7 +172,7 @@ export class SectionTreeBuilder {
   private newNode(title: string, segments: string[], parent: Node | null, flags: number): Node {
     return {
       // The unsectioned node gets sectionId(doc, []), the id tag gives chunks without a path.
-      id: sectionId(this.docId!, segments),
+      id: sectionIdOfSegments(this.docId!, segments),
       title,
       segments,
       path: parent ? parent.path + PATH_SEPARATOR + title : segments.length ? title : '',
@@ -196,6 +196,7 @@ export class SectionTreeBuilder {
     this.counts.chunks++;
     node.directCount++;
     node.totalCount++;
+    if (chunk.folded) node.flags |= FLAG_BIT.section_path_folded;
     if (chunk.chunkId === undefined) node.flags |= FLAG_BIT.missing_chunk_id;
     else node.chunkIds.push(chunk.chunkId);
     if (chunk.taggedSectionId !== undefined && chunk.taggedSectionId !== node.id) node.flags |= FLAG_BIT.section_id_mismatch;

@@ -2,13 +2,16 @@ import type { ChunkContext } from '../contracts/chunk.js';
 import type { AuthorityLevel, DocType } from '../contracts/vocabulary.js';
 import { authorityFor, detectDocType, normaliseDocType } from './doc-type.js';
 import { sectionRole } from './section-role.js';
-import { displaySectionPath, normaliseSegments, sectionId } from './section-path.js';
-import { chunkTextOf, docIdOf, pageOf, sectionPathOf, stringField } from './chunk-fields.js';
+import { renameFlags, upstreamRenames, type AddedKey } from './added-fields.js';
+import { PATH_SEPARATOR, sectionIdOfSegments } from './section-path.js';
+import { chunkIdOf, chunkTextOf, DEFAULT_MAX_DEPTH, docIdOf, pageOf, sectionPathOf, sectionSegmentsOf, stringField } from './chunk-fields.js';
 
 export interface ContextOptions {
   /** 'auto' keeps a valid upstream doc_type, 'detect' always detects, or one forced DocType. */
   docTypeMode: string;
   authority: AuthorityLevel | null;
+  /** Section paths deeper than this are folded (--max-depth; count-sections must use the same). */
+  maxDepth?: number;
 }
 
 export interface ChunkFacts {
@@ -16,6 +19,8 @@ export interface ChunkFacts {
   section_id: string;
   text: string;
   flags: string[];
+  /** Upstream fields named like tag's own, and the names they are kept under. */
+  renames: [AddedKey, string][];
 }
 
 /** Documents arrive contiguously; remembering the last few thousand keeps memory bounded. */
@@ -36,30 +41,38 @@ export class ContextBuilder {
 
   build(record: Record<string, unknown>): ChunkFacts {
     const flags: string[] = [];
-    const chunkId = stringField(record.chunk_id);
+    const chunkId = chunkIdOf(record, flags);
     if (chunkId === undefined) flags.push('missing_chunk_id');
-    const docId = docIdOf(record);
+    const docId = docIdOf(record, flags);
     if (docId === undefined) flags.push('missing_doc_id');
-    const text = chunkTextOf(record);
+    const text = chunkTextOf(record, flags);
     if (text === undefined) flags.push('missing_text');
 
-    const rawPath = sectionPathOf(record);
+    const rawPath = sectionPathOf(record, flags);
     if (rawPath === undefined) flags.push('missing_section_path');
-    const section = this.sectionOf(record, docId ?? '', rawPath);
-    const { title, displayPath } = section;
+    const section = this.sectionOf(docId ?? '', rawPath);
+    if (section.folded) flags.push('section_path_folded');
+
+    const pageStart = pageOf(record, 'page_start', flags);
+    const pageEnd = pageOf(record, 'page_end', flags);
+    // `page` (a table's one page) stands in for either end; read once, so flagged once.
+    const page = pageStart === null || pageEnd === null ? pageOf(record, 'page', flags) : null;
+
+    const renames = upstreamRenames(record);
+    if (renames.length > 0 || Object.hasOwn(record, 'tag_flags')) flags.push(...renameFlags(record, renames));
 
     const docType = this.docTypeOf(record, docId, text);
     const context: ChunkContext = {
       doc_id: docId ?? '',
       doc_type: docType,
       chunk_id: chunkId ?? '',
-      section_path: displayPath,
-      page_start: pageOf(record.page_start) ?? pageOf(record.page),
-      page_end: pageOf(record.page_end) ?? pageOf(record.page),
+      section_path: section.displayPath,
+      page_start: pageStart ?? page,
+      page_end: pageEnd ?? page,
       authority_level: this.options.authority ?? authorityFor(docType),
-      section_role: sectionRole(docType, title),
+      section_role: sectionRole(docType, section.title),
     };
-    return { context, section_id: section.id, text: text ?? '', flags };
+    return { context, section_id: section.id, text: text ?? '', flags, renames };
   }
 
   // Consecutive chunks of a document share their doc id and section path, and the facts drawn from
@@ -68,13 +81,12 @@ export class ContextBuilder {
   // and always computed.
   private lastSection: SectionFacts | undefined;
 
-  private sectionOf(record: Record<string, unknown>, docId: string, rawPath: string | string[] | undefined): SectionFacts {
-    if (Array.isArray(rawPath)) return sectionFacts(docId, rawPath, undefined);
-    // Without a path, the title comes from the record and is part of the key.
-    const looseTitle = rawPath === undefined ? stringField(record.section_title) ?? stringField(record.section) ?? '' : undefined;
+  private sectionOf(docId: string, rawPath: string | string[] | undefined): SectionFacts {
+    const maxDepth = this.options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    if (Array.isArray(rawPath)) return sectionFacts(docId, rawPath, maxDepth);
     const last = this.lastSection;
-    if (last !== undefined && last.docId === docId && last.rawPath === rawPath && last.looseTitle === looseTitle) return last;
-    return (this.lastSection = sectionFacts(docId, rawPath, looseTitle));
+    if (last !== undefined && last.docId === docId && last.rawPath === rawPath) return last;
+    return (this.lastSection = sectionFacts(docId, rawPath, maxDepth));
   }
 
   private docTypeOf(record: Record<string, unknown>, docId: string | undefined, text: string | undefined): DocType {
@@ -105,15 +117,15 @@ export class ContextBuilder {
 interface SectionFacts {
   docId: string;
   rawPath: string | string[] | undefined;
-  looseTitle: string | undefined;
   title: string;
   displayPath: string;
   id: string;
+  folded: boolean;
 }
 
-function sectionFacts(docId: string, rawPath: string | string[] | undefined, looseTitle: string | undefined): SectionFacts {
-  const segments = rawPath === undefined ? [] : normaliseSegments(rawPath);
-  const title = rawPath !== undefined ? segments[segments.length - 1] ?? '' : looseTitle ?? '';
-  const displayPath = rawPath === undefined ? displaySectionPath(title) : segments.join(' > ');
-  return { docId, rawPath, looseTitle, title, displayPath, id: sectionId(docId, segments) };
+function sectionFacts(docId: string, rawPath: string | string[] | undefined, maxDepth: number): SectionFacts {
+  const { segments, folded } = sectionSegmentsOf(rawPath, maxDepth);
+  const title = segments[segments.length - 1] ?? '';
+  // The id count-sections gives the same segments: sectionId(doc, []) for a chunk without a path.
+  return { docId, rawPath, title, displayPath: segments.join(PATH_SEPARATOR), id: sectionIdOfSegments(docId, segments), folded };
 }

@@ -1,4 +1,4 @@
-import type { LexiconField } from '../contracts/vocabulary.js';
+import { LEXICON_FIELDS, type LexiconField } from '../contracts/vocabulary.js';
 
 export interface LexiconEntry {
   term: string;
@@ -114,12 +114,20 @@ export function parseLexiconCsv(text: string, sourceName: string): LexiconEntry[
     const term = (record.cells[termAt] ?? '').trim();
     if (label === '') throw csvError(sourceName, record.line, 'empty label');
     if (term === '') throw csvError(sourceName, record.line, 'empty term');
+    if (labelRoute(label) === undefined) {
+      throw csvError(sourceName, record.line, `unknown label ${JSON.stringify(label)}: a label is ${knownLabelsText()} (see the README, "Lexicon labels")`);
+    }
     entries.push({ term, label });
   }
   return entries;
 }
 
+// The label table (README "Lexicon labels"): which seed field a lexicon label fills. A label is a
+// seed field's own name, or one of the reference gazetteer's labels (DACKAR's NER label set).
+// Anything else is refused at load time: a label that silently filled nothing would look loaded
+// and never match.
 const EXACT_ROUTES: ReadonlyMap<string, LexiconField> = new Map([
+  ...LEXICON_FIELDS.map((field) => [field, field] as const),
   ['syst', 'systems'],
   ['plant', 'systems'],
   ['deg_mech', 'mechanisms'],
@@ -145,18 +153,39 @@ const FAMILY_ROUTES: ReadonlyMap<string, LexiconField> = new Map([
   ['surv_ops', 'surveillance_actions'],
 ]);
 
+// Known labels that fill no seed field: materials, chemicals, biology, diagnoses. Their terms are
+// still matched, so that "stainless steel" is not read as a component "steel".
+const UNROUTED_EXACT: ReadonlySet<string> = new Set(['mat', 'states_matter', 'diagn', 'qual_asmnt']);
+const UNROUTED_FAMILIES = ['chem', 'mat', 'bio'] as const;
+
 /** Lowercased, every run of other characters turned into `_`: `comp_elt/n` → `comp_elt_n`, `ast_I&C` → `ast_i_c`. */
 export function normaliseLabel(label: string): string {
   return label.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
 }
 
-/** The seed field a lexicon label feeds, or null for labels that are loaded but not routed. */
-export function routeLabel(label: string): LexiconField | null {
+const inFamily = (normalised: string, family: string) => normalised === family || normalised.startsWith(`${family}_`);
+
+/** The seed field a lexicon label feeds; null for a known label that fills none; undefined for an unknown label. */
+export function labelRoute(label: string): LexiconField | null | undefined {
   const normalised = normaliseLabel(label);
   const exact = EXACT_ROUTES.get(normalised);
   if (exact !== undefined) return exact;
-  for (const [family, field] of FAMILY_ROUTES) {
-    if (normalised === family || normalised.startsWith(`${family}_`)) return field;
-  }
-  return null;
+  for (const [family, field] of FAMILY_ROUTES) if (inFamily(normalised, family)) return field;
+  if (UNROUTED_EXACT.has(normalised) || UNROUTED_FAMILIES.some((family) => inFamily(normalised, family))) return null;
+  return undefined;
+}
+
+/** The seed field a lexicon label feeds, or null for labels that are loaded but not routed. */
+export function routeLabel(label: string): LexiconField | null {
+  return labelRoute(label) ?? null;
+}
+
+/** The known labels, for the message that refuses an unknown one. */
+export function knownLabelsText(): string {
+  const exact = [...EXACT_ROUTES.keys()].filter((k) => !(LEXICON_FIELDS as readonly string[]).includes(k));
+  return (
+    `a seed field (${LEXICON_FIELDS.join(', ')}), ${exact.join(', ')}, ` +
+    `${[...FAMILY_ROUTES.keys()].map((f) => `${f}_*`).join(', ')}, ` +
+    `or, matched but filling no field, ${[...UNROUTED_EXACT].join(', ')}, ${UNROUTED_FAMILIES.map((f) => `${f}_*`).join(', ')}`
+  );
 }

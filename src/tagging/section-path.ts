@@ -80,9 +80,25 @@ export function displaySectionPath(path: string): string {
   return lastDisplay;
 }
 
+/**
+ * At most `maxDepth` segments: the deeper ones are folded into the last kept one, joined with
+ * " > ", so the display path is unchanged and a record repeats it a bounded number of times (a
+ * 2,000-heading path would otherwise make 2,000 sections, each repeating its whole prefix).
+ */
+export function capDepth(segments: string[], maxDepth: number): { segments: string[]; folded: boolean } {
+  if (segments.length <= maxDepth) return { segments, folded: false };
+  const keep = Math.max(1, maxDepth);
+  return { segments: [...segments.slice(0, keep - 1), segments.slice(keep - 1).join(PATH_SEPARATOR)], folded: true };
+}
+
 // JSON of the segment list (not the joined string) so a segment containing " > " cannot
 // collide with two segments.
 export function sectionId(docId: string, segments: readonly string[]): string {
-  const canonical = JSON.stringify([docId, ...normaliseSegments(segments)]);
+  return sectionIdOfSegments(docId, normaliseSegments(segments));
+}
+
+/** sectionId of segments already normalised (a folded segment is not cleaned a second time). */
+export function sectionIdOfSegments(docId: string, segments: readonly string[]): string {
+  const canonical = JSON.stringify([docId, ...segments]);
   return 'sec_' + createHash('sha256').update(canonical, 'utf8').digest('hex').slice(0, 16);
 }

@@ -25,6 +25,7 @@ import {
   type TagSetup,
 } from './tag-batch.js';
 import { appendFields, contextFieldsJson, tagFieldsJson, withTagFields } from './tag-record.js';
+import { TagFlagCounts } from './tag-summary.js';
 
 /** `--jobs auto`: one thread per CPU but one, at most this many. */
 export const MAX_AUTO_JOBS = 4;
@@ -116,6 +117,7 @@ export class ParallelTagger implements Processor {
   private batchesHere = 0;
   private batchesOnWorkers = 0;
   private contextsRedone = 0;
+  private readonly flagCounts = new TagFlagCounts();
 
   constructor(private readonly config: ParallelTaggerConfig) {
     this.contexts = new ContextBuilder(config.setup.context);
@@ -152,7 +154,12 @@ export class ParallelTagger implements Processor {
       batches_on_workers: this.batchesOnWorkers,
       batches_here: this.batchesHere,
       contexts_redone: this.contextsRedone,
+      ...this.flagCounts.stats(),
     };
+  }
+
+  summary(): string[] {
+    return this.flagCounts.summary();
   }
 
   interrupt(): void {
@@ -321,6 +328,7 @@ export class ParallelTagger implements Processor {
         ? this.contexts.build({ doc_id: t.docId[i], doc_type: t.docTypeField[i], doc_name: t.docName[i], source_path: t.sourcePath[i], text: t.text[i] }).context.doc_type
         : guess;
     if (docType === guess && !(status & REBUILD)) {
+      this.flagCounts.addJson(t.tagFlags[i]!);
       return { records: [new RawJson(appendFields(line, tagFieldsJson(t.context[i]!, t.nerSeed[i]!, t.tagFlags[i]!)))] };
     }
     // The batch guessed another type (the document began in an earlier batch), or the record must
@@ -329,6 +337,8 @@ export class ParallelTagger implements Processor {
     const record = parseRecordLine(line).record!;
     const facts = this.contextsFor(docType).build(record);
     this.contextsRedone++;
+    if (status & REBUILD) this.flagCounts.add(facts.flags);
+    else this.flagCounts.addJson(t.tagFlags[i]!);
     if (status & REBUILD) return { records: [withTagFields(record, facts, JSON.parse(t.nerSeed[i]!) as NerSeed)] };
     return { records: [new RawJson(appendFields(line, tagFieldsJson(contextFieldsJson(facts), t.nerSeed[i]!, t.tagFlags[i]!)))] };
   }
@@ -336,7 +346,7 @@ export class ParallelTagger implements Processor {
   private contextsFor(docType: DocType): ContextBuilder {
     let contexts = this.forcedContexts.get(docType);
     if (contexts === undefined) {
-      contexts = new ContextBuilder({ docTypeMode: docType, authority: this.config.setup.context.authority });
+      contexts = new ContextBuilder({ ...this.config.setup.context, docTypeMode: docType });
       this.forcedContexts.set(docType, contexts);
     }
     return contexts;

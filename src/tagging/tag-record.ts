@@ -4,6 +4,7 @@
 
 import type { NerSeed } from '../contracts/chunk.js';
 import type { JsonObject } from '../runtime/stage.js';
+import { chunkTextOf, docIdOf } from './chunk-fields.js';
 import type { ChunkFacts, ContextOptions } from './context.js';
 import { normaliseDocType } from './doc-type.js';
 import { extractPatterns } from './extractors.js';
@@ -49,14 +50,7 @@ export class NerSeeder {
   }
 }
 
-/** The fields tag adds, in the order it writes them. */
-export const ADDED_KEYS = ['context', 'section_id', 'ner_seed', 'tag_flags'] as const;
-
-/** A record that already carries one of our fields must be rebuilt (keys replaced in place). */
-export function hasAddedKeys(record: JsonObject): boolean {
-  for (const k of ADDED_KEYS) if (Object.hasOwn(record, k)) return true;
-  return false;
-}
+export { ADDED_KEYS, hasAddedKeys } from './added-fields.js';
 
 /**
  * The line as read with the four fields appended before its closing brace: every input byte is
@@ -86,9 +80,17 @@ export function appendFields(line: string, fields: string): string {
   return `${body}${sep}${fields}}`;
 }
 
-/** The record with the four fields set: existing keys keep their place, new ones go last. */
+/**
+ * The record with the four fields set: tag's own earlier values are replaced in place, upstream
+ * fields of the same names keep their place under their new names (facts.renames), new keys go last.
+ */
 export function withTagFields(record: JsonObject, facts: ChunkFacts, seed: NerSeed): JsonObject {
-  return { ...record, context: facts.context, section_id: facts.section_id, ner_seed: seed, tag_flags: facts.flags };
+  const added = { context: facts.context, section_id: facts.section_id, ner_seed: seed, tag_flags: facts.flags };
+  if (facts.renames.length === 0) return { ...record, ...added };
+  const renamed = new Map<string, string>(facts.renames);
+  // fromEntries and spread define properties: a "__proto__" key stays a plain field.
+  const entries = Object.entries(record).map(([k, v]) => [renamed.get(k) ?? k, v] as const);
+  return { ...Object.fromEntries(entries), ...added };
 }
 
 /**
@@ -118,15 +120,12 @@ export function addDocTypeEvidence(into: DocTypeEvidenceFields, record: JsonObje
   if (typeof record.doc_type === 'string') into.doc_type = record.doc_type;
   if (typeof record.doc_name === 'string') into.doc_name = record.doc_name;
   if (typeof record.source_path === 'string') into.source_path = record.source_path;
-  let docId = record.doc_id;
-  if (typeof docId !== 'string') {
-    const document = record.document;
-    docId = document !== null && typeof document === 'object' ? (document as JsonObject).sourceId : undefined;
-  }
-  if (typeof docId === 'string') into.doc_id = docId;
+  // The same readers as ContextBuilder: a numeric doc id is its string, text may be embedding_text.
+  const docId = docIdOf(record);
+  if (docId !== undefined) into.doc_id = docId;
   if (!withText) return;
-  const text = typeof record.text === 'string' ? record.text : record.raw_text;
-  if (typeof text === 'string') into.text = text.slice(0, DETECTION_TEXT_CHARS);
+  const text = chunkTextOf(record);
+  if (text !== undefined) into.text = text.slice(0, DETECTION_TEXT_CHARS);
 }
 
 export type DocTypeEvidenceFields = {

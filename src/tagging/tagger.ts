@@ -4,6 +4,7 @@ import { ContextBuilder, type ContextOptions } from './context.js';
 import type { Gazetteer } from './gazetteer.js';
 import type { KeywordLists } from './keyword-lists.js';
 import { nerSeedJson } from './seed-json.js';
+import { TagFlagCounts } from './tag-summary.js';
 import { appendTagFields, hasAddedKeys, NerSeeder, withTagFields } from './tag-record.js';
 
 export interface TaggerConfig extends ContextOptions {
@@ -21,6 +22,7 @@ export interface Added {
 /** The tag stage on one thread: context, section id, NER seed and flags of each record, in input order. */
 export class Tagger {
   private readonly seeder: NerSeeder;
+  readonly flagCounts = new TagFlagCounts();
 
   constructor(
     config: TaggerConfig,
@@ -33,6 +35,7 @@ export class Tagger {
   process(record: JsonObject, meta: { raw: string }): Outcome {
     const facts = this.contexts.build(record);
     const seed = this.seeder.seed(facts.text);
+    this.flagCounts.add(facts.flags);
     // Appending to the line as read keeps every input byte and skips re-serialising the record;
     // only a record that already carries one of our fields must be rebuilt (keys replaced in place).
     if (!hasAddedKeys(record)) return { records: [new RawJson(appendTagFields(meta.raw, facts, nerSeedJson(seed)))] };

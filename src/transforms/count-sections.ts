@@ -1,11 +1,14 @@
 import { UsageError } from '../runtime/exit-codes.js';
-import { defineStage, type JsonObject, type Outcome, type Processor, type RecordMeta } from '../runtime/stage.js';
+import { defineStage, type JsonObject, type Outcome, type OutputRecord, type Processor, type RecordMeta } from '../runtime/stage.js';
+import { ChunkStore, DEFAULT_SPILL_BYTES } from '../sections/chunk-store.js';
 import { DocumentGroups } from '../sections/document-groups.js';
 import { sectionChunkOf } from '../sections/section-chunk.js';
 import { SECTION_FLAGS, SectionTreeBuilder, type NotSorted, type SectionRecord, type SectionStats } from '../sections/section-tree.js';
-import { TOC_DESCRIPTION, TocSections, tocFromFile } from '../sections/toc-sections.js';
+import { TOC_DESCRIPTION, TocSections, tocFromFile, type TocSectionRecord } from '../sections/toc-sections.js';
+import { DEFAULT_MAX_DEPTH } from '../tagging/chunk-fields.js';
 
 const DEFAULT_MAX_TEXT_CHARS = 20_000;
+const NOTHING: Outcome = Object.freeze({});
 
 export default defineStage({
   name: 'count-sections',
@@ -21,31 +24,43 @@ equals it. Paths are split on " > " and compared by whole segments, after removi
 emphasis, Unicode NFC and whitespace clean-up, so "CP 5.31" is never an ancestor of "CP 5.314".
 A chunk without a path belongs to its document's "(unsectioned)" section (flag unsectioned).
 Flags: unsectioned, missing_doc_id, missing_chunk_id, missing_text, section_id_mismatch (a tagged
-chunk whose section_id differs from the one computed here).
+chunk whose section_id differs from the one computed here), section_path_folded (a path deeper
+than --max-depth: the deeper headings are folded into the last kept one, as rca-tag does).
 
-Input: chunk records, tagged or not: section_path / sectionPath (joined with " > ") or
-section_segments (an array, never split), doc_id (or document.sourceId), chunk_id,
-orderIndex / order_index, page_start / page_end / page, text (else raw_text).
+Input: chunk records, tagged or not, read as rca-tag reads them (rca schema chunk): section_segments
+(an array, never split), else section_path / sectionPath / section / section_title (joined with
+" > "), doc_id (or document.sourceId; numbers become strings), chunk_id, orderIndex / order_index,
+page_start / page_end / page, text (else raw_text, else embedding_text).
 
-Sorted input (each document's chunks together, each section's subtree together, as parsers emit
-them) streams in memory proportional to the tree depth. A section that re-opens after it was
-closed stops the run (exit 1) naming the line and the path; --unsorted then holds one document at
-a time and orders its chunks by orderIndex (when every chunk has one, else as read), giving the
-output sorted input would give. Documents must be contiguous in both modes.
+By default the chunks may come in any order, documents interleaved too (a parser listing its tables
+after its text, an unordered parallel run): they are kept until the end of input, in memory up to
+--spill-mb, then in a temporary SQLite file (in $TMPDIR, deleted when the run ends), and each
+document is then built in the order sorted input would give (chunks ordered by orderIndex when
+every chunk of the document has one, else as read). Documents come out in the order they first
+appeared; the chunks without a doc id form one document (doc_id "", flag missing_doc_id), last.
+--sorted streams instead, in memory proportional to the tree depth, writing each document as soon
+as the next begins: for input whose documents and section subtrees are contiguous, as parsers
+emit them. Input that is not (a section re-opens after it was closed, a document appears again)
+then ends the run with exit 3, naming the line; run without --sorted.
 
 ${TOC_DESCRIPTION}`,
   examples: [
     'rca-count-sections < chunks.jsonl > sections.jsonl',
-    'rca-tag < chunks.jsonl | tee tagged.jsonl | rca-count-sections --unsorted > sections.jsonl',
-    'rca-count-sections --max-text-chars 4000 chunks.jsonl',
+    'rca-tag < chunks.jsonl | tee tagged.jsonl | rca-count-sections > sections.jsonl',
+    'rca-count-sections --sorted --max-text-chars 4000 chunks.jsonl',
     'rca-count-sections peirce_chunks.json            # a library_rag document: sections from its toc',
     'rca-tag peirce_chunks.json | rca-count-sections --toc peirce_chunks.json',
   ],
   options: {
+    sorted: {
+      type: 'boolean',
+      default: false,
+      help: 'the input is sorted (documents and section subtrees contiguous): stream it, holding only the open path',
+    },
     unsorted: {
       type: 'boolean',
       default: false,
-      help: "accept sections whose chunks are scattered within a document: group each document in memory",
+      help: 'any order (the default; kept so that existing scripts run)',
     },
     'max-text-chars': {
       type: 'number',
@@ -55,6 +70,21 @@ ${TOC_DESCRIPTION}`,
       integer: true,
       help: "keep at most N characters of a section's direct text (text_truncated says when cut)",
     },
+    'max-depth': {
+      type: 'number',
+      placeholder: 'N',
+      default: DEFAULT_MAX_DEPTH,
+      min: 1,
+      integer: true,
+      help: 'fold path segments deeper than N into the Nth (flag section_path_folded); use the N rca-tag used',
+    },
+    'spill-mb': {
+      type: 'number',
+      placeholder: 'MB',
+      default: DEFAULT_SPILL_BYTES / 2 ** 20,
+      min: 0,
+      help: 'without --sorted: hold up to MB of chunks in memory, then move them to a temporary SQLite file',
+    },
     toc: {
       type: 'string',
       placeholder: 'FILE',
@@ -62,7 +92,13 @@ ${TOC_DESCRIPTION}`,
     },
   },
   create(options, setup) {
-    const counter = new SectionCounter({ unsorted: options.unsorted, maxTextChars: options['max-text-chars'] });
+    if (options.sorted && options.unsorted) throw new UsageError('--sorted and --unsorted exclude each other');
+    const counter = new SectionCounter({
+      sorted: options.sorted,
+      maxTextChars: options['max-text-chars'],
+      maxDepth: options['max-depth'],
+      spillAfterBytes: options['spill-mb'] * 2 ** 20,
+    });
     if (options.toc) {
       try {
         counter.toc = new TocSections(tocFromFile(setup.readDocumentFields(options.toc, ['toc']), options.toc));
@@ -75,49 +111,75 @@ ${TOC_DESCRIPTION}`,
 });
 
 export interface SectionCounterOptions {
-  unsorted: boolean;
+  /** Streaming mode: the input's documents and subtrees are contiguous. */
+  sorted?: boolean;
   maxTextChars: number;
+  maxDepth?: number;
+  /** Without `sorted`: bytes of chunks held in memory before they move to a temporary file. */
+  spillAfterBytes?: number;
 }
 
 export class SectionCounter implements Processor {
   private readonly builder: SectionTreeBuilder;
-  private readonly groups: DocumentGroups | null;
+  private readonly sorted: boolean;
+  private readonly maxDepth: number;
+  /** Every chunk without --sorted; with it, only the chunks without a doc id (written last). */
+  private readonly groups: DocumentGroups;
   /** Sections from a TOC (--toc, or a document's own): applied to what the tree writes. */
   toc = new TocSections(null);
   readonly documentFields = ['toc'];
 
   constructor(options: SectionCounterOptions) {
+    this.sorted = options.sorted ?? false;
+    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.builder = new SectionTreeBuilder({ maxTextChars: options.maxTextChars });
-    this.groups = options.unsorted ? new DocumentGroups(this.builder, options.maxTextChars) : null;
+    this.groups = new DocumentGroups(this.builder, options.maxTextChars, new ChunkStore(options.spillAfterBytes));
   }
 
   process(record: JsonObject, meta?: RecordMeta): Outcome {
-    const out: SectionRecord[] = [];
-    const chunk = sectionChunkOf(record);
+    const chunk = sectionChunkOf(record, this.maxDepth);
     if (meta) this.toc.observe(chunk.docId, meta);
-    const problem = this.groups ? this.groups.add(chunk, out) : this.builder.add(chunk, out);
-    if (problem) return { records: out, stop: this.explain(problem) };
-    return out.length ? { records: this.toc.apply(out) } : {};
+    if (!this.sorted || chunk.docIdMissing) {
+      this.groups.add(chunk);
+      return NOTHING;
+    }
+    const out: SectionRecord[] = [];
+    const problem = this.builder.add(chunk, out);
+    // Output cut short is never "some records rejected": exit 3.
+    if (problem) return { records: this.toc.apply(out), fatal: this.explain(problem) };
+    return out.length ? { records: this.toc.apply(out) } : NOTHING;
   }
 
   finish(): Outcome {
     const out: SectionRecord[] = [];
-    if (this.groups) this.groups.finish(out);
-    else this.builder.finish(out);
-    const records = this.toc.apply(out);
-    this.toc.finish(records);
-    return { records };
+    if (this.sorted) this.builder.finish(out);
+    return { stream: this.withToc(out, this.groups.finish()) };
+  }
+
+  /** The tree's records with the TOC applied, one at a time; TOC-only sections after each document. */
+  private *withToc(first: SectionRecord[], rest: Iterable<SectionRecord>): Generator<OutputRecord> {
+    for (const record of first) yield* this.toc.apply([record]);
+    for (const record of rest) yield* this.toc.apply([record]);
+    const last: TocSectionRecord[] = [];
+    this.toc.finish(last);
+    yield* last;
+  }
+
+  close(): void {
+    this.groups.close();
   }
 
   /** Merged by the runner into the --stats FILE; deterministic (no clock). */
-  stats(): SectionStats & { toc?: ReturnType<TocSections['stats']> } {
+  stats(): SectionStats & { store: Record<string, unknown>; toc?: ReturnType<TocSections['stats']> } {
     const toc = this.toc.stats();
-    return { ...this.builder.stats(), ...(toc.documents_with_toc ? { toc } : {}) };
+    return { ...this.builder.stats(), store: this.groups.stats(), ...(toc.documents_with_toc ? { toc } : {}) };
   }
 
   progress(): string {
     const s = this.builder.stats();
-    return `${count(s.sections, 'section')} in ${count(s.documents, 'document')}`;
+    // Without --sorted nothing is built before the end of input: say what is waiting.
+    const waiting = this.groups.held - (this.sorted ? 0 : s.chunks);
+    return `${count(s.sections, 'section')} in ${count(s.documents, 'document')}${waiting > 0 ? `, ${count(waiting, 'chunk')} waiting` : ''}`;
   }
 
   summary(): string[] {
@@ -133,11 +195,11 @@ export class SectionCounter implements Processor {
   private explain(problem: NotSorted): string {
     if (problem.kind === 'document') {
       return `input not grouped by document: document ${JSON.stringify(problem.docId)} appears again after other documents; ` +
-        'put the records of each document together (e.g. sort by doc_id) and run again';
+        'run without --sorted to accept any order';
     }
     const where = problem.reopened === problem.chunkPath ? '' : ` (chunk path ${JSON.stringify(problem.chunkPath)})`;
     return `input not sorted: section ${JSON.stringify(problem.reopened)} of document ${JSON.stringify(problem.docId)} ` +
-      `re-opens after it was closed${where}; use --unsorted to group each document in memory`;
+      `re-opens after it was closed${where}; run without --sorted to accept any order`;
   }
 }
 

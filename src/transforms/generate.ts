@@ -51,7 +51,7 @@ export default defineStage({
     'rca-generate --dry-run --views rca_frame tagged.jsonl | jq -r \'.requests.rca_frame.prompt\'',
     'rca-generate generated.jsonl > retried.jsonl      # retries only the views that failed',
     'rca-generate --backend extractive tagged.jsonl > baseline.jsonl      # no model: the extractive baseline',
-    'rca-count-sections --unsorted tagged.jsonl | rca-generate --view section_summary --bottom-up > section-summaries.jsonl',
+    'rca-count-sections tagged.jsonl | rca-generate --view section_summary --bottom-up > section-summaries.jsonl',
   ],
   options: { ...GENERATE_OPTIONS, ...SECTION_OPTIONS },
   create(options, setup) {

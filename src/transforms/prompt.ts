@@ -1,5 +1,6 @@
 import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import { checkerFor } from '../contracts/runtime.js';
+import { chunkTextOf } from '../tagging/chunk-fields.js';
 import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
 import { buildPrompt } from '../views/prompt-text.js';
 import type { TextCut } from '../views/text-cut.js';
@@ -56,7 +57,7 @@ export class Prompter {
     if (badSeed) return reject('BAD_NER_SEED', badSeed);
     const context = record.context as ChunkContext;
     const seed = record.ner_seed as NerSeed;
-    const text = typeof record.text === 'string' ? record.text : typeof record.raw_text === 'string' ? record.raw_text : '';
+    const text = chunkTextOf(record) ?? '';
     if (text.trim() === '') return reject('NO_TEXT', 'record has no chunk text to prompt with');
 
     const prompts: Partial<Record<ViewType, string>> = {};

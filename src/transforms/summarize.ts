@@ -25,7 +25,7 @@ ${SECTION_DESCRIPTION}`,
     'rca-tag < chunks.jsonl | rca-summarize --backend extractive > out.jsonl      # no model needed',
     'rca-summarize --concurrency 4 --combined --stats stats.json tagged.jsonl > out.jsonl',
     'rca-summarize out.jsonl > out.retried.jsonl      # retries only the views that failed',
-    'rca-count-sections --unsorted tagged.jsonl | rca-summarize --view section_summary --bottom-up > section-summaries.jsonl',
+    'rca-count-sections tagged.jsonl | rca-summarize --view section_summary --bottom-up > section-summaries.jsonl',
   ],
   options: {
     ...GENERATE_OPTIONS,

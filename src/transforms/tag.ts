@@ -1,6 +1,7 @@
 import { AUTHORITY_LEVELS, DOC_TYPES, type AuthorityLevel } from '../contracts/vocabulary.js';
 import { defineStage, type JsonObject, type Outcome, type Processor, type SetupContext } from '../runtime/stage.js';
 import { UsageError } from '../runtime/exit-codes.js';
+import { DEFAULT_MAX_DEPTH } from '../tagging/chunk-fields.js';
 import type { ContextOptions } from '../tagging/context.js';
 import { buildGazetteer } from '../tagging/gazetteer.js';
 import { buildKeywordLists } from '../tagging/keyword-lists.js';
@@ -8,6 +9,7 @@ import { parseLexiconCsv, type LexiconEntry } from '../tagging/lexicon.js';
 import type { TagSetup } from '../tagging/tag-batch.js';
 import { autoJobs, AUTO_SPAWN_AFTER_CHARS, MAX_AUTO_JOBS, MAX_JOBS, ParallelTagger } from '../tagging/tag-pool.js';
 import { Tagger } from '../tagging/tagger.js';
+import { TagFlagCounts } from '../tagging/tag-summary.js';
 
 export { Tagger, type TaggerConfig } from '../tagging/tagger.js';
 
@@ -20,10 +22,18 @@ export default defineStage({
   context    {doc_id, doc_type, chunk_id, section_path, page_start, page_end, authority_level, section_role}
   section_id a stable id of (doc_id, normalised section path), the key that links chunks to sections
   ner_seed   the 18 NER lists (systems ... conjectures) from the lexicon and the pattern extractors
-  tag_flags  what the chunk lacked (missing_text, missing_chunk_id, ...); [] when complete
-Input fields used: chunk_id, doc_id (or document.sourceId), doc_type, doc_name, source_path,
-section_path / sectionPath / section_segments (else section_title / section), text (else raw_text),
-page_start / page_end (else page). All other fields pass through untouched, in order.
+  tag_flags  what the chunk lacked or what was changed; [] when complete:
+             missing_chunk_id, missing_doc_id, missing_text, missing_section_path;
+             <field>_coerced (doc_id 123 -> "123", page_start "3" -> 3); <field>_dropped (a value
+             present but unusable: page_start -1 or 1e309, an object where a string belongs);
+             section_path_folded (deeper than --max-depth); <field>_kept_as:<name> (an input field
+             named context, section_id, ner_seed or tag_flags that tag did not write is kept,
+             renamed upstream_<field>; values in tag's own shape are replaced, as on a re-run)
+Input fields used (rca schema chunk lists them): chunk_id, doc_id (or document.sourceId; numbers
+become strings), doc_type, doc_name, source_path, section_segments (else section_path /
+sectionPath / section / section_title, split on " > "), text (else raw_text, else
+embedding_text), page_start / page_end (else page). All other fields pass through untouched, in
+order. The last stderr line counts the chunks tagged and their flags.
 With --jobs N, N threads tag: this one, which also reads, keeps input order and decides each
 document's doc type, and N-1 worker threads; the output is the same bytes whatever N.
 --jobs auto (the default) is one thread per CPU but one (a CPU is left to the rest of the pipeline),
@@ -55,6 +65,14 @@ more in all): when other work keeps the CPUs busy, --jobs 1 is faster.`,
       placeholder: 'FILE',
       help: `gazetteer CSV (sheet,column_header,label,term or label,term) replacing the built-in one; '${BUILTIN_LEXICON}' names the built-in lexicon`,
     },
+    'max-depth': {
+      type: 'number',
+      placeholder: 'N',
+      default: DEFAULT_MAX_DEPTH,
+      min: 1,
+      integer: true,
+      help: 'fold section path segments deeper than N into the Nth (flag section_path_folded); rca-count-sections must use the same N',
+    },
     jobs: {
       type: 'string',
       placeholder: 'N',
@@ -70,6 +88,7 @@ more in all): when other work keeps the CPUs busy, --jobs 1 is faster.`,
       context: {
         docTypeMode: options['doc-type'],
         authority: (options.authority as AuthorityLevel | undefined) ?? null,
+        maxDepth: options['max-depth'],
       } satisfies ContextOptions,
     };
     const jobs = requestedJobs === 'auto' ? autoJobs() : requestedJobs;
@@ -118,11 +137,13 @@ function readKeywordFiles(setup: SetupContext): TagSetup['keywordFiles'] {
 
 function lazyTagger(build: () => Tagger): Processor {
   let tagger: Tagger | null = null;
+  const none = new TagFlagCounts();
   return {
     process(record: JsonObject, meta): Outcome {
       tagger ??= build();
       return tagger.process(record, meta);
     },
-    stats: () => ({ jobs: 1, workers_started: 0 }),
+    summary: () => (tagger?.flagCounts ?? none).summary(),
+    stats: () => ({ jobs: 1, workers_started: 0, ...(tagger?.flagCounts ?? none).stats() }),
   };
 }

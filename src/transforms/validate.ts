@@ -1,6 +1,7 @@
 import type { ChunkContext } from '../contracts/chunk.js';
 import { checkerFor } from '../contracts/runtime.js';
 import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
+import { chunkTextOf } from '../tagging/chunk-fields.js';
 import { ContextBuilder } from '../tagging/context.js';
 import { GroundingText } from '../views/grounding.js';
 import { isPlainObject, validateView } from '../views/validate-view.js';
@@ -67,7 +68,7 @@ export class Validator {
       const problem = checkerFor('chunk_context')(record.context, 'context');
       if (problem) return { reject: { code: 'BAD_CONTEXT', message: problem } };
       context = record.context as ChunkContext;
-      text = typeof record.text === 'string' ? record.text : typeof record.raw_text === 'string' ? record.raw_text : '';
+      text = chunkTextOf(record) ?? '';
     } else {
       // Views produced elsewhere are audited against the provenance tag would have given them.
       const facts = this.contexts.build(record);

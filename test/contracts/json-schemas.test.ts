@@ -26,6 +26,9 @@ function valid(schema: JsonSchema, corrupt: boolean): fc.Arbitrary<unknown> {
   const child = (s: JsonSchema) => (corrupt ? near(s) : valid(s, false));
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   if (schema.const !== undefined) return fc.constant(schema.const);
+  if (Array.isArray(schema.anyOf)) return fc.oneof(...(schema.anyOf as JsonSchema[]).map((s) => valid(s, corrupt)));
+  // {}: any value (the chunk's fields that tag writes and reads only to keep them).
+  if (schema.type === undefined) return fc.jsonValue({ maxDepth: 2 });
   const types = ([] as string[]).concat((schema.type as string | string[] | undefined) ?? []);
   const options: fc.Arbitrary<unknown>[] = types.map((t) => {
     switch (t) {

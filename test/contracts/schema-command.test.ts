@@ -35,6 +35,18 @@ describe('rca schema', () => {
     expect(r).toEqual({ code: 2, stdout: '', stderr: message });
   });
 
+  it('--fields chunk lists every chunk field the stages read, each with its use', async () => {
+    const { CHUNK_FIELDS } = await import('../../src/tagging/chunk-fields.js');
+    const r = await run(['--fields', 'chunk']);
+    expect(r.code).toBe(0);
+    const rows = r.stdout.trimEnd().split('\n').map((l) => /^(\S+)\s+([^:]+): (.+)$/.exec(l));
+    expect(rows.every((m) => m !== null)).toBe(true);
+    const fields = rows.map((m) => m![1]);
+    for (const field of [...CHUNK_FIELDS, 'context', 'ner_seed', 'tag_flags']) expect(fields).toContain(field);
+    expect(r.stdout).toMatch(/^section +string: a lone heading/m);
+    expect(r.stdout).toMatch(/^page_start +integer \| string \| null: first page/m);
+  });
+
   it('--help shows the usage', async () => {
     const r = await run(['--help']);
     expect(r.code).toBe(0);

@@ -77,6 +77,7 @@ describe('the headline pipeline', () => {
       expect(Object.keys(rec)).toEqual(expect.arrayContaining(['context', 'ner_seed', 'retrieval_summary', 'rca_frame', 'flags', 'generation', 'embedding_text']));
       expect(rec.embedding_text.retrieval_summary).toMatch(/^SCOPE: /);
     }
-    expect(r.stderr).toMatch(/^rca-summarize: 5 records: views 10 ok, 0 flagged, 0 failed; 10 attempts, 0 transport retries; /);
+    expect(r.stderr).toMatch(/^rca-summarize: 5 records: views 10 ok, 0 flagged, 0 failed; 10 attempts, 0 transport retries; /m);
+    expect(r.stderr).toMatch(/^rca-tag: 5 chunks tagged, /m);
   });
 });

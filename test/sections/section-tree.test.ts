@@ -54,13 +54,13 @@ describe('section tree shape (sorted input)', () => {
   });
 });
 
-describe('re-entry: sorted mode stops, --unsorted groups', () => {
+describe('re-entry: --sorted stops, the default groups', () => {
   it.each<[string, JsonObject[], number, RegExp, string[]]>([
     ['A > B, C, A > B', paths('d', 'A > B', 'C', 'A > B'), 3, /section "A" of document "d" re-opens after it was closed \(chunk path "A > B"\)/, ['d:A > B 2/2 0', 'd:A 0/2 1', 'd:C 1/1 0']],
     ['a closed sibling re-opens', paths('d', 'A > B', 'A > C', 'A > B > D'), 3, /section "A > B" of document "d" re-opens/, ['d:A > B > D 1/1 0', 'd:A > B 1/2 1', 'd:A > C 1/1 0', 'd:A 0/3 2']],
     ['a child re-opens after its parent got a chunk', paths('d', 'A > B', 'A', 'A > B'), 3, /section "A > B" of document "d" re-opens after it was closed;/, ['d:A > B 2/2 0', 'd:A 1/3 1']],
     ['normalised variants are the same node', paths('d', '**A**', 'B', 'A\u00a0'), 3, /section "A" of document "d"/, ['d:A 2/2 0', 'd:B 1/1 0']],
-    ['a document re-appears', [...paths('x', 'A'), ...paths('y', 'A'), ...paths('x', 'B')], 3, /document "x" appears again after other documents/, []],
+    ['a document re-appears', [...paths('x', 'A'), ...paths('y', 'A'), ...paths('x', 'B')], 3, /document "x" appears again after other documents/, ['x:A 1/1 0', 'x:B 1/1 0', 'y:A 1/1 0']],
   ])('%s', (_label, records, line, message, unsortedShape) => {
     const sorted = countSections(records);
     expect(sorted.stop?.line).toBe(line);

@@ -9,17 +9,33 @@ export interface CountRun {
   summary: string[];
 }
 
-/** Drives the stage's processor the way the runner does: process each record, finish unless stopped. */
-export function countSections(records: readonly JsonObject[], options: { unsorted?: boolean; maxTextChars?: number } = {}): CountRun {
-  const counter = new SectionCounter({ unsorted: options.unsorted ?? false, maxTextChars: options.maxTextChars ?? 20_000 });
+/**
+ * Drives the stage's processor the way the runner does: process each record, finish unless stopped.
+ * `unsorted: true` is the stage's default (any order); without it the run is --sorted.
+ */
+export function countSections(
+  records: readonly JsonObject[],
+  options: { unsorted?: boolean; maxTextChars?: number; maxDepth?: number; spillAfterBytes?: number } = {},
+): CountRun {
+  const counter = new SectionCounter({
+    sorted: !(options.unsorted ?? false),
+    maxTextChars: options.maxTextChars ?? 20_000,
+    maxDepth: options.maxDepth,
+    spillAfterBytes: options.spillAfterBytes,
+  });
   const sections: SectionRecord[] = [];
-  for (const [i, record] of records.entries()) {
-    const outcome = counter.process(record);
-    sections.push(...((outcome.records ?? []) as SectionRecord[]));
-    if (outcome.stop) return { sections, stop: { line: i + 1, message: outcome.stop }, summary: counter.summary() };
+  try {
+    for (const [i, record] of records.entries()) {
+      const outcome = counter.process(record);
+      sections.push(...((outcome.records ?? []) as SectionRecord[]));
+      if (outcome.fatal) return { sections, stop: { line: i + 1, message: outcome.fatal }, summary: counter.summary() };
+    }
+    const end = counter.finish();
+    sections.push(...((end.records ?? []) as SectionRecord[]), ...((end.stream ?? []) as Iterable<SectionRecord>));
+    return { sections, stop: null, summary: counter.summary() };
+  } finally {
+    counter.close();
   }
-  sections.push(...((counter.finish().records ?? []) as SectionRecord[]));
-  return { sections, stop: null, summary: counter.summary() };
 }
 
 export function chunk(docId: string, chunkId: string, path: string | undefined, extra: JsonObject = {}): JsonObject {

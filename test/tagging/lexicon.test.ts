@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { LEXICON_FIELDS, type LexiconField } from '../../src/contracts/vocabulary.js';
-import { normaliseLabel, parseCsvRecords, parseLexiconCsv, routeLabel, type LexiconEntry } from '../../src/tagging/lexicon.js';
+import { labelRoute, normaliseLabel, parseCsvRecords, parseLexiconCsv, routeLabel, type LexiconEntry } from '../../src/tagging/lexicon.js';
+import { runBin } from '../support/golden.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 const REFERENCE_CSV = read('test/fixtures/dackar/tag_keywords_lists.derived.csv');
@@ -182,3 +185,45 @@ describe('routeLabel', () => {
     expect(normaliseLabel(label)).toBe(normalised);
   });
 });
+
+describe('lexicon labels: seed field names, the reference vocabulary, nothing else', () => {
+  it.each(LEXICON_FIELDS.map((field) => [field] as const))('the seed field name %s is a label that fills it', (field) => {
+    expect(labelRoute(field)).toBe(field);
+    expect(parseLexiconCsv(`label,term\n${field},flux capacitor\n`, 'mine.csv')).toEqual([{ label: field, term: 'flux capacitor' }]);
+  });
+
+  it('"components,flux capacitor" matches in a chunk (it used to load and never match)', () => {
+    const r = runBin('tag', ['--lexicon', join(tmp, 'flux.csv')], '{"chunk_id":"c","doc_id":"d","text":"The flux capacitor failed."}\n');
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { ner_seed: { components: string[] } }).ner_seed.components).toEqual(['flux capacitor']);
+  });
+
+  it('an unknown label is a usage error that lists the known ones', () => {
+    const r = runBin('tag', ['--lexicon', join(tmp, 'bad.csv')], '');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^rca-tag: --lexicon .*bad\.csv: .*bad\.csv:3: unknown label "flux": a label is a seed field \(systems, components, .*\), syst, plant, .*comp_\*.*chem_\*.*\n$/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('every label of the reference and built-in lexicons is known', () => {
+    for (const csv of [REFERENCE_CSV, DEFAULT_CSV]) {
+      for (const { label } of parseLexiconCsv(csv, 'lexicon')) expect(labelRoute(label), label).not.toBeUndefined();
+    }
+  });
+
+  it("the README's label table is the routing table", () => {
+    const readme = read('README.md');
+    const table = readme.slice(readme.indexOf('### Lexicon labels'));
+    const rows = [...table.matchAll(/^\| `([^`]+)`[^|]*\| ([a-z_]+|—) \|/gm)].map((m): [string, string] => [m[1]!, m[2]!]);
+    expect(rows.length).toBeGreaterThan(20);
+    for (const [label, field] of rows) {
+      const example = label.endsWith('_*') ? label.replace('_*', '_x') : label;
+      expect(labelRoute(example) ?? '—', label).toBe(field);
+    }
+  });
+});
+
+const tmp = mkdtempSync(join(tmpdir(), 'rca-lexicon-'));
+writeFileSync(join(tmp, 'flux.csv'), 'label,term\ncomponents,flux capacitor\n');
+writeFileSync(join(tmp, 'bad.csv'), 'label,term\nsystems,AFW\nflux,flux capacitor\n');
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -70,10 +70,11 @@ describe('--jobs: a generated corpus of 5,000 records', () => {
     const outputs = ['1', '2', '4'].map((jobs) => runBin('tag', [...args, '--jobs', jobs], corpus));
     for (const r of outputs) {
       expect(r.code).toBe(0);
-      expect(r.stderr).toBe('');
+      expect(r.stderr).toBe(outputs[0]!.stderr);
       expect(r.stdout).toBe(outputs[0]!.stdout);
     }
     expect(lines(outputs[0]!.stdout)).toHaveLength(5000);
+    expect(outputs[0]!.stderr).toMatch(/^rca-tag: 5000 chunks tagged, [^\n]*\n$/);
   });
 });
 
@@ -214,7 +215,8 @@ describe('--jobs: a failing worker never crashes the run', () => {
     const before = await tagWith(1, firstLines(faultAt - 1));
     expect(r.stdout).toBe(before.stdout);
     expect(r.stderr).toBe(
-      `rca-tag: stdin:${faultAt}: INTERNAL_ERROR: record blew up\nrca-tag: stdin:${faultAt}: fatal: internal error: record blew up\nrca-tag: 1 of ${total} records rejected\n`,
+      `rca-tag: stdin:${faultAt}: INTERNAL_ERROR: record blew up\nrca-tag: stdin:${faultAt}: fatal: internal error: record blew up\nrca-tag: 1 of ${total} records rejected\n` +
+        `rca-tag: ${faultAt - 1} chunks tagged, ${faultAt - 1} flagged: missing_section_path ${faultAt - 1}\n`,
     );
     expect(r.code).toBe(3);
   });
@@ -226,7 +228,7 @@ describe('--jobs: a failing worker never crashes the run', () => {
     const r = await runInProcess(faultyTag, [input(fault)]);
     const before = await tagWith(1, firstLines(BATCH_LINES));
     expect(r.stdout).toBe(before.stdout);
-    expect(r.stderr).toBe(`rca-tag: stdin:${BATCH_LINES + 1}: fatal: ${message}\n`);
+    expect(r.stderr).toBe(`rca-tag: stdin:${BATCH_LINES + 1}: fatal: ${message}\nrca-tag: ${BATCH_LINES} chunks tagged, ${BATCH_LINES} flagged: missing_section_path ${BATCH_LINES}\n`);
     expect(r.code).toBe(3);
   });
 });
