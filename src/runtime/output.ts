@@ -13,6 +13,8 @@ export class LineWriter {
   private pendingChars = 0;
   closed = false;
   error: Error | null = null;
+  /** Lines handed to the stream so far (what the end-of-run summary reports as written). */
+  written = 0;
   private waiters: Array<() => void> = [];
 
   constructor(private readonly stream: Writable, private readonly onClosed: () => void) {
@@ -45,6 +47,7 @@ export class LineWriter {
   async flush(): Promise<void> {
     if (this.closed || this.pending.length === 0) return;
     const data = this.pending.join('\n') + '\n';
+    this.written += this.pending.length;
     this.pending = [];
     this.pendingChars = 0;
     if (!this.stream.write(data)) await this.waitDrain();

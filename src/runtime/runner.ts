@@ -198,14 +198,15 @@ class Run {
       if (!this.stopped && !this.fatal && this.processor.finish) {
         await this.apply(await this.safeFinish(), { source: 'end', line: 0, raw: '' });
       }
-      await this.writer.end();
     } catch (err) {
       this.say(`fatal: ${messageOf(err)}`);
       this.fatal = true;
+      this.stop();
     } finally {
       this.io.signals?.off('SIGINT', onSignal);
       this.io.signals?.off('SIGTERM', onSignal);
     }
+    await this.writeWhatIsDone();
     if (this.writer.error) {
       this.say(`cannot write output: ${messageOf(this.writer.error)}`);
       this.fatal = true;
@@ -215,6 +216,27 @@ class Run {
     if (this.fatal) return EXIT.FATAL;
     if (this.rejected > 0 || this.failed) return EXIT.RECORDS_FAILED;
     return EXIT.OK;
+  }
+
+  /**
+   * However the run ended, the outcomes already produced go out: those still in the window, in
+   * order, then the writer's batch. After a fatal error a record that cannot be written is
+   * skipped, not allowed to hold back the ones after it.
+   */
+  private async writeWhatIsDone(): Promise<void> {
+    while (this.window.length > 0) {
+      try {
+        await this.drainWindow(0);
+      } catch (err) {
+        this.say(`fatal: ${messageOf(err)}`);
+        this.fatal = true;
+      }
+    }
+    try {
+      await this.writer.end();
+    } catch (err) {
+      this.writer.error ??= err instanceof Error ? err : new Error(String(err));
+    }
   }
 
   private elapsedSeconds(): number {
@@ -266,7 +288,8 @@ class Run {
     this.clearProgress();
     if (this.rejected > 0) this.say(`${this.rejected} of ${this.records} records rejected`);
     for (const line of this.processor.summary?.() ?? []) this.say(line);
-    if (this.interrupted) this.say(`interrupted after ${this.records} records; completed records were written`);
+    // Input is read ahead of output (the reorder window, batches): both counts are true.
+    if (this.interrupted) this.say(`interrupted after reading ${plural(this.records, 'record')}; ${plural(this.writer.written, 'record')} written`);
   }
 
   private async readSource(source: string): Promise<void> {
@@ -276,10 +299,12 @@ class Run {
     const splitter = new LineSplitter(this.maxLineBytes);
     const events: LineEvent[] = [];
     const chunks = (stream as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
+    // Only a failure of the stream itself is "cannot read"; one while handling lines is reported as it is.
+    const read = () => chunks.next().catch((err: unknown) => Promise.reject(new ReadFailure(err)));
     let ended = false;
     try {
       for (;;) {
-        const next = await this.writeWhileWaiting(chunks.next());
+        const next = await this.writeWhileWaiting(read());
         if (next.done) {
           ended = true;
           break;
@@ -296,7 +321,11 @@ class Run {
         await this.handleEvents(name, events);
       }
     } catch (err) {
-      if (!this.stopped) throw new FatalError(`cannot read ${name}: ${messageOf(err)}`);
+      if (err instanceof ReadFailure) {
+        if (!this.stopped) throw new FatalError(`cannot read ${name}: ${messageOf(err.cause)}`);
+      } else {
+        throw err;
+      }
     } finally {
       this.current = null;
       // As `for await` does on an early exit: release the stream.
@@ -435,6 +464,17 @@ class Run {
       writeSync(this.rejectsFd, JSON.stringify(rec) + '\n');
     }
   }
+}
+
+/** An error of the input stream, told apart from one raised while its lines are handled. */
+class ReadFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super(messageOf(cause));
+  }
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function formatDuration(seconds: number): string {

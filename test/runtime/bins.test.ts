@@ -79,7 +79,7 @@ describe('bins', () => {
     const code = await new Promise((r) => child.on('exit', (c) => r(c)));
     expect(code).toBe(130);
     expect(out.split('\n').filter(Boolean)).toHaveLength(9);
-    expect(err).toBe('rca-tag: interrupted after 9 records; completed records were written\n');
+    expect(err).toBe('rca-tag: interrupted after reading 9 records; 9 records written\n');
   });
 
   it('starts in about the time of a bare node', () => {

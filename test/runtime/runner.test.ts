@@ -195,6 +195,38 @@ describe('runner: ordered asynchronous processing', () => {
   });
 });
 
+describe('runner: the summary after an interrupt', () => {
+  it('says how many records were read and how many were written', async () => {
+    // Records take long enough that the window is full of unfinished ones when the signal comes.
+    const signals = new EventEmitter();
+    const { stage } = delayStage((r) => (Number(r.id) <= 4 ? 1 : 200), 16);
+    const { Readable } = await import('node:stream');
+    const input = Array.from({ length: 30 }, (_, i) => `{"id":${i + 1}}\n`).join('');
+    const stdin = new Readable({ read() {} });
+    stdin.push(input);
+    const { runStage } = await import('../../src/runtime/runner.js');
+    const out: string[] = [];
+    const err: string[] = [];
+    const stdout = new Writable({
+      write(c, _e, cb) {
+        out.push(String(c));
+        // The first outcomes are out: interrupt while the others are still being worked on.
+        if (lines(out.join('')).length >= 4) signals.emit('SIGINT');
+        cb();
+      },
+    });
+    const code = await runStage(stage, 'rca-delay', {
+      argv: [], stdin, stdout, stderr: new Writable({ write(c, _e, cb) { err.push(String(c)); cb(); } }), env: {}, signals, version: 't',
+    });
+    expect(code).toBe(130);
+    const written = lines(out.join('')).length;
+    const summary = /rca-delay: interrupted after reading (\d+) records; (\d+) records? written\n$/.exec(err.join(''));
+    expect(summary).not.toBeNull();
+    expect(Number(summary![2])).toBe(written);
+    expect(Number(summary![1])).toBeGreaterThanOrEqual(written);
+  });
+});
+
 describe('runner: backpressure', () => {
   it('stops reading while stdout is full (bounded memory with a slow consumer)', async () => {
     let produced = 0;
