@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { EXIT, FatalError, UsageError } from './exit-codes.js';
 import { LineSplitter, type LineEvent } from './line-splitter.js';
-import { parseStageArgs, renderHelp } from './options.js';
+import { checkOutputPaths, parseStageArgs, renderHelp } from './options.js';
 import { LineWriter } from './output.js';
 import { messageOf, parseRecordLine } from './record-line.js';
 import type { JsonObject, Outcome, OutputRecord, Processor, RecordMeta, SetupContext, Stage } from './stage.js';
@@ -55,6 +55,7 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
         throw new UsageError(`cannot read input file '${file}'`);
       }
     }
+    checkOutputPaths(stage.options, args.values);
     processor = await stage.create(args.values as never, setupContext(io.env));
     const rejectsPath = args.values.rejects as string | undefined;
     if (rejectsPath) {

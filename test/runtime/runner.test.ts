@@ -273,6 +273,32 @@ describe('runner: --stats and --progress', () => {
     expect(typeof stats.wall_seconds).toBe('number');
   });
 
+  it.each([
+    [['--stats', '/nonexistent-folder/stats.json'], "cannot write --stats file '/nonexistent-folder/stats.json': no folder '/nonexistent-folder'"],
+    [['--stats', '.'], "cannot write --stats file '.': is a directory"],
+    [['--rejects', 'package.json/rejects.jsonl'], "cannot write --rejects file 'package.json/rejects.jsonl': 'package.json' is not a folder"],
+    [['--report', '/nonexistent-folder/r.txt'], "cannot write --report file '/nonexistent-folder/r.txt': no folder '/nonexistent-folder'"],
+  ])('checks every output path %j before the first record is read (exit 2)', async (argv, message) => {
+    const { defineStage } = await import('../../src/runtime/stage.js');
+    let created = 0;
+    // A stage option declared as written (writes: true) is checked like the common ones.
+    const stage = defineStage({
+      name: 'out',
+      summary: 'test stage',
+      examples: [],
+      options: { report: { type: 'string', placeholder: 'FILE', writes: true, help: 'a file written at the end' } },
+      create: () => {
+        created++;
+        return { process: (record) => ({ records: [record] }) };
+      },
+    });
+    const r = await runInProcess(stage, ['{"id":1}\n'], argv);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`rca-out: ${message}\n`);
+    expect(created).toBe(0);
+  });
+
   it('draws a progress line with --progress and clears it before messages and at the end', async () => {
     const { stage } = delayStage(() => 20, 1);
     const input = Array.from({ length: 20 }, (_, i) => `{"id":${i}}\n`).join('') + 'bad\n';
