@@ -5,6 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import { EXIT, FatalError, UsageError } from './exit-codes.js';
 import { LineSplitter, type LineEvent } from './line-splitter.js';
 import { checkOutputPaths, parseStageArgs, renderHelp } from './options.js';
+import { InputShape } from './input-shape.js';
 import { LineWriter } from './output.js';
 import { messageOf, parseRecordLine } from './record-line.js';
 import type { JsonObject, Outcome, OutputRecord, Processor, RecordMeta, SetupContext, Stage } from './stage.js';
@@ -23,6 +24,8 @@ export interface RunIO {
 
 const DATA_DIR = fileURLToPath(new URL('../../data/', import.meta.url));
 const STDIN_NAME = 'stdin';
+/** Rejects of one code printed on stderr; the rest are counted in one line at the end (all go to --rejects). */
+export const REJECTS_SHOWN_PER_CODE = 5;
 
 /** Runs one stage over its inputs and returns the exit status. Never throws. */
 export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<number> {
@@ -154,6 +157,10 @@ class Run {
   private readonly started = performance.now();
   private bytesRead = 0;
   private progressShown = false;
+  /** Rejects per code, for the cap on stderr. */
+  private readonly rejectsByCode = new Map<string, number>();
+  /** Per source: does it look like one JSON document rather than JSON Lines? */
+  private readonly shapes = new Map<string, InputShape>();
 
   constructor(
     private readonly stageName: string,
@@ -287,6 +294,16 @@ class Run {
 
   private printSummary(): void {
     this.clearProgress();
+    for (const [code, count] of this.rejectsByCode) {
+      if (count <= REJECTS_SHOWN_PER_CODE) continue;
+      const where = this.rejectsFd === null ? ' (--rejects FILE keeps every one)' : ' (all in --rejects)';
+      const more = count - REJECTS_SHOWN_PER_CODE;
+      this.say(`… ${more} more ${code} ${more === 1 ? 'reject' : 'rejects'}${where}`);
+    }
+    for (const shape of this.shapes.values()) {
+      const hint = shape.hint();
+      if (hint) this.say(hint);
+    }
     if (this.rejected > 0) this.say(`${this.rejected} of ${this.records} records rejected`);
     for (const line of this.processor.summary?.() ?? []) this.say(line);
     // Input is read ahead of output (the reorder window, batches): both counts are true.
@@ -298,6 +315,7 @@ class Run {
     const stream = source === '-' ? this.io.stdin : createReadStream(source);
     this.current = stream;
     const splitter = new LineSplitter(this.maxLineBytes);
+    if (!this.shapes.has(name)) this.shapes.set(name, new InputShape(name));
     const events: LineEvent[] = [];
     const chunks = (stream as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
     // Only a failure of the stream itself is "cannot read"; one while handling lines is reported as it is.
@@ -368,6 +386,9 @@ class Run {
         continue;
       }
       const meta: RecordMeta = { source, line: event.line, raw: event.text };
+      const shape = this.shapes.get(source);
+      const first = shape !== undefined && !shape.seenFirst;
+      shape?.first(event.text);
       if (this.rawLines) {
         await this.submit(meta, null);
       } else {
@@ -376,6 +397,7 @@ class Run {
           this.reject(meta, parsed.reject.code, parsed.reject.message);
           continue;
         }
+        if (first) shape.firstRecord(parsed.record);
         await this.submit(meta, parsed.record);
       }
       if (this.writer.needsFlush) await this.writer.flush();
@@ -459,7 +481,11 @@ class Run {
 
   private reject(meta: RecordMeta, code: string, message: string): void {
     this.rejected++;
-    this.say(`${meta.source}:${meta.line}: ${code}: ${message}`);
+    // A file in the wrong format rejects every line: a few of each code, then a count at the end.
+    const sameCode = (this.rejectsByCode.get(code) ?? 0) + 1;
+    this.rejectsByCode.set(code, sameCode);
+    if (sameCode <= REJECTS_SHOWN_PER_CODE) this.say(`${meta.source}:${meta.line}: ${code}: ${message}`);
+    this.shapes.get(meta.source)?.rejected(meta.raw);
     if (this.rejectsFd !== null) {
       const rec = { stage: this.stageName, source: meta.source, line: meta.line, code, message, input: meta.raw };
       writeSync(this.rejectsFd, JSON.stringify(rec) + '\n');
