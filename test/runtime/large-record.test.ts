@@ -2,7 +2,7 @@
 // not one per step. Peak RSS ≤ 100 MB + 4 × the record (the bound bench/large-record-memory.mjs
 // measures at 15 and 50 MB); the pieces the large-record paths work in give the same bytes.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -112,15 +112,18 @@ describe('peak memory on one 15 MB record', () => {
 
   async function peakOf(stage: string, args: string[]): Promise<{ code: number | null; peakMb: number; lines: number }> {
     const probe = peakRssProbe();
+    const input = openSync(file, 'r');
     const child = spawn(process.execPath, [join(ROOT, 'bin', `rca-${stage}`), ...args, '--max-line-bytes', String(64 * MB)], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', ...probe.env },
-      stdio: [openSync(file, 'r'), 'pipe', 'pipe'],
+      stdio: [input, 'pipe', 'pipe'],
     });
+    closeSync(input);
     let lines = 0;
-    child.stdout.on('data', (d: Buffer) => (lines += d.toString('latin1').split('\n').length - 1));
-    child.stderr.resume();
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.stdout!.on('data', (d: Buffer) => (lines += d.toString('latin1').split('\n').length - 1));
+    child.stderr!.resume();
+    // 'close': the process has exited and its output has been read to the end.
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     // The probe gives MiB; the bound is in MB, as the record's size is.
     return { code, peakMb: probe.peakMb() * 1.048576, lines };
   }
