@@ -308,6 +308,7 @@ class Run {
     for (const line of this.processor.summary?.() ?? []) this.say(line);
     // Input is read ahead of output (the reorder window, batches): both counts are true.
     if (this.interrupted) this.say(`interrupted after reading ${plural(this.records, 'record')}; ${plural(this.writer.written, 'record')} written`);
+    else if (this.fatal) this.say(`stopped after reading ${plural(this.records, 'record')}; ${plural(this.writer.written, 'record')} written`);
   }
 
   private async readSource(source: string): Promise<void> {

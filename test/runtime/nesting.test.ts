@@ -64,6 +64,8 @@ describe('a fatal error mid-run', () => {
     expect(outLines(r.stdout).map((l) => (JSON.parse(l) as { id: number }).id)).toEqual([1, 2, 3, 4]);
     expect(r.stderr).toContain('fatal: Do not know how to serialize a BigInt');
     expect(r.stderr).not.toContain('cannot read');
+    // The summary counts what was written, not what was read.
+    expect(r.stderr.endsWith('rca-bad-output: stopped after reading 5 records; 4 records written\n')).toBe(true);
   });
 });
 
