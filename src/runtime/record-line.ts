@@ -38,11 +38,19 @@ export function parseRecordLine(text: string): ParsedLine {
 }
 
 /**
- * True when the brackets of `text` outside its strings nest deeper than `limit`. One pass, no
- * allocation: strings are skipped with indexOf (they are most of a record's bytes), so this costs
- * a small fraction of JSON.parse. Text that is not JSON gets an answer too; JSON.parse judges it.
+ * True when the brackets of `text` outside its strings nest deeper than `limit`. No allocation:
+ * a line with few brackets is cleared by counting them; otherwise one pass skips strings with
+ * indexOf (they are most of a record's bytes). Text that is not JSON gets an answer too;
+ * JSON.parse judges it.
  */
 export function nestsDeeperThan(text: string, limit: number): boolean {
+  // Fast path: with at most `limit` opening brackets in all, nothing can nest deeper (native
+  // indexOf; almost every record line stops here).
+  let opening = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at >= 0 && opening <= limit; at = text.indexOf(bracket, at + 1)) opening++;
+  }
+  if (opening <= limit) return false;
   let depth = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {

@@ -69,7 +69,7 @@ describe('a fatal error mid-run', () => {
   });
 });
 
-describe('every stage and rca merge refuse a record nested 5,000 deep and go on', () => {
+describe('every stage and rca merge refuse a record nested 100,000 deep and go on', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'rca-nesting-'));
   const chunks = outLines(readFileSync(SAMPLE, 'utf8'));
   const tagged = outLines(runBin('tag', [], readFileSync(SAMPLE)).stdout);
@@ -87,7 +87,7 @@ describe('every stage and rca merge refuse a record nested 5,000 deep and go on'
 
   it.each(cases)('rca-%s %j', (stage, args, good) => {
     expect(good.length).toBeGreaterThan(3);
-    const r = runBin(stage, args, withDeepLine(good, 5000));
+    const r = runBin(stage, args, withDeepLine(good, 100_000));
     expect(r.stderr).toContain(`rca-${stage}: stdin:3: NESTING_TOO_DEEP: arrays and objects nest more than ${MAX_NESTING_DEPTH} levels deep\n`);
     expect(r.stderr).not.toContain('call stack');
     expect(r.code).toBe(1);
@@ -101,7 +101,7 @@ describe('every stage and rca merge refuse a record nested 5,000 deep and go on'
       mkdirSync(path, { recursive: true });
       return path;
     };
-    writeFileSync(join(dir('in'), 'a.chunks.jsonl'), withDeepLine(chunks, 5000));
+    writeFileSync(join(dir('in'), 'a.chunks.jsonl'), withDeepLine(chunks, 100_000));
     writeFileSync(join(dir('out'), 'a.summarized.jsonl'), chunks.join('\n') + '\n');
     const r = spawnSync(process.execPath, [join(ROOT, 'bin/rca'), 'merge', '--inputs', join(tmp, 'in'), '--outputs', join(tmp, 'out')], { encoding: 'utf8' });
     expect(r.stderr).toContain(`a.chunks.jsonl:3: NESTING_TOO_DEEP: arrays and objects nest more than ${MAX_NESTING_DEPTH} levels deep; not expected in the outputs`);
