@@ -12,13 +12,17 @@ export class InputShape {
   }
   private documentLike = false;
   private hasChunks = false;
+  /** Line 1 was an object holding a chunk array. */
+  private chunkList = false;
+  private lines = 0;
   private rejects = 0;
 
   constructor(readonly source: string) {}
 
-  /** The first non-blank line of the source: `{` or `[` alone opens a pretty-printed document,
-   *  and a line starting with `[` is a JSON array (or the start of one). */
-  first(text: string): void {
+  /** Every non-blank line of the source. The first: `{` or `[` alone opens a pretty-printed
+   *  document, and a line starting with `[` is a JSON array (or the start of one). */
+  line(text: string): void {
+    this.lines++;
     if (this.firstSeen) return;
     this.firstSeen = true;
     const start = text.trimStart();
@@ -30,6 +34,7 @@ export class InputShape {
     if (Array.isArray(record.chunks)) {
       this.documentLike = true;
       this.hasChunks = true;
+      this.chunkList = true;
     }
   }
 
@@ -40,7 +45,8 @@ export class InputShape {
 
   /** The hint for the end of the run, or null when the source looks like JSON Lines. */
   hint(): string | null {
-    if (!this.documentLike || this.rejects === 0) return null;
+    // A source that is one object holding a chunk array gets the hint even if a stage took it.
+    if (!this.documentLike || (this.rejects === 0 && !(this.chunkList && this.lines === 1))) return null;
     return `${this.source}: looks like one JSON document, not JSON Lines: try jq -c '${this.hasChunks ? '.chunks[]' : '.[]'}'`;
   }
 }

@@ -389,7 +389,7 @@ class Run {
       const meta: RecordMeta = { source, line: event.line, raw: event.text };
       const shape = this.shapes.get(source);
       const first = shape !== undefined && !shape.seenFirst;
-      shape?.first(event.text);
+      shape?.line(event.text);
       if (this.rawLines) {
         await this.submit(meta, null);
       } else {

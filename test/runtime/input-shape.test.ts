@@ -54,6 +54,14 @@ describe('a hint when the input is one JSON document', () => {
     );
   });
 
+  it('one object holding a chunks array on one line, even when the stage takes it: jq -c .chunks[]', async () => {
+    const r = await runInProcess(echoStage, ['{"title":"t","chunks":[{"chunk_id":"a","text":"x"}]}\n']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("rca-echo: stdin: looks like one JSON document, not JSON Lines: try jq -c '.chunks[]'\n");
+    const two = await runInProcess(echoStage, ['{"chunks":[1]}\n{"chunks":[2]}\n']);
+    expect(two.stderr).toBe('');
+  });
+
   it('a pretty-printed array, named by its file', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'rca-shape-')), 'doc.json');
     const { writeFileSync } = await import('node:fs');
