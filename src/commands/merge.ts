@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { canonicalJson } from '../cache/cache-key.js';
 import { EXIT } from '../runtime/exit-codes.js';
 import { LineSplitter, type LineEvent } from '../runtime/line-splitter.js';
+import { parseRecordLine } from '../runtime/record-line.js';
 import type { Command, CommandIO } from './command.js';
 
 const USAGE = `Usage: rca merge --inputs DIR|FILE... --outputs DIR|FILE... [--shards N] [--max-report N] [--json]
@@ -156,10 +157,10 @@ const command: Command = {
     const expected = new Map<string, Expected>();
     try {
       for (const file of inputs) {
-        await eachRecord(file, (where, record) => {
+        await eachRecord(file, (where, record, why) => {
           if (record === null) {
             counts.unreadableInputs++;
-            say(`${where}: not a JSON object; not expected in the outputs`);
+            say(`${where}: ${why ?? 'not a JSON object'}; not expected in the outputs`);
             return;
           }
           counts.inputRecords++;
@@ -170,11 +171,11 @@ const command: Command = {
         });
       }
       for (const file of outputs) {
-        await eachRecord(file, (where, record) => {
+        await eachRecord(file, (where, record, why) => {
           counts.outputRecords++;
           if (record === null) {
             counts.unexpected++;
-            report('unexpected', `${where}: unexpected: not a JSON object`);
+            report('unexpected', `${where}: unexpected: ${why ?? 'not a JSON object'}`);
             return;
           }
           const entry = expected.get(fingerprintOf(record));
@@ -289,7 +290,7 @@ function expand(paths: readonly string[], suffix: string, option: string): strin
 
 // Line by line as the stages read them (CRLF, BOM, blank lines, UTF-8 across chunks), so a
 // line number here is the one a stage's message would give.
-async function eachRecord(file: string, each: (where: string, record: Record<string, unknown> | null) => void): Promise<void> {
+async function eachRecord(file: string, each: (where: string, record: Record<string, unknown> | null, why?: string) => void): Promise<void> {
   const splitter = new LineSplitter(MAX_LINE_BYTES);
   const events: LineEvent[] = [];
   const flush = () => {
@@ -299,13 +300,9 @@ async function eachRecord(file: string, each: (where: string, record: Record<str
         each(where, null);
         continue;
       }
-      let value: unknown;
-      try {
-        value = JSON.parse(event.text);
-      } catch {
-        value = null;
-      }
-      each(where, value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
+      // As the stages parse it: a line nested too deep is refused before anything recurses into it.
+      const parsed = parseRecordLine(event.text);
+      each(where, parsed.record ?? null, parsed.reject?.code === 'NESTING_TOO_DEEP' ? `${parsed.reject.code}: ${parsed.reject.message}` : undefined);
     }
     events.length = 0;
   };

@@ -872,7 +872,7 @@ export const JSON_SCHEMAS = {
       },
       "code": {
         "type": "string",
-        "description": "BAD_JSON, NOT_OBJECT, BAD_UTF8, LINE_TOO_LONG, or a stage-specific code"
+        "description": "BAD_JSON, NOT_OBJECT, NESTING_TOO_DEEP, BAD_UTF8, LINE_TOO_LONG, or a stage-specific code"
       },
       "message": {
         "type": "string",

@@ -7,7 +7,7 @@ export const RejectRecord = z
     source: z.string().describe('"stdin" or the input file path'),
     line: z.number().int().describe('1-based physical line number in that source (for a record of a JSON document: its 1-based position in the records array)'),
     at: z.string().optional().describe('for a record of a JSON document: where it sits, e.g. "chunks[12]"'),
-    code: z.string().describe('BAD_JSON, NOT_OBJECT, BAD_UTF8, LINE_TOO_LONG, or a stage-specific code'),
+    code: z.string().describe('BAD_JSON, NOT_OBJECT, NESTING_TOO_DEEP, BAD_UTF8, LINE_TOO_LONG, or a stage-specific code'),
     message: z.string().describe('one-line explanation'),
     input: z.string().describe('the line as read (a preview for over-long or non-UTF-8 lines; a document\'s record as JSON)'),
   })

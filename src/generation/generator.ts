@@ -81,7 +81,7 @@ export class Generator implements Processor {
     const jobs = todo.map((view): ViewJob => ({ view, ...read.chunk, seq }));
     if (config.dryRun) return this.inOrder({ outcome: this.render(record, jobs), unfinished: false }, meta);
 
-    const grounding = new GroundingText(read.chunk.text);
+    const grounding = GroundingText.of(read.chunk.text);
     const work = Promise.all(jobs.map((job) => this.view(job, grounding))).then((results) => this.assemble(record, jobs, results));
     return this.inOrder(work, meta);
   }

@@ -36,14 +36,68 @@ export function extractiveView(view: 'retrieval_summary', input: ExtractiveInput
 export function extractiveView(view: 'rca_frame', input: ExtractiveInput): RcaFrame;
 export function extractiveView(view: ViewType, input: ExtractiveInput): View;
 export function extractiveView(view: ViewType, input: ExtractiveInput): View {
-  const units = splitUnits(input.text).filter((u) => u.kind !== 'header');
-  const classified = units.map((u) => ({ unit: u, classes: classifyUnit(u, input.context.section_role) }));
+  // Only the units a view can still use are kept (see NeededUnits): memory stays bounded by the
+  // item caps, not by the length of the text.
+  const needed = new NeededUnits(input.text, input.context.section_role);
+  eachUnit(input.text, needed);
+  const classified = needed.kept;
   return view === 'retrieval_summary' ? retrievalSummary(input, classified) : rcaFrame(input.context, classified);
 }
 
 interface Classified {
   unit: TextUnit;
   classes: UnitClasses;
+}
+
+// The classes whose units become items (items() of a filter by class, in the two views).
+const ITEM_CLASSES = ['observed', 'hypothesis', 'test', 'action', 'constraint'] as const;
+
+/**
+ * The units of a chunk that can change a view, in text order, as they are split: the first unit
+ * and the run from the first sentence that scopeOf reads, and for each item class the first
+ * unit of each distinct item until the class has MAX_ITEMS of them (items() dedupes and stops
+ * there, so the rest cannot change it). The views come out the same as from every unit.
+ */
+class NeededUnits {
+  readonly kept: Classified[] = [];
+  private readonly distinct = new Map<string, Set<string>>(ITEM_CLASSES.map((c) => [c, new Set<string>()]));
+  private scope: 'before' | 'after-first-sentence' | 'done' = 'before';
+  private scopeStart = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly sectionRole: string,
+  ) {}
+
+  push(unit: TextUnit): void {
+    if (unit.kind === 'header') return;
+    const classes = classifyUnit(unit, this.sectionRole);
+    // forScope first: it follows every unit, the first one included.
+    let keep = this.forScope(unit) || this.kept.length === 0;
+    let key: string | null = null;
+    for (const name of ITEM_CLASSES) {
+      const seen = this.distinct.get(name)!;
+      if (!classes[name] || seen.size >= MAX_ITEMS) continue;
+      key ??= itemKey(cutAtWord(unit.text, MAX_ITEM_CHARS));
+      if (seen.has(key)) continue;
+      seen.add(key);
+      keep = true;
+    }
+    if (keep) this.kept.push({ unit, classes });
+  }
+
+  // The first sentence and the units after it while scopeOf may still extend the scope over them.
+  private forScope(unit: TextUnit): boolean {
+    if (this.scope === 'done') return false;
+    if (this.scope === 'before') {
+      if (unit.kind !== 'sentence') return false;
+      this.scope = 'after-first-sentence';
+      this.scopeStart = unit.start;
+      return true;
+    }
+    if (unit.kind !== 'sentence' || collapse(this.text.slice(this.scopeStart, unit.start + unit.text.length)).length > MAX_SCOPE_CHARS) this.scope = 'done';
+    return true;
+  }
 }
 
 function retrievalSummary(input: ExtractiveInput, classified: Classified[]): RetrievalSummary {
@@ -116,12 +170,17 @@ function items(selected: Classified[]): string[] {
   return dedupe(selected.map((c) => cutAtWord(c.unit.text, MAX_ITEM_CHARS)));
 }
 
+/** What makes two items the same for dedupe: case and spacing do not count. */
+function itemKey(value: string): string {
+  return value.replace(/\s+/g, ' ').toLowerCase();
+}
+
 /** First-seen order, case- and spacing-insensitive, capped. */
 function dedupe(values: string[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const value of values) {
-    const key = value.replace(/\s+/g, ' ').toLowerCase();
+    const key = itemKey(value);
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(value);
@@ -162,14 +221,14 @@ export function cutAtWord(value: string, max: number): string {
   return value.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
+const REGEXP_SPECIAL_RE = /[.*+?^${}()|[\]\\]/g;
+
 /** Seed terms kept only where they occur in the text, in the spelling the text uses. */
 class SeedTerms {
   private readonly grounding: GroundingText;
-  private readonly lower: string;
 
   constructor(private readonly text: string) {
-    this.grounding = new GroundingText(text);
-    this.lower = text.toLowerCase();
+    this.grounding = GroundingText.of(text);
   }
 
   phrases(terms: readonly string[]): string[] {
@@ -198,10 +257,14 @@ class SeedTerms {
   private asWritten(term: string): string | null {
     if (term === '') return null;
     if (this.text.includes(term)) return term;
-    const at = this.lower.indexOf(term.toLowerCase());
-    if (at < 0) return null;
-    const span = this.text.slice(at, at + term.length);
-    return span.toLowerCase() === term.toLowerCase() ? span : null;
+    // Searched case-insensitively in place: a lower-cased copy would be as large as the text.
+    const lower = term.toLowerCase();
+    const found = new RegExp(term.replace(REGEXP_SPECIAL_RE, '\\$&'), 'gi');
+    for (let m = found.exec(this.text); m !== null; m = found.exec(this.text)) {
+      if (m[0].length === term.length && m[0].toLowerCase() === lower) return m[0];
+      found.lastIndex = m.index + 1;
+    }
+    return null;
   }
 }
 
@@ -233,10 +296,23 @@ const TABLE_ROW_LABEL_RE = /^row\s+\d+:\s*/i;
  */
 export function splitUnits(text: string): TextUnit[] {
   const units: TextUnit[] = [];
+  eachUnit(text, units);
+  return units;
+}
+
+/** Where units go as they are split: an array, or a consumer that keeps only some (NeededUnits). */
+interface UnitSink {
+  push(unit: TextUnit): unknown;
+}
+
+/** splitUnits, handing each unit to `units` as it is found; lines are read one ahead, never all at once. */
+function eachUnit(text: string, units: UnitSink): void {
   const lines = linesOf(text);
+  let next = lines.next();
   let columns = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
+  while (!next.done) {
+    const line = next.value;
+    next = lines.next();
     const lead = line.text.length - line.text.trimStart().length;
     const body = line.text.trim();
     if (body === '') {
@@ -245,7 +321,7 @@ export function splitUnits(text: string): TextUnit[] {
     }
     const bodyStart = line.start + lead;
     if (body.startsWith('|') && countPipes(body) >= 2) {
-      const nextIsDelimiter = isDelimiterLine(lines[i + 1]?.text);
+      const nextIsDelimiter = isDelimiterLine(next.done ? undefined : next.value.text);
       columns = tableLine(text, bodyStart, body, columns, nextIsDelimiter, units);
       continue;
     }
@@ -260,19 +336,16 @@ export function splitUnits(text: string): TextUnit[] {
       sentences(text, bodyStart + bullet, bodyStart + body.length, units);
     }
   }
-  return units;
 }
 
 // Blank lines are kept: they end a table.
-function linesOf(text: string): Array<{ text: string; start: number }> {
-  const lines: Array<{ text: string; start: number }> = [];
+function* linesOf(text: string): Generator<{ text: string; start: number }> {
   let start = 0;
   for (const m of text.matchAll(LINE_BREAK_RE)) {
-    lines.push({ text: text.slice(start, m.index), start });
+    yield { text: text.slice(start, m.index), start };
     start = m.index + m[0].length;
   }
-  lines.push({ text: text.slice(start), start });
-  return lines;
+  yield { text: text.slice(start), start };
 }
 
 function countPipes(line: string): number {
@@ -295,7 +368,7 @@ interface Cell {
 }
 
 /** One table line → header and row units; returns the column count known after it. */
-function tableLine(text: string, at: number, line: string, known: number, isHeader: boolean, units: TextUnit[]): number {
+function tableLine(text: string, at: number, line: string, known: number, isHeader: boolean, units: UnitSink): number {
   const cells: Cell[] = [];
   let from = -1;
   for (let i = 0; i < line.length; i++) {
@@ -345,7 +418,7 @@ function cell(line: string, at: number, from: number, to: number): Cell {
   return { start: at + from, end: at + to, empty: raw.trim() === '', delimiter: DELIMITER_CELL_RE.test(raw) };
 }
 
-function emitCells(text: string, cells: Cell[], kind: TextUnit['kind'], units: TextUnit[]): void {
+function emitCells(text: string, cells: Cell[], kind: TextUnit['kind'], units: UnitSink): void {
   if (cells.length === 0 || cells.every((c) => c.empty)) return;
   // The row's span from its first to its last cell, without the outer pipes and spaces.
   let start = cells[0]!.start;
@@ -359,7 +432,7 @@ function isPipeOrSpace(code: number): boolean {
   return code === 124 || code === 32 || code === 9 || code === 160;
 }
 
-function push(units: TextUnit[], text: string, start: number, end: number, kind: TextUnit['kind']): void {
+function push(units: UnitSink, text: string, start: number, end: number, kind: TextUnit['kind']): void {
   const raw = text.slice(start, end);
   const lead = raw.length - raw.trimStart().length;
   const body = raw.trim();
@@ -388,7 +461,7 @@ const DOTTED_ACRONYM_RE = /^(?:\p{L}\.)+\p{L}$/u;
 // "1." "6.1.2." "a)" "iv." alone: the number of the sentence that follows, not a sentence.
 const LIST_MARKER_ONLY_RE = /^(?:\d+(?:\.\d+)*|[a-z]|[ivx]+)[.)]$/i;
 
-function sentences(text: string, start: number, end: number, units: TextUnit[]): void {
+function sentences(text: string, start: number, end: number, units: UnitSink): void {
   const line = text.slice(start, end);
   let from = 0;
   for (const m of line.matchAll(SENTENCE_END_RE)) {

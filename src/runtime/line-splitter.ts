@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { TextDecoder } from 'node:util';
 
 export type LineEvent =
   | { kind: 'line'; line: number; text: string }
@@ -14,10 +15,21 @@ const PREVIEW_BYTES = 200;
  * two chunks is joined before decoding. Handles CRLF, a missing final newline and a BOM at the
  * start. Blank lines are counted (line numbers stay true to the file) but not emitted. A line
  * longer than maxLineBytes is reported without being buffered: its bytes are dropped as they arrive.
+ *
+ * A line within one chunk is decoded from the chunk. A line over several chunks is decoded as it
+ * arrives (a streaming, fatal UTF-8 decoder), so its bytes are not held until it ends: a line of
+ * N bytes costs its text and the pieces it is joined from, not also N bytes of chunks and their
+ * N-byte concatenation.
  */
 export class LineSplitter {
   private lineNo = 0;
-  private parts: Buffer[] = [];
+  private pieces: string[] = [];
+  private decoder: TextDecoder | null = null;
+  /** The held line's bytes are not valid UTF-8 (its decoding stopped). */
+  private badUtf8 = false;
+  /** Its first bytes, for the preview of a refused line. */
+  private head: Buffer[] = [];
+  private headBytes = 0;
   private partBytes = 0;
   private overflowBytes = -1; // -1: not in an over-long line
   private overflowPreview = '';
@@ -37,11 +49,8 @@ export class LineSplitter {
         this.keep(chunk, start, nl);
         this.closeOverflow(out);
       } else if (this.partBytes > 0) {
-        this.parts.push(chunk.subarray(start, nl));
-        const whole = Buffer.concat(this.parts, this.partBytes + (nl - start));
-        this.parts = [];
-        this.partBytes = 0;
-        this.emit(whole, 0, whole.length, out);
+        this.keep(chunk, start, nl);
+        this.emitHeld(out);
       } else {
         this.emit(chunk, start, nl, out);
       }
@@ -53,38 +62,83 @@ export class LineSplitter {
     if (this.overflowBytes >= 0) {
       this.closeOverflow(out);
     } else if (this.partBytes > 0) {
-      const whole = Buffer.concat(this.parts, this.partBytes);
-      this.parts = [];
-      this.partBytes = 0;
-      this.emit(whole, 0, whole.length, out);
+      this.emitHeld(out);
     }
   }
 
-  /** Holds bytes of an unfinished line, or counts and drops them once the line is too long. */
+  /** Decodes bytes of an unfinished line as they come, or counts and drops them once the line is too long. */
   private keep(chunk: Buffer, from: number, to: number): void {
     if (from >= to) return;
     if (this.overflowBytes >= 0) {
       this.overflowBytes += to - from;
       return;
     }
-    if (this.partBytes + (to - from) > this.maxLineBytes) {
-      // Only the first parts make the preview: joining all held parts would copy up to maxLineBytes.
-      const head: Buffer[] = [];
-      let headBytes = 0;
-      for (const part of [...this.parts, chunk.subarray(from, Math.min(to, from + PREVIEW_BYTES))]) {
-        if (headBytes >= PREVIEW_BYTES) break;
-        head.push(part);
-        headBytes += part.length;
-      }
-      this.overflowPreview = Buffer.concat(head, headBytes).subarray(0, PREVIEW_BYTES).toString('utf8');
-      this.overflowBytes = this.partBytes + (to - from);
-      this.parts = [];
-      this.partBytes = 0;
+    const part = chunk.subarray(from, to);
+    this.keepHead(part);
+    if (this.partBytes + part.length > this.maxLineBytes) {
+      this.overflowPreview = this.headText();
+      this.overflowBytes = this.partBytes + part.length;
+      this.dropHeld();
       return;
     }
-    // Copy: the stream may reuse the chunk's memory after we return.
-    this.parts.push(Buffer.from(chunk.subarray(from, to)));
-    this.partBytes += to - from;
+    this.partBytes += part.length;
+    if (this.badUtf8) return;
+    this.decoder ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    try {
+      this.pieces.push(this.decoder.decode(part, { stream: true }));
+    } catch {
+      this.badUtf8 = true;
+      this.pieces = [];
+    }
+  }
+
+  private keepHead(part: Buffer): void {
+    if (this.headBytes >= PREVIEW_BYTES) return;
+    // Copied: only these few bytes outlive the chunk.
+    const take = Buffer.from(part.subarray(0, PREVIEW_BYTES - this.headBytes));
+    this.head.push(take);
+    this.headBytes += take.length;
+  }
+
+  private headText(): string {
+    return Buffer.concat(this.head, this.headBytes).toString('utf8');
+  }
+
+  private dropHeld(): void {
+    this.pieces = [];
+    this.decoder = null;
+    this.badUtf8 = false;
+    this.head = [];
+    this.headBytes = 0;
+    this.partBytes = 0;
+  }
+
+  /** Ends the line held over several chunks. */
+  private emitHeld(out: LineEvent[]): void {
+    let text: string | null = null;
+    if (!this.badUtf8) {
+      try {
+        this.pieces.push(this.decoder!.decode());
+        text = this.pieces.join('');
+      } catch {
+        // The line ends inside a multi-byte character.
+      }
+    }
+    const preview = text === null ? this.headText() : '';
+    this.dropHeld();
+    this.lineNo++;
+    if (text === null) {
+      this.atStart = false;
+      out.push({ kind: 'bad-utf8', line: this.lineNo, preview: preview.replace(/\r$/, '').slice(0, PREVIEW_BYTES) });
+      return;
+    }
+    if (this.atStart) {
+      this.atStart = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    if (text === '' || isBlank(text)) return;
+    out.push({ kind: 'line', line: this.lineNo, text });
   }
 
   private closeOverflow(out: LineEvent[]): void {

@@ -1,3 +1,5 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXIT_HELP, UsageError } from './exit-codes.js';
 import type { OptionSpec, OptionsSpec, Stage } from './stage.js';
@@ -5,8 +7,8 @@ import { INPUT_OPTIONS } from './sources/index.js';
 
 /** Options every stage takes; the runner handles them. */
 export const COMMON_OPTIONS = {
-  rejects: { type: 'string', placeholder: 'FILE', help: 'also write each rejected line as a JSON record {stage, source, line, code, message, input} to FILE' },
-  stats: { type: 'string', placeholder: 'FILE', help: 'write the run statistics as JSON to FILE at the end' },
+  rejects: { type: 'string', placeholder: 'FILE', writes: true, help: 'also write each rejected line as a JSON record {stage, source, line, code, message, input} to FILE' },
+  stats: { type: 'string', placeholder: 'FILE', writes: true, help: 'write the run statistics as JSON to FILE at the end' },
   progress: { type: 'boolean', help: 'show a progress line on stderr (default: when stderr is a terminal; --no-progress to hide)' },
   'max-line-bytes': { type: 'number', placeholder: 'N', default: 16 * 1024 * 1024, min: 1, integer: true, help: 'reject longer input lines without buffering them' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
@@ -47,6 +49,47 @@ export function parseStageArgs(spec: OptionsSpec, argv: readonly string[]): Pars
     values[name] = raw === undefined ? defaultOf(opt) : convert(name, opt, raw);
   }
   return { values, files: parsed.positionals };
+}
+
+/**
+ * Checks, without creating or truncating anything, that every file an option names for writing
+ * (OptionSpec.writes: --rejects, --stats, ...) can be written: so a typo in a path is a usage
+ * error before the first record, not a fatal one after the whole run. Throws UsageError.
+ */
+export function checkOutputPaths(spec: OptionsSpec, values: Record<string, unknown>): void {
+  for (const [name, opt] of Object.entries({ ...spec, ...COMMON_OPTIONS } as OptionsSpec)) {
+    if (!opt.writes) continue;
+    const given = values[name];
+    for (const path of Array.isArray(given) ? (given as string[]) : given === undefined ? [] : [String(given)]) {
+      const problem = unwritable(path);
+      if (problem) throw new UsageError(`cannot write --${name} file '${path}': ${problem}`);
+    }
+  }
+}
+
+function unwritable(path: string): string | null {
+  if (path === '') return 'empty path';
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    st = null;
+  }
+  if (st?.isDirectory()) return 'is a directory';
+  try {
+    // An existing file must be writable; a new one needs a folder it can be created in.
+    if (st) accessSync(path, constants.W_OK);
+    else {
+      const dir = dirname(path);
+      const parent = statSync(dir, { throwIfNoEntry: false });
+      if (!parent) return `no folder '${dir}'`;
+      if (!parent.isDirectory()) return `'${dir}' is not a folder`;
+      accessSync(dir, constants.W_OK);
+    }
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code ?? String(err);
+  }
+  return null;
 }
 
 function defaultOf(opt: OptionSpec): unknown {

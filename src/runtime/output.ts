@@ -13,6 +13,8 @@ export class LineWriter {
   private pendingChars = 0;
   closed = false;
   error: Error | null = null;
+  /** Lines handed to the stream so far (what the end-of-run summary reports as written). */
+  written = 0;
   private waiters: Array<() => void> = [];
 
   constructor(private readonly stream: Writable, private readonly onClosed: () => void) {
@@ -44,10 +46,14 @@ export class LineWriter {
   /** Writes what is batched; resolves when the stream can take more. */
   async flush(): Promise<void> {
     if (this.closed || this.pending.length === 0) return;
-    const data = this.pending.join('\n') + '\n';
+    const data = this.pending.join('\n');
+    this.written += this.pending.length;
     this.pending = [];
     this.pendingChars = 0;
-    if (!this.stream.write(data)) await this.waitDrain();
+    // The newline goes on its own: `data + '\n'` is a rope that writing copies flat, a second copy
+    // of a batch that may be one record of many megabytes.
+    this.stream.write(data);
+    if (!this.stream.write('\n')) await this.waitDrain();
   }
 
   private waitDrain(): Promise<void> {
@@ -59,6 +65,21 @@ export class LineWriter {
     const waiters = this.waiters;
     this.waiters = [];
     for (const w of waiters) w();
+  }
+
+  /**
+   * Writes one line given in parts (a large record serialised piece by piece), after what is
+   * batched, waiting for 'drain' between parts: no part, and no copy of the whole line, is held.
+   */
+  async writeParts(parts: Iterable<string>): Promise<void> {
+    await this.flush();
+    for (const part of parts) {
+      if (this.closed) return;
+      if (!this.stream.write(part)) await this.waitDrain();
+    }
+    if (this.closed) return;
+    this.written++;
+    if (!this.stream.write('\n')) await this.waitDrain();
   }
 
   /** Flushes and waits until the stream has handed everything to the OS. */

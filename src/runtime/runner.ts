@@ -5,7 +5,8 @@ import type { Readable, Writable } from 'node:stream';
 import { EXIT, FatalError, UsageError } from './exit-codes.js';
 import { createSource, type InputFormat, type SourceEvent } from './sources/index.js';
 import { readDocumentFields } from './sources/document-fields.js';
-import { parseStageArgs, renderHelp } from './options.js';
+import { checkOutputPaths, parseStageArgs, renderHelp } from './options.js';
+import { InputShape } from './input-shape.js';
 import { LineWriter } from './output.js';
 import { messageOf, parseRecordLine } from './record-line.js';
 import type { JsonObject, Outcome, OutputRecord, Processor, RecordMeta, SetupContext, Stage } from './stage.js';
@@ -26,6 +27,8 @@ const DATA_DIR = fileURLToPath(new URL('../../data/', import.meta.url));
 const STDIN_NAME = 'stdin';
 /** The largest document field (a TOC, metadata) a stage may ask for. */
 const DOCUMENT_FIELD_BYTES = 256 * 1024 * 1024;
+/** Rejects of one code printed on stderr; the rest are counted in one line at the end (all go to --rejects). */
+export const REJECTS_SHOWN_PER_CODE = 5;
 
 /** Runs one stage over its inputs and returns the exit status. Never throws. */
 export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<number> {
@@ -62,6 +65,7 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
         throw new UsageError(`cannot read input file '${file}'`);
       }
     }
+    checkOutputPaths(stage.options, args.values);
     processor = await stage.create(args.values as never, setupContext(io.env));
     const rejectsPath = args.values.rejects as string | undefined;
     if (rejectsPath) {
@@ -170,6 +174,10 @@ class Run {
   private progressShown = false;
   /** --input-format and --records-at: how each source's bytes become records (sources/). */
   inputFormat: { format: InputFormat; recordsAt: string | undefined } = { format: 'auto', recordsAt: undefined };
+  /** Rejects per code, for the cap on stderr. */
+  private readonly rejectsByCode = new Map<string, number>();
+  /** Per source: does it look like one JSON document rather than JSON Lines? */
+  private readonly shapes = new Map<string, InputShape>();
 
   constructor(
     private readonly stageName: string,
@@ -215,14 +223,15 @@ class Run {
       if (!this.stopped && !this.fatal && this.processor.finish) {
         await this.apply(await this.safeFinish(), { source: 'end', line: 0, raw: '' });
       }
-      await this.writer.end();
     } catch (err) {
       this.say(`fatal: ${messageOf(err)}`);
       this.fatal = true;
+      this.stop();
     } finally {
       this.io.signals?.off('SIGINT', onSignal);
       this.io.signals?.off('SIGTERM', onSignal);
     }
+    await this.writeWhatIsDone();
     if (this.writer.error) {
       this.say(`cannot write output: ${messageOf(this.writer.error)}`);
       this.fatal = true;
@@ -232,6 +241,27 @@ class Run {
     if (this.fatal) return EXIT.FATAL;
     if (this.rejected > 0 || this.failed) return EXIT.RECORDS_FAILED;
     return EXIT.OK;
+  }
+
+  /**
+   * However the run ended, the outcomes already produced go out: those still in the window, in
+   * order, then the writer's batch. After a fatal error a record that cannot be written is
+   * skipped, not allowed to hold back the ones after it.
+   */
+  private async writeWhatIsDone(): Promise<void> {
+    while (this.window.length > 0) {
+      try {
+        await this.drainWindow(0);
+      } catch (err) {
+        this.say(`fatal: ${messageOf(err)}`);
+        this.fatal = true;
+      }
+    }
+    try {
+      await this.writer.end();
+    } catch (err) {
+      this.writer.error ??= err instanceof Error ? err : new Error(String(err));
+    }
   }
 
   private elapsedSeconds(): number {
@@ -281,9 +311,21 @@ class Run {
 
   private printSummary(): void {
     this.clearProgress();
+    for (const [code, count] of this.rejectsByCode) {
+      if (count <= REJECTS_SHOWN_PER_CODE) continue;
+      const where = this.rejectsFd === null ? ' (--rejects FILE keeps every one)' : ' (all in --rejects)';
+      const more = count - REJECTS_SHOWN_PER_CODE;
+      this.say(`… ${more} more ${code} ${more === 1 ? 'reject' : 'rejects'}${where}`);
+    }
+    for (const shape of this.shapes.values()) {
+      const hint = shape.hint();
+      if (hint) this.say(hint);
+    }
     if (this.rejected > 0) this.say(`${this.rejected} of ${this.records} records rejected`);
     for (const line of this.processor.summary?.() ?? []) this.say(line);
-    if (this.interrupted) this.say(`interrupted after ${this.records} records; completed records were written`);
+    // Input is read ahead of output (the reorder window, batches): both counts are true.
+    if (this.interrupted) this.say(`interrupted after reading ${plural(this.records, 'record')}; ${plural(this.writer.written, 'record')} written`);
+    else if (this.fatal) this.say(`stopped after reading ${plural(this.records, 'record')}; ${plural(this.writer.written, 'record')} written`);
   }
 
   private async readSource(source: string): Promise<void> {
@@ -291,12 +333,15 @@ class Run {
     const stream = source === '-' ? this.io.stdin : createReadStream(source);
     this.current = stream;
     const splitter = createSource({ name, ...this.inputFormat, maxRecordBytes: this.maxLineBytes, keepFields: this.processor.documentFields ?? [] });
+    if (!this.shapes.has(name)) this.shapes.set(name, new InputShape(name));
     const events: SourceEvent[] = [];
     const chunks = (stream as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
+    // Only a failure of the stream itself is "cannot read"; one while handling lines is reported as it is.
+    const read = () => chunks.next().catch((err: unknown) => Promise.reject(new ReadFailure(err)));
     let ended = false;
     try {
       for (;;) {
-        const next = await this.writeWhileWaiting(chunks.next());
+        const next = await this.writeWhileWaiting(read());
         if (next.done) {
           ended = true;
           break;
@@ -313,7 +358,11 @@ class Run {
         await this.handleEvents(name, events);
       }
     } catch (err) {
-      if (!this.stopped) throw new FatalError(`cannot read ${name}: ${messageOf(err)}`);
+      if (err instanceof ReadFailure) {
+        if (!this.stopped) throw new FatalError(`cannot read ${name}: ${messageOf(err.cause)}`);
+      } else {
+        throw err;
+      }
     } finally {
       this.current = null;
       // As `for await` does on an early exit: release the stream.
@@ -369,6 +418,9 @@ class Run {
         continue;
       }
       const meta: RecordMeta = { source, line: event.line, raw: event.text };
+      const shape = this.shapes.get(source);
+      const first = shape !== undefined && !shape.seenFirst;
+      shape?.line(event.text);
       if (this.rawLines) {
         await this.submit(meta, null);
       } else {
@@ -377,6 +429,7 @@ class Run {
           this.reject(meta, parsed.reject.code, parsed.reject.message);
           continue;
         }
+        if (first) shape.firstRecord(parsed.record);
         await this.submit(meta, parsed.record);
       }
       if (this.writer.needsFlush) await this.writer.flush();
@@ -442,6 +495,10 @@ class Run {
     if (outcome.records) {
       // Flush inside the loop: one outcome may carry a whole document's records (grouping stages).
       for (const rec of outcome.records) {
+        if (hasLargeString(rec)) {
+          await this.writer.writeParts(jsonParts(rec));
+          continue;
+        }
         this.writer.push(serialise(rec));
         if (this.writer.needsFlush) await this.writer.flush();
       }
@@ -468,12 +525,27 @@ class Run {
 
   private reject(meta: RecordMeta, code: string, message: string): void {
     this.rejected++;
-    this.say(`${meta.source}:${meta.at ?? meta.line}: ${code}: ${message}`);
+    // A file in the wrong format rejects every line: a few of each code, then a count at the end.
+    const sameCode = (this.rejectsByCode.get(code) ?? 0) + 1;
+    this.rejectsByCode.set(code, sameCode);
+    if (sameCode <= REJECTS_SHOWN_PER_CODE) this.say(`${meta.source}:${meta.at ?? meta.line}: ${code}: ${message}`);
+    this.shapes.get(meta.source)?.rejected(meta.raw);
     if (this.rejectsFd !== null) {
       const rec = { stage: this.stageName, source: meta.source, line: meta.line, ...(meta.at ? { at: meta.at } : {}), code, message, input: meta.raw };
       writeSync(this.rejectsFd, JSON.stringify(rec) + '\n');
     }
   }
+}
+
+/** An error of the input stream, told apart from one raised while its lines are handled. */
+class ReadFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super(messageOf(cause));
+  }
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function formatDuration(seconds: number): string {
@@ -485,6 +557,52 @@ function formatDuration(seconds: number): string {
 
 function serialise(rec: OutputRecord): string {
   return rec instanceof RawJson ? rec.json : JSON.stringify(rec);
+}
+
+/** A string field at least this long makes its record be written in pieces (jsonParts). */
+const LARGE_STRING_CHARS = 1 << 20;
+const PIECE_CHARS = 1 << 16;
+
+function hasLargeString(rec: OutputRecord): rec is JsonObject {
+  if (rec instanceof RawJson) return false;
+  for (const key in rec) {
+    const value = rec[key];
+    if (typeof value === 'string' && value.length >= LARGE_STRING_CHARS) return true;
+  }
+  return false;
+}
+
+/**
+ * The text of JSON.stringify(rec), in pieces. For a record holding a string of many megabytes,
+ * JSON.stringify builds the line as a rope and writing it makes one more flat copy: about three
+ * times the record at once. Here each top-level field is serialised on its own and a large string
+ * 64 Ki characters at a time (never between the halves of a surrogate pair, which JSON.stringify
+ * would escape), so what is held is one piece.
+ */
+export function* jsonParts(rec: JsonObject): Generator<string> {
+  let comma = '';
+  yield '{';
+  for (const key of Object.keys(rec)) {
+    const value = rec[key];
+    if (typeof value === 'string' && value.length >= LARGE_STRING_CHARS) {
+      yield `${comma}${JSON.stringify(key)}:"`;
+      for (let from = 0; from < value.length; ) {
+        let to = Math.min(value.length, from + PIECE_CHARS);
+        const before = value.charCodeAt(to - 1);
+        if (to < value.length && before >= 0xd800 && before <= 0xdbff) to--;
+        yield JSON.stringify(value.slice(from, to)).slice(1, -1);
+        from = to;
+      }
+      yield '"';
+    } else {
+      // undefined, a function or a symbol: left out, as JSON.stringify leaves them out.
+      const json = JSON.stringify(value) as string | undefined;
+      if (json === undefined) continue;
+      yield `${comma}${JSON.stringify(key)}:${json}`;
+    }
+    comma = ',';
+  }
+  yield '}';
 }
 
 function internalFailure(err: unknown): Outcome {

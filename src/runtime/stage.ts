@@ -17,6 +17,8 @@ export interface OptionSpec {
   /** For numbers: smallest accepted value, and whether only integers are accepted. */
   min?: number;
   integer?: boolean;
+  /** The value names a file the run writes: the runner checks it can before reading any input. */
+  writes?: boolean;
 }
 export type OptionsSpec = Record<string, OptionSpec>;
 

@@ -1,5 +1,6 @@
 import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
 import { combinedText, flattenView } from '../views/flatten-view.js';
+import { ViewFieldTally } from '../views/view-field-tally.js';
 import { parseViewFields, VIEW_TYPES, type ViewFields, type ViewType } from '../views/view-types.js';
 
 export default defineStage({
@@ -31,17 +32,23 @@ views' lines, for one embedding per chunk ("" when both views are empty).`,
     },
   },
   create(options) {
-    return new Flattener(parseViewFields(options['from-fields']), options.combined);
+    return new Flattener(parseViewFields(options['from-fields']), options.combined, options['from-fields'].length > 0);
   },
 });
 
 export class Flattener {
+  private readonly tally: ViewFieldTally;
+
   constructor(
     private readonly fields: ViewFields,
     private readonly combined: boolean,
-  ) {}
+    fieldsGiven = false,
+  ) {
+    this.tally = new ViewFieldTally(fields, fieldsGiven);
+  }
 
   process(record: JsonObject): Outcome {
+    this.tally.see(record);
     const texts: Partial<Record<ViewType | 'combined', string>> = {};
     for (const view of VIEW_TYPES) {
       const field = this.fields[view];
@@ -49,6 +56,11 @@ export class Flattener {
     }
     if (this.combined) texts.combined = combinedText(sectionPathOf(record, this.fields), VIEW_TYPES.map((v) => texts[v] ?? ''));
     return { records: [{ ...record, embedding_text: texts }] };
+  }
+
+  /** As rca-validate warns: a field named for the views that no record has. */
+  summary(): string[] {
+    return this.tally.summary();
   }
 }
 

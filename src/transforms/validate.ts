@@ -6,6 +6,7 @@ import { ContextBuilder } from '../tagging/context.js';
 import { GroundingText } from '../views/grounding.js';
 import { isPlainObject, validateView } from '../views/validate-view.js';
 import { parseViewFields, VIEW_TYPES, type ViewFields, type ViewType } from '../views/view-types.js';
+import { ViewFieldTally } from '../views/view-field-tally.js';
 
 export default defineStage({
   name: 'validate',
@@ -45,7 +46,7 @@ ungrounded_equipment_id:<id>, ungrounded_quote:<phrase>.`,
     },
   },
   create(options) {
-    return new Validator(parseViewFields(options['from-fields']), options['flags-ok']);
+    return new Validator(parseViewFields(options['from-fields']), options['flags-ok'], options['from-fields'].length > 0);
   },
 });
 
@@ -56,10 +57,15 @@ export class Validator {
   private viewsFlagged = 0;
   private readonly flagCounts = new Map<string, number>();
 
+  private readonly tally: ViewFieldTally;
+
   constructor(
     private readonly fields: ViewFields,
     private readonly flagsOk: boolean,
-  ) {}
+    fieldsGiven = false,
+  ) {
+    this.tally = new ViewFieldTally(fields, fieldsGiven);
+  }
 
   process(record: JsonObject): Outcome {
     let context: ChunkContext;
@@ -77,6 +83,7 @@ export class Validator {
     }
 
     this.records++;
+    this.tally.see(record);
     const out: JsonObject = { ...record };
     const flags: Partial<Record<ViewType, string[]>> = {};
     const fixed: Partial<Record<ViewType, string[]>> = {};
@@ -117,11 +124,7 @@ export class Validator {
   }
 
   summary(): string[] {
-    if (this.records > 0 && this.viewsChecked === 0) {
-      const names = VIEW_TYPES.flatMap((v) => (this.fields[v] === undefined ? [] : [this.fields[v]]));
-      return [`no views found in fields ${names.join(', ')} (see --from-fields)`];
-    }
-    return this.viewsFlagged > 0 ? [`${this.viewsFlagged} of ${this.viewsChecked} views flagged`] : [];
+    return [...this.tally.summary(), ...(this.viewsFlagged > 0 ? [`${this.viewsFlagged} of ${this.viewsChecked} views flagged`] : [])];
   }
 
   progress(): string {

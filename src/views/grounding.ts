@@ -17,8 +17,52 @@ const ID_CHAR_RE = /[\p{L}\p{N}_-]/u;
 // (`3/4" valve`, `12" pipe`) are not read as quotations; curly quotes are unambiguous.
 const QUOTE_RE = /(?<![\p{L}\p{N}])"(?=\S)([^"\n]*?\S)"(?![\p{L}\p{N}])|\u201c\s*([^\u201c\u201d\n]*?\S)\s*\u201d/gu;
 
+/** Text is normalised this many UTF-16 units at a time (see normalisedPieces). */
+export const NORMALISE_PIECE_CHARS = 64 * 1024;
+// Where a piece may end: just before a run of whitespace.
+const PIECE_END_RE = /\S(?=\s)/g;
+
+/** Text as lookups compare it: NFKC, lower case, one kind of hyphen and apostrophe, single spaces, trimmed. */
 export function normaliseForGrounding(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(HYPHENS_RE, '-').replace(APOSTROPHES_RE, "'").replace(WHITESPACE_RE, ' ').trim();
+  if (text.length <= NORMALISE_PIECE_CHARS) return flat(normalisePiece(text)).trim();
+  return normalisedPieces(text).join('');
+}
+
+/**
+ * The normalised text in pieces of about NORMALISE_PIECE_CHARS, which joined are
+ * normaliseForGrounding(text). Done on a whole large text, each step copies it and V8 returns the
+ * whitespace replace as a rope of two small strings per match (about 12 bytes per character until
+ * read flat); a piece at a time, only the pieces are kept. Pieces end just before a whitespace
+ * run, where no step depends on what follows (NFKC composes nothing with whitespace, a final sigma
+ * is final before it, a run is collapsed inside one piece), so the result is the same, and no word
+ * or number runs from one piece into the next (each but the first starts with a space).
+ */
+function normalisedPieces(text: string): string[] {
+  const pieces: string[] = [];
+  for (let from = 0; from < text.length; ) {
+    PIECE_END_RE.lastIndex = from + NORMALISE_PIECE_CHARS;
+    const end = PIECE_END_RE.exec(text);
+    const to = end === null ? text.length : end.index + 1;
+    pieces.push(flat(normalisePiece(text.slice(from, to))));
+    from = to;
+  }
+  // As trim() of the joined text: whitespace is single spaces now, at the ends of pieces only.
+  while (pieces.length > 0 && (pieces[0] = pieces[0]!.trimStart()) === '') pieces.shift();
+  while (pieces.length > 0 && (pieces[pieces.length - 1] = pieces.at(-1)!.trimEnd()) === '') pieces.pop();
+  return pieces;
+}
+
+// NFKC leaves ASCII as it is: such a piece skips it (and ICU's buffers).
+const NON_ASCII_RE = /[^\x00-\x7f]/;
+
+function normalisePiece(text: string): string {
+  return (NON_ASCII_RE.test(text) ? text.normalize('NFKC') : text).toLowerCase().replace(HYPHENS_RE, '-').replace(APOSTROPHES_RE, "'").replace(WHITESPACE_RE, ' ');
+}
+
+/** The same string, read once so V8 replaces a rope by one flat copy now (and frees the rope). */
+export function flat(value: string): string {
+  value.indexOf('\u0000');
+  return value;
 }
 
 /** The numbers written in a string, as written ("1,175", "6.2"). */
@@ -35,18 +79,41 @@ export function quotedPhrases(value: string): string[] {
   return [...value.matchAll(QUOTE_RE)].map((m) => (m[1] ?? m[2])!);
 }
 
-/** The chunk text prepared once for many lookups. */
+let lastMade: WeakRef<GroundingText> | null = null;
+
+/**
+ * The chunk text prepared once for many lookups. The normalised text is kept in pieces, never
+ * joined: for a chunk of many megabytes, joining would hold it twice.
+ */
 export class GroundingText {
-  private readonly normalised: string;
+  private readonly pieces: string[];
   private numbers: Set<string> | null = null;
 
-  constructor(text: string) {
-    this.normalised = normaliseForGrounding(text);
+  constructor(readonly source: string) {
+    this.pieces = source.length <= NORMALISE_PIECE_CHARS ? [normaliseForGrounding(source)] : normalisedPieces(source);
+  }
+
+  /**
+   * The GroundingText of `text`, shared while one is in use: generate checks every view against
+   * the chunk text, and the extractive rules look seed terms up in the same text; a second
+   * normalised copy of a large chunk would be as large again. Held weakly: nothing is kept after.
+   */
+  static of(text: string): GroundingText {
+    const last = lastMade?.deref();
+    if (last !== undefined && last.source === text) return last;
+    const made = new GroundingText(text);
+    lastMade = new WeakRef(made);
+    return made;
   }
 
   /** A number occurs as a whole number token (so "6" is not found in "6.2"). */
   hasNumber(token: string): boolean {
-    this.numbers ??= new Set((this.normalised.match(NUMBER_RE) ?? []).map(canonicalNumber));
+    // Straight into the set: an array of every number token first would be as long as the text.
+    if (this.numbers === null) {
+      this.numbers = new Set();
+      // No number runs from one piece into the next (see normalisedPieces).
+      for (const piece of this.pieces) for (const m of piece.matchAll(NUMBER_RE)) this.numbers.add(canonicalNumber(m[0]));
+    }
     return this.numbers.has(canonicalNumber(token.normalize('NFKC')));
   }
 
@@ -62,16 +129,43 @@ export class GroundingText {
 
   private occurs(needle: string, glued: RegExp): boolean {
     if (needle === '') return false;
-    const text = this.normalised;
+    const { pieces } = this;
     const checkStart = glued.test(needle[0]!);
     const checkEnd = glued.test(needle[needle.length - 1]!);
-    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
-      const before = at > 0 ? text[at - 1]! : '';
-      const after = text[at + needle.length] ?? '';
-      if (checkStart && before !== '' && glued.test(before)) continue;
-      if (checkEnd && after !== '' && glued.test(after)) continue;
-      return true;
+    const clear = (i: number, at: number): boolean => {
+      const before = at > 0 ? pieces[i]![at - 1]! : i > 0 ? pieces[i - 1]!.at(-1)! : '';
+      const after = this.charAt(i, at + needle.length);
+      return !(checkStart && before !== '' && glued.test(before)) && !(checkEnd && after !== '' && glued.test(after));
+    };
+    for (let i = 0; i < pieces.length; i++) {
+      const piece = pieces[i]!;
+      for (let at = piece.indexOf(needle); at >= 0; at = piece.indexOf(needle, at + 1)) if (clear(i, at)) return true;
+      // Occurrences that start in this piece and end in the next ones (a phrase across a space).
+      if (needle.length > 1 && i + 1 < pieces.length) {
+        const tailStart = Math.max(0, piece.length - (needle.length - 1));
+        const across = piece.slice(tailStart) + this.headOf(i + 1, needle.length - 1);
+        for (let at = across.indexOf(needle); at >= 0 && tailStart + at < piece.length; at = across.indexOf(needle, at + 1)) {
+          if (clear(i, tailStart + at)) return true;
+        }
+      }
     }
     return false;
+  }
+
+  /** The character at offset `at` from the start of piece `i` (running on into later pieces), or ''. */
+  private charAt(i: number, at: number): string {
+    for (let j = i; j < this.pieces.length; j++) {
+      const piece = this.pieces[j]!;
+      if (at < piece.length) return piece[at]!;
+      at -= piece.length;
+    }
+    return '';
+  }
+
+  /** The first `chars` characters of the text from piece `i` on. */
+  private headOf(i: number, chars: number): string {
+    let head = '';
+    for (let j = i; j < this.pieces.length && head.length < chars; j++) head += this.pieces[j]!.slice(0, chars - head.length);
+    return head;
   }
 }

@@ -18,11 +18,11 @@ describe.each(['generate', 'summarize'])('rca-%s as a process', (stage) => {
     const run = spawnBin(`rca-${stage}`, ['--host', server.url, '--concurrency', '4', '--no-cache'], { input: await taggedLines(40) });
     // Three records answered, and the slow requests of the next ones under way.
     await waitFor(() => server.stats.generations >= 3 * 2 + 4);
-    const sentAt = Date.now();
     run.child.kill('SIGINT');
     const code = await run.done;
     expect(code).toBe(130);
-    expect(Date.now() - sentAt).toBeLessThan(3_000);
+    // It exited without waiting for the 20 s replies: the server sent only the fast records' ones.
+    expect(server.stats.replies).toBe(3 * 2);
     const out = parseLines(run.stdout());
     expect(out.map((r) => r.chunk_id)).toEqual([0, 1, 2].map((i) => chunk(i).chunk_id));
     for (const rec of out) for (const view of VIEWS) expect(rec.generation[view].error).toBeNull();

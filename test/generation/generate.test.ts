@@ -239,10 +239,10 @@ describe('preflight and fatal errors', () => {
     const failing: Script = {};
     for (let i = 5; i < 40; i++) for (const view of ['retrieval_summary', 'rca_frame']) failing[key(i, view)] = Array(1000).fill('error500');
     const { server } = await serve(failing);
-    const started = Date.now();
     const r = await run('generate', server, await taggedLines(40), ['--give-up-after', '0.4', '--max-transport-retries', '2', '--retry-delay', '20', '--concurrency', '1']);
     expect(r.code).toBe(3);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // It gave up instead of working through the 35 failing records: few of them were asked for.
+    expect(server.stats.faults.error500).toBeLessThan(35 * 2 * 3);
     const out = parseLines(r.stdout);
     expect(out.map((rec) => rec.chunk_id)).toEqual([0, 1, 2, 3, 4].map((i) => chunk(i).chunk_id));
     expect(r.stderr).toMatch(
@@ -285,7 +285,6 @@ describe('interrupt', () => {
     for (let i = 4; i < 30; i++) for (const view of ['retrieval_summary', 'rca_frame']) slow[key(i, view)] = [{ delayMs: 5_000 }];
     const { server } = await serve(slow, { slots: 4 });
     const signals = new EventEmitter();
-    const started = Date.now();
     // Interrupt once the first four records (the fast ones) are answered.
     const timer = setInterval(() => {
       if (server.stats.generations >= 8 + 4) {
@@ -296,7 +295,8 @@ describe('interrupt', () => {
     const r = await run('generate', server, await taggedLines(30), ['--concurrency', '4'], { signals });
     clearInterval(timer);
     expect(r.code).toBe(130);
-    expect(Date.now() - started).toBeLessThan(4_000);
+    // The slow requests were cut off, not waited out: only the four fast records' replies were sent.
+    expect(server.stats.replies).toBe(8);
     const out = parseLines(r.stdout);
     expect(out.map((rec) => rec.chunk_id)).toEqual([0, 1, 2, 3].map((i) => chunk(i).chunk_id));
     for (const rec of out) expect(Object.values(rec.generation).map((g: any) => g.error)).toEqual([null, null]);

@@ -276,16 +276,18 @@ describe('extractiveView: never invents', () => {
     expect(frame('unknown')).toMatchObject({ observed: ['Tank level above 60 percent.', 'Pump running.'], constraints: [], candidate_actions: [], tests_to_confirm: [] });
   });
 
-  it('is linear: a 400 KB chunk of tables, abbreviations and long lines takes well under a second', () => {
+  // Its time against input size is measured by bench/pathological-inputs.mjs, not asserted here.
+  it('handles a 400 KB chunk of tables, abbreviations and long lines within its item caps', () => {
     const text = [
       '| A | B | |---|---| ' + '| x | y | '.repeat(5000),
       'e.g. '.repeat(20_000) + 'End.',
       'a'.repeat(100_000) + '. B',
       'Replace the bearing. '.repeat(5000),
     ].join('\n');
-    const started = performance.now();
-    for (const view of VIEW_TYPES) extractiveView(view, { context: CTX, nerSeed: EMPTY_SEED, text });
-    expect(performance.now() - started).toBeLessThan(1000);
+    for (const view of VIEW_TYPES) {
+      const made = extractiveView(view, { context: CTX, nerSeed: EMPTY_SEED, text }) as unknown as Record<string, unknown>;
+      for (const value of Object.values(made)) if (Array.isArray(value)) expect(value.length).toBeLessThanOrEqual(MAX_ITEMS);
+    }
   });
 });
 

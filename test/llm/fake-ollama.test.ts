@@ -204,9 +204,11 @@ describe('faults over raw HTTP', () => {
     const server = await fake({ respond: () => ({ fault: 'slowBody', delayMs: 80 }) });
     const started = performance.now();
     const response = await post(server.url, '/api/chat', chatBody({ stream }));
-    const headersAt = performance.now() - started;
+    // The headers came while the body was still held back (order, not the clock)...
+    expect(server.stats.replies).toBe(0);
     const text = await response.text();
-    expect(headersAt).toBeLessThan(60);
+    expect(server.stats.replies).toBe(1);
+    // ...and the stall lasted at least its delay (a lower bound: a loaded machine only lengthens it).
     expect(performance.now() - started).toBeGreaterThanOrEqual(75);
     expect(text).toContain('"done":true');
   });
@@ -244,7 +246,6 @@ describe('scheduling', () => {
     expect(server.stats.maxInFlight).toBe(4);
     expect(server.stats.generations).toBe(8);
     expect(elapsed).toBeGreaterThanOrEqual(95);
-    expect(elapsed).toBeLessThan(350);
   });
 
   it('beyond slots + maxQueue the server answers 503 busy', async () => {
@@ -278,9 +279,9 @@ describe('scheduling', () => {
     const server = await startFakeOllama({ respond: () => ({ fault: 'slowHeaders', delayMs: 60_000 }), slots: 1 });
     const hanging = [post(server.url, '/api/chat', chatBody()), post(server.url, '/api/chat', chatBody())].map((p) => p.then(() => 'answered', () => 'failed'));
     await new Promise((resolve) => setTimeout(resolve, 30));
-    const started = performance.now();
     await server.close();
-    expect(performance.now() - started).toBeLessThan(500);
+    // close() returned with the 60 s replies unsent: it ended them rather than waiting.
+    expect(server.stats.replies).toBe(0);
     expect(await Promise.all(hanging)).toEqual(['failed', 'failed']);
     await expect(fetch(`${server.url}/`)).rejects.toThrow('fetch failed');
   });

@@ -211,8 +211,10 @@ describe('faults over raw HTTP', () => {
     await slowHeaders.text();
     started = performance.now();
     const slowBody = await post(server, chatBody({ stream: true }));
-    expect(performance.now() - started).toBeLessThan(50);
+    // Headers before the held-back body (order, not the clock); the delay is a lower bound.
+    expect(server.stats.replies).toBe(1);
     expect(contentOf(await events(slowBody))).toBe(SHAPED);
+    expect(server.stats.replies).toBe(2);
     expect(performance.now() - started).toBeGreaterThanOrEqual(55);
   });
 
@@ -238,7 +240,6 @@ describe('the engine behind the face', () => {
     expect(server.stats.maxInFlight).toBe(4);
     expect(server.stats.generations).toBe(8);
     expect(elapsed).toBeGreaterThanOrEqual(95);
-    expect(elapsed).toBeLessThan(350);
   });
 
   it("forwards Ollama's own API untouched and counts every path", async () => {
@@ -268,9 +269,9 @@ describe('the engine behind the face', () => {
     const server = await startFakeOpenAi({ respond: () => ({ fault: 'slowHeaders', delayMs: 60_000 }), slots: 1 });
     const hanging = [post(server, chatBody()), post(server, chatBody())].map((p) => p.then(() => 'answered', () => 'failed'));
     await new Promise((resolve) => setTimeout(resolve, 30));
-    const started = performance.now();
     await server.close();
-    expect(performance.now() - started).toBeLessThan(500);
+    // close() returned with the 60 s replies unsent: it ended them rather than waiting.
+    expect(server.stats.replies).toBe(0);
     expect(await Promise.all(hanging)).toEqual(['failed', 'failed']);
     await expect(fetch(`${server.url}/v1/models`)).rejects.toThrow('fetch failed');
     const again = await fake({ port: server.port });

@@ -80,22 +80,22 @@ describe('bins', () => {
     const code = await new Promise((r) => child.on('exit', (c) => r(c)));
     expect(code).toBe(130);
     expect(out.split('\n').filter(Boolean)).toHaveLength(9);
-    expect(err).toBe('rca-tag: 9 chunks tagged, none flagged\nrca-tag: interrupted after 9 records; completed records were written\n');
+    expect(err).toBe('rca-tag: 9 chunks tagged, none flagged\nrca-tag: interrupted after reading 9 records; 9 records written\n');
   });
 
-  it('starts in about the time of a bare node', () => {
-    const time = (args: string[]) => {
-      const best: number[] = [];
-      for (let i = 0; i < 5; i++) {
-        const t = process.hrtime.bigint();
-        spawnSync(process.execPath, args, { cwd: ROOT, input: '' });
-        best.push(Number(process.hrtime.bigint() - t) / 1e6);
-      }
-      return Math.min(...best);
-    };
-    const bare = time(['-e', '0']);
-    const tag = time([join(ROOT, 'bin/rca-tag')]);
-    // Generous bound for noisy CI machines; the benchmark reports the real ratio.
-    expect(tag).toBeLessThan(bare * 3 + 50);
+  // Start-up time itself is measured against a bare node by bench/startup.mjs; what keeps it
+  // short is asserted here as counts: rca-tag loads its own modules and no dependency.
+  it('starts without loading any package dependency or the model, cache and view code', () => {
+    const log = join(tmp, 'modules.txt');
+    const r = spawnSync(process.execPath, ['--import', join(ROOT, 'test/support/module-log.mjs'), join(ROOT, 'bin/rca-tag')], {
+      cwd: ROOT,
+      input: '',
+      env: { ...process.env, RCA_MODULE_LOG: log },
+    });
+    expect(r.status).toBe(0);
+    const loaded = [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))].map((url) => url.slice(url.indexOf('/', 'file://'.length)));
+    expect(loaded.some((path) => path.endsWith('/dist/transforms/tag.js'))).toBe(true);
+    expect(loaded.filter((path) => path.includes('/node_modules/'))).toEqual([]);
+    expect(loaded.filter((path) => /\/dist\/(llm|generation|cache|commands|views)\//.test(path))).toEqual([]);
   });
 });

@@ -195,6 +195,38 @@ describe('runner: ordered asynchronous processing', () => {
   });
 });
 
+describe('runner: the summary after an interrupt', () => {
+  it('says how many records were read and how many were written', async () => {
+    // Records take long enough that the window is full of unfinished ones when the signal comes.
+    const signals = new EventEmitter();
+    const { stage } = delayStage((r) => (Number(r.id) <= 4 ? 1 : 200), 16);
+    const { Readable } = await import('node:stream');
+    const input = Array.from({ length: 30 }, (_, i) => `{"id":${i + 1}}\n`).join('');
+    const stdin = new Readable({ read() {} });
+    stdin.push(input);
+    const { runStage } = await import('../../src/runtime/runner.js');
+    const out: string[] = [];
+    const err: string[] = [];
+    const stdout = new Writable({
+      write(c, _e, cb) {
+        out.push(String(c));
+        // The first outcomes are out: interrupt while the others are still being worked on.
+        if (lines(out.join('')).length >= 4) signals.emit('SIGINT');
+        cb();
+      },
+    });
+    const code = await runStage(stage, 'rca-delay', {
+      argv: [], stdin, stdout, stderr: new Writable({ write(c, _e, cb) { err.push(String(c)); cb(); } }), env: {}, signals, version: 't',
+    });
+    expect(code).toBe(130);
+    const written = lines(out.join('')).length;
+    const summary = /rca-delay: interrupted after reading (\d+) records; (\d+) records? written\n$/.exec(err.join(''));
+    expect(summary).not.toBeNull();
+    expect(Number(summary![2])).toBe(written);
+    expect(Number(summary![1])).toBeGreaterThanOrEqual(written);
+  });
+});
+
 describe('runner: backpressure', () => {
   it('stops reading while stdout is full (bounded memory with a slow consumer)', async () => {
     let produced = 0;
@@ -239,6 +271,32 @@ describe('runner: --stats and --progress', () => {
     const stats = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     expect(stats).toMatchObject({ stage: 'echo', records: 3, rejected: 1, exit_status: 1 });
     expect(typeof stats.wall_seconds).toBe('number');
+  });
+
+  it.each([
+    [['--stats', '/nonexistent-folder/stats.json'], "cannot write --stats file '/nonexistent-folder/stats.json': no folder '/nonexistent-folder'"],
+    [['--stats', '.'], "cannot write --stats file '.': is a directory"],
+    [['--rejects', 'package.json/rejects.jsonl'], "cannot write --rejects file 'package.json/rejects.jsonl': 'package.json' is not a folder"],
+    [['--report', '/nonexistent-folder/r.txt'], "cannot write --report file '/nonexistent-folder/r.txt': no folder '/nonexistent-folder'"],
+  ])('checks every output path %j before the first record is read (exit 2)', async (argv, message) => {
+    const { defineStage } = await import('../../src/runtime/stage.js');
+    let created = 0;
+    // A stage option declared as written (writes: true) is checked like the common ones.
+    const stage = defineStage({
+      name: 'out',
+      summary: 'test stage',
+      examples: [],
+      options: { report: { type: 'string', placeholder: 'FILE', writes: true, help: 'a file written at the end' } },
+      create: () => {
+        created++;
+        return { process: (record) => ({ records: [record] }) };
+      },
+    });
+    const r = await runInProcess(stage, ['{"id":1}\n'], argv);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`rca-out: ${message}\n`);
+    expect(created).toBe(0);
   });
 
   it('draws a progress line with --progress and clears it before messages and at the end', async () => {

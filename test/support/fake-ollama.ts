@@ -44,6 +44,8 @@ export interface FakeStats {
   generations: number;
   faults: Record<string, number>;
   maxInFlight: number;
+  /** Generation replies sent to their end: a test tells "cancelled before the reply" by order, not by the clock. */
+  replies: number;
 }
 
 export interface FakeOllama {
@@ -84,7 +86,7 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
   const maxQueue = opts.maxQueue ?? 512;
   const respond = opts.respond ?? schemaShapedReply;
 
-  const stats: FakeStats = { requests: 0, byPath: {}, generations: 0, faults: {}, maxInFlight: 0 };
+  const stats: FakeStats = { requests: 0, byPath: {}, generations: 0, faults: {}, maxInFlight: 0, replies: 0 };
   const requests: any[] = [];
   const sockets = new Set<Socket>();
   const cancellers = new Set<() => void>();
@@ -207,6 +209,7 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       const plan = planReply(path, body, reply, fault, latencyMs);
       const streaming = body.stream !== false;
       await (streaming ? streamReply(res, plan, fault, delayMs) : wholeReply(res, plan, fault, delayMs));
+      if (res.writableEnded) stats.replies += 1;
     } finally {
       releaseSlot();
     }

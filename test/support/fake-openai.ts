@@ -61,6 +61,9 @@ export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<Fak
     get maxInFlight() {
       return engine.stats.maxInFlight;
     },
+    get replies() {
+      return engine.stats.replies;
+    },
     get faults() {
       const merged = { ...engine.stats.faults };
       for (const [name, n] of Object.entries(own.faults)) merged[name] = (merged[name] ?? 0) + n;

@@ -370,11 +370,14 @@ describe('properties', () => {
   });
 });
 
-describe('speed', () => {
-  it('runs 5,000 passes over the DACKAR chunk texts well within 3 s', () => {
-    const started = performance.now();
-    for (let pass = 0; pass < 5000; pass += 1) for (const chunk of CHUNK_TEXTS) extractPatterns(chunk);
-    expect(performance.now() - started).toBeLessThan(3000);
+// Timing is measured in bench/ (tag-parts.mjs for the chunk texts, pathological-inputs.mjs for
+// these inputs at two sizes); here each must finish and keep what it finds bounded.
+describe('hostile inputs', () => {
+  it('gives the same spans on every one of 5,000 passes over the DACKAR chunk texts', () => {
+    const first = JSON.stringify(CHUNK_TEXTS.map((chunk) => extractPatterns(chunk)));
+    let same = 0;
+    for (let pass = 0; pass < 5000; pass += 1) if (JSON.stringify(CHUNK_TEXTS.map((chunk) => extractPatterns(chunk))) === first) same++;
+    expect(same).toBe(5000);
   });
 
   it.each([
@@ -387,9 +390,8 @@ describe('speed', () => {
     ['rejected year-less dates', 'may 5 '.repeat(30_000)],
     ['table cells', '| 1 | '.repeat(50_000)],
     ['digit-hyphen chain', `${'1-'.repeat(100_000)}x`],
-  ])('stays linear on %s', (_name, input) => {
-    const started = performance.now();
-    extractPatterns(input);
-    expect(performance.now() - started).toBeLessThan(1000);
+  ])('finishes on %s', (_name, input) => {
+    const spans = extractPatterns(input);
+    for (const list of Object.values(spans)) expect(Array.isArray(list) ? list.length : 0).toBeLessThanOrEqual(input.length);
   });
 });

@@ -150,11 +150,13 @@ describe('buildGazetteer with the shipped lexicons', () => {
     expect(gazetteer.match(text)).toEqual(fields(expected));
   });
 
-  it('matches a 1.5 KB text 2,000 times with the reference lexicon in well under 3 s', () => {
+  // Its speed is measured by bench/tag-parts.mjs (the gazetteer part), not asserted here.
+  it('matches a 1.5 KB text 2,000 times with the reference lexicon, the same every time', () => {
     const text = read('test/fixtures/dackar/ad61d26ecf6e_chunks.jsonl').slice(0, 1500);
-    const started = performance.now();
-    for (let k = 0; k < 2000; k++) reference.match(text);
-    expect(performance.now() - started).toBeLessThan(3000);
+    const first = JSON.stringify(reference.match(text));
+    let same = 0;
+    for (let k = 0; k < 2000; k++) if (JSON.stringify(reference.match(text)) === first) same++;
+    expect(same).toBe(2000);
   });
 });
 

@@ -52,11 +52,9 @@ describe('recoverJson: errors are one line and say what was wrong', () => {
     if (!result.ok) expect(result.error.length).toBeLessThan(100);
   });
 
-  it('stays fast on thousands of stray braces', () => {
-    const started = performance.now();
+  it('bounds its work on thousands of stray braces (it gives up after 1000)', () => {
     const result = recoverJson('{'.repeat(20_000) + '{"a": 1}');
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toMatch(/^no JSON object found in reply \(gave up after 1000 '\{'\) /);
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 });

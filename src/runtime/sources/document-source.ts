@@ -3,12 +3,30 @@
 // holds one record at a time (and the document's other fields, which are small), so a 5 GB document
 // flows like a 5 GB JSON Lines file. Records are named by their index ("chunks[12]"); the other
 // fields are kept in DocumentInfo.fields for the stages that read them (count-sections' TOC).
-import { getManyValues, isMany, none } from 'stream-chain/defs.js';
-import fixUtf8Stream from 'stream-chain/utils/fixUtf8Stream.js';
-import Assembler from 'stream-json/assembler.js';
-import { jsonParser } from 'stream-json/parser.js';
+import { createRequire } from 'node:module';
+import type * as ChainDefs from 'stream-chain/defs.js';
+import type * as FixUtf8 from 'stream-chain/utils/fixUtf8Stream.js';
+import type * as AssemblerModule from 'stream-json/assembler.js';
+import type * as ParserModule from 'stream-json/parser.js';
 import { documentIdOf, hasDocId } from './doc-id.js';
 import type { DocumentInfo, RecordSource, SourceEvent } from './source.js';
+
+// stream-json and stream-chain are 16 modules: loaded on the first document, not at start-up, so a
+// stage reading JSON Lines starts as fast as before (test/runtime/bins.test.ts holds that). Node
+// 20.19+ requires ES modules synchronously, which the synchronous push() needs.
+const require = createRequire(import.meta.url);
+let lib:
+  | { defs: typeof ChainDefs; fixUtf8Stream: typeof FixUtf8.default; Assembler: typeof AssemblerModule.default; jsonParser: typeof ParserModule.jsonParser }
+  | undefined;
+function streamJson(): NonNullable<typeof lib> {
+  return (lib ??= {
+    defs: require('stream-chain/defs.js') as typeof ChainDefs,
+    fixUtf8Stream: (require('stream-chain/utils/fixUtf8Stream.js') as typeof FixUtf8).default,
+    Assembler: (require('stream-json/assembler.js') as typeof AssemblerModule).default,
+    jsonParser: (require('stream-json/parser.js') as typeof ParserModule).jsonParser,
+  });
+}
+type Assembler = InstanceType<typeof AssemblerModule.default>;
 
 type Token = { name: string; value?: unknown };
 type Step = (input: unknown) => unknown;
@@ -46,8 +64,8 @@ export interface DocumentSourceOptions {
 }
 
 export class DocumentSource implements RecordSource {
-  private readonly decode: Step = fixUtf8Stream() as Step;
-  private readonly tokenize: Step = jsonParser({ packValues: true, streamValues: false }) as Step;
+  private readonly decode: Step = streamJson().fixUtf8Stream() as Step;
+  private readonly tokenize: Step = streamJson().jsonParser({ packValues: true, streamValues: false }) as Step;
   private readonly info: DocumentInfo;
   /** Keys of the objects open on the way to the records array (each frame's current key). */
   private readonly frames: (string | null)[] = [];
@@ -81,9 +99,9 @@ export class DocumentSource implements RecordSource {
   end(out: SourceEvent[]): void {
     if (!this.dead) {
       this.run(() => {
-        const rest = this.decode(none);
+        const rest = this.decode(streamJson().defs.none);
         if (typeof rest === 'string') this.feedText(rest, out);
-        this.feed(this.tokenize(none), out);
+        this.feed(this.tokenize(streamJson().defs.none), out);
       }, out);
     }
     if (!this.dead && !this.recordsFound) {
@@ -117,9 +135,9 @@ export class DocumentSource implements RecordSource {
   }
 
   private feed(result: unknown, out: SourceEvent[]): void {
-    if (result === none || result === undefined) return;
-    if (isMany(result)) {
-      for (const token of getManyValues(result) as Token[]) this.token(token, out);
+    if (result === streamJson().defs.none || result === undefined) return;
+    if (streamJson().defs.isMany(result)) {
+      for (const token of streamJson().defs.getManyValues(result) as Token[]) this.token(token, out);
     } else {
       this.token(result as Token, out);
     }
@@ -206,7 +224,7 @@ export class DocumentSource implements RecordSource {
       c.bytes += typeof t.value === 'string' ? t.value.length + 3 : 1;
       if (c.bytes > this.options.maxRecordBytes) {
         c.oversize = true;
-        c.asm = new Assembler(); // let go of what was assembled
+        c.asm = new (streamJson().Assembler)(); // let go of what was assembled
       } else {
         c.asm.consume(t as never);
       }
@@ -284,7 +302,7 @@ export class DocumentSource implements RecordSource {
 }
 
 function newCapture(index: number, field: string | null): Capture {
-  return { asm: new Assembler(), depth: 0, bytes: 0, oversize: false, index, field };
+  return { asm: new (streamJson().Assembler)(), depth: 0, bytes: 0, oversize: false, index, field };
 }
 
 function tokenKind(t: Token): string {
