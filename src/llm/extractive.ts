@@ -9,6 +9,7 @@
 // for three keywords gets fewer, and the validator says so.
 import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import type { RcaFrame, RetrievalSummary, View } from '../contracts/views.js';
+import { negationScopes, type NegationScope } from '../tagging/negation.js';
 import { GroundingText, numbersIn } from '../views/grounding.js';
 import { QUALITY_GATES } from '../views/validate-view.js';
 import { emptyView } from '../views/view-skeleton.js';
@@ -54,8 +55,9 @@ function retrievalSummary(input: ExtractiveInput, classified: Classified[]): Ret
   view.entities.systems = terms.phrases(seed.systems);
   view.entities.equipment_ids = terms.identifiers(seed.equipment_ids);
   view.entities.components = terms.phrases(seed.components);
-  view.symptoms_outcomes = terms.phrases(seed.outcomes);
-  view.mechanisms = terms.phrases(seed.mechanisms);
+  // What the text rules out is never a symptom or a mechanism, whoever wrote the seed.
+  view.symptoms_outcomes = terms.stated(seed.outcomes, ruledOut(seed, 'outcomes'));
+  view.mechanisms = terms.stated(seed.mechanisms, ruledOut(seed, 'mechanisms'));
   view.diagnostics = items(classified.filter((c) => c.classes.test));
   view.corrective_actions = items(classified.filter((c) => c.classes.action));
   view.numbers_limits = terms.measurements(seed.measurements.map((m) => m.text));
@@ -162,10 +164,17 @@ export function cutAtWord(value: string, max: number): string {
   return value.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
+function ruledOut(seed: NerSeed, kind: string): Set<string> {
+  return new Set((seed.negated ?? []).filter((m) => m.kind === kind).map((m) => m.text.toLowerCase()));
+}
+
+const WORD_CHAR_AT = /[\p{L}\p{N}_]/u;
+
 /** Seed terms kept only where they occur in the text, in the spelling the text uses. */
 class SeedTerms {
   private readonly grounding: GroundingText;
   private readonly lower: string;
+  private scopes: NegationScope[] | null = null;
 
   constructor(private readonly text: string) {
     this.grounding = new GroundingText(text);
@@ -174,6 +183,24 @@ class SeedTerms {
 
   phrases(terms: readonly string[]): string[] {
     return this.keep(terms, (t) => this.grounding.hasPhrase(t));
+  }
+
+  /** Phrases the text states at least once outside a negated scope, and that the seed does not list as ruled out. */
+  stated(terms: readonly string[], excluded: ReadonlySet<string>): string[] {
+    return this.keep(terms, (t) => !excluded.has(t.toLowerCase()) && this.grounding.hasPhrase(t) && this.occursUnnegated(t));
+  }
+
+  private occursUnnegated(term: string): boolean {
+    const scopes = (this.scopes ??= negationScopes(this.text));
+    const key = term.toLowerCase();
+    for (let at = this.lower.indexOf(key); at >= 0; at = this.lower.indexOf(key, at + 1)) {
+      const end = at + key.length;
+      // Whole words only: "leak" in "leakage" is another mention.
+      if (at > 0 && WORD_CHAR_AT.test(this.text[at - 1]!)) continue;
+      if (end < this.text.length && WORD_CHAR_AT.test(this.text[end]!)) continue;
+      if (!scopes.some((s) => (at >= s.start && end <= s.end) || (at < s.cueEnd && end > s.cueStart))) return true;
+    }
+    return false;
   }
 
   identifiers(terms: readonly string[]): string[] {

@@ -1,7 +1,7 @@
 import type { ChunkContext } from '../contracts/chunk.js';
 import type { AuthorityLevel, DocType } from '../contracts/vocabulary.js';
-import { authorityFor, detectDocType, normaliseDocType } from './doc-type.js';
-import { sectionRole } from './section-role.js';
+import { authorityFor, detectDocType, normaliseDocType, upstreamDocType } from './doc-type.js';
+import { sectionRoleInPath } from './section-role.js';
 import { displaySectionPath, normaliseSegments, sectionId } from './section-path.js';
 import { chunkTextOf, docIdOf, pageOf, sectionPathOf, stringField } from './chunk-fields.js';
 
@@ -46,9 +46,11 @@ export class ContextBuilder {
     const rawPath = sectionPathOf(record);
     if (rawPath === undefined) flags.push('missing_section_path');
     const section = this.sectionOf(record, docId ?? '', rawPath);
-    const { title, displayPath } = section;
+    const { displayPath } = section;
 
     const docType = this.docTypeOf(record, docId, text);
+    const role = sectionRoleInPath(docType, section.segments);
+    if (role.inherited) flags.push('section_role_inherited');
     const context: ChunkContext = {
       doc_id: docId ?? '',
       doc_type: docType,
@@ -57,7 +59,7 @@ export class ContextBuilder {
       page_start: pageOf(record.page_start) ?? pageOf(record.page),
       page_end: pageOf(record.page_end) ?? pageOf(record.page),
       authority_level: this.options.authority ?? authorityFor(docType),
-      section_role: sectionRole(docType, title),
+      section_role: role.role,
     };
     return { context, section_id: section.id, text: text ?? '', flags };
   }
@@ -80,7 +82,8 @@ export class ContextBuilder {
   private docTypeOf(record: Record<string, unknown>, docId: string | undefined, text: string | undefined): DocType {
     if (this.forced) return this.forced;
     if (this.options.docTypeMode === 'auto') {
-      const upstream = normaliseDocType(record.doc_type);
+      // A kind outside the vocabulary ("FMEA") is OTHER; the record keeps its own doc_type field.
+      const upstream = upstreamDocType(record.doc_type);
       if (upstream) return upstream;
     }
     // Decided once per document, from its first chunk (a stream never needs the whole document).
@@ -107,6 +110,8 @@ interface SectionFacts {
   rawPath: string | string[] | undefined;
   looseTitle: string | undefined;
   title: string;
+  /** The path's segments, ending with the title (just the title when the record has no path). */
+  segments: string[];
   displayPath: string;
   id: string;
 }
@@ -115,5 +120,5 @@ function sectionFacts(docId: string, rawPath: string | string[] | undefined, loo
   const segments = rawPath === undefined ? [] : normaliseSegments(rawPath);
   const title = rawPath !== undefined ? segments[segments.length - 1] ?? '' : looseTitle ?? '';
   const displayPath = rawPath === undefined ? displaySectionPath(title) : segments.join(' > ');
-  return { docId, rawPath, looseTitle, title, displayPath, id: sectionId(docId, segments) };
+  return { docId, rawPath, looseTitle, title, segments: rawPath === undefined ? [title] : segments, displayPath, id: sectionId(docId, segments) };
 }

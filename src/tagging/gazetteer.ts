@@ -1,12 +1,20 @@
+import type { NegatedMention } from '../contracts/chunk.js';
 import { LEXICON_FIELDS, type LexiconField } from '../contracts/vocabulary.js';
 import { routeLabel, type LexiconEntry } from './lexicon.js';
+import { NEGATABLE_FIELDS, type ScopeIndex } from './negation.js';
 import { buildPhraseLists, TokenBuffer, type PhraseSpec } from './phrase-matcher.js';
 
 export interface Gazetteer {
   match(text: string): Record<LexiconField, string[]>;
-  /** The same for a text already tokenized (the tag stage shares one TokenBuffer per record). */
-  matchTokens(tokens: TokenBuffer): Record<LexiconField, string[]>;
+  /**
+   * The same for a text already tokenized (the tag stage shares one TokenBuffer per record). With
+   * `negation`, a match inside a cue is dropped, and a mechanism or outcome inside a negated scope
+   * goes to `negated` instead of its list, unless the same term also occurs outside any scope.
+   */
+  matchTokens(tokens: TokenBuffer, negation?: ScopeIndex | null, negated?: NegatedMention[]): Record<LexiconField, string[]>;
 }
+
+const NEGATABLE: readonly number[] = NEGATABLE_FIELDS.map((f) => LEXICON_FIELDS.indexOf(f));
 
 // `Auxiliary Feedwater System (AFW)`: text rarely repeats the whole form, so the long form and the
 // acronym are matched on their own too. The acronym keeps its case: lowercased, `PUT`, `HR` or
@@ -45,12 +53,25 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
     match(text: string): Record<LexiconField, string[]> {
       return this.matchTokens(ownTokens.load(text));
     },
-    matchTokens(tokens: TokenBuffer): Record<LexiconField, string[]> {
+    matchTokens(tokens: TokenBuffer, negation: ScopeIndex | null = null, negated: NegatedMention[] = []): Record<LexiconField, string[]> {
       const lists: string[][] = [[], [], [], [], [], [], [], []];
+      const ruledOut: Array<{ field: number; mention: NegatedMention }> = [];
       // Lowercased surface -> bit set of the fields it was added to (first-seen order, one item per
       // field and case-insensitive surface). Created on the first routed match only.
       let seen: Map<string, number> | null = null;
-      matcher.scan(tokens, (_list, _start, _end, routes, first, last) => {
+      matcher.scan(tokens, (_list, start, end, routes, first, last) => {
+        if (negation !== null) {
+          if (negation.inCue(start, end)) return;
+          const scope = negation.scopeOf(start, end);
+          if (scope !== null && routes.some((r) => NEGATABLE.includes(r))) {
+            const text = tokens.surface(first, last);
+            for (const field of routes) {
+              if (NEGATABLE.includes(field)) ruledOut.push({ field, mention: { text, kind: LEXICON_FIELDS[field]!, cue: scope.cue } });
+            }
+            // Its other fields (a term routed to two) keep it as usual.
+            routes = routes.filter((r) => !NEGATABLE.includes(r));
+          }
+        }
         let surface: string | undefined;
         let key = '';
         let fields = 0;
@@ -69,6 +90,13 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
           lists[field]!.push(surface);
         }
       });
+      // A term stated outside every scope stays positive: it is not also listed as ruled out.
+      for (const { field, mention } of ruledOut) {
+        const key = mention.text.toLowerCase();
+        if (lists[field]!.some((t) => t.toLowerCase() === key)) continue;
+        if (negated.some((n) => n.kind === mention.kind && n.text.toLowerCase() === key)) continue;
+        negated.push(mention);
+      }
       // Keys in LEXICON_FIELDS order, every field present even when empty.
       return {
         systems: lists[0]!,

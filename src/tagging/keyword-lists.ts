@@ -1,4 +1,5 @@
 import { parseCsvRecords } from './lexicon.js';
+import type { ScopeIndex } from './negation.js';
 import { buildPhraseLists, TokenBuffer, type PhraseList } from './phrase-matcher.js';
 
 export interface KeywordSpans {
@@ -11,7 +12,8 @@ export interface KeywordSpans {
 export interface KeywordLists {
   match(text: string): KeywordSpans;
   /** The same for a text already tokenized (the tag stage shares one TokenBuffer per record). */
-  matchTokens(tokens: TokenBuffer): KeywordSpans;
+  /** With `negation`, a match inside a negation cue ("consistent with" in "not consistent with") is dropped. */
+  matchTokens(tokens: TokenBuffer, negation?: ScopeIndex | null): KeywordSpans;
 }
 
 interface KeywordTerm {
@@ -90,13 +92,14 @@ export function buildKeywordLists(files: { temporalQualifiers: string; temporalR
     match(text: string): KeywordSpans {
       return this.matchTokens(ownTokens.load(text));
     },
-    matchTokens(tokens: TokenBuffer): KeywordSpans {
+    matchTokens(tokens: TokenBuffer, negation: ScopeIndex | null = null): KeywordSpans {
       const spans: KeywordSpans = { temporal_relations: [], temporal_qualifiers: [], locations: [], conjectures: [] };
       // First-seen order, one item per list, case-insensitive surface and sub_label (unlabelled
       // lists carry ''): per list, lowercased surface -> sub_labels kept. Keyed by the surface alone
       // so no key string is built per match.
       const seen: (Map<string, string[]> | null)[] = [null, null, null, null];
-      matcher.scan(tokens, (list, _start, _end, subLabels, first, last) => {
+      matcher.scan(tokens, (list, start, end, subLabels, first, last) => {
+        if (negation !== null && negation.inCue(start, end)) return;
         const surface = tokens.surface(first, last);
         const subLabel = subLabels[0] ?? '';
         const key = surface.toLowerCase();

@@ -2,13 +2,14 @@
 // of `rca-tag --jobs N`, so both paths write the same bytes: the NER seed of a text, the evidence
 // the (stateful) ContextBuilder reads, and how the four fields are added to a record.
 
-import type { NerSeed } from '../contracts/chunk.js';
+import type { NegatedMention, NerSeed } from '../contracts/chunk.js';
 import type { JsonObject } from '../runtime/stage.js';
 import type { ChunkFacts, ContextOptions } from './context.js';
-import { normaliseDocType } from './doc-type.js';
+import { normaliseDocType, upstreamDocType } from './doc-type.js';
 import { extractPatterns } from './extractors.js';
 import type { Gazetteer } from './gazetteer.js';
 import type { KeywordLists } from './keyword-lists.js';
+import { negationScopes, ScopeIndex } from './negation.js';
 import { TokenBuffer } from './phrase-matcher.js';
 import { contextJson, jsonString, stringArrayJson } from './seed-json.js';
 
@@ -23,9 +24,12 @@ export class NerSeeder {
 
   seed(text: string): NerSeed {
     const tokens = this.tokens.load(text);
-    const lexical = this.gazetteer.matchTokens(tokens);
+    const scopes = negationScopes(text);
+    const negation = scopes.length === 0 ? null : new ScopeIndex(scopes);
+    const negated: NegatedMention[] = [];
+    const lexical = this.gazetteer.matchTokens(tokens, negation, negated);
     const patterns = extractPatterns(text);
-    const keywords = this.keywords.matchTokens(tokens);
+    const keywords = this.keywords.matchTokens(tokens, negation);
     return {
       systems: lexical.systems,
       equipment_ids: patterns.equipment_ids,
@@ -45,6 +49,7 @@ export class NerSeeder {
       temporal_qualifiers: keywords.temporal_qualifiers,
       locations: keywords.locations,
       conjectures: keywords.conjectures,
+      negated,
     };
   }
 }
@@ -104,7 +109,7 @@ export const DETECTION_TEXT_CHARS = 4000;
  */
 export function docTypeDependsOnHistory(record: JsonObject, options: ContextOptions): boolean {
   if (normaliseDocType(options.docTypeMode) !== null) return false;
-  return options.docTypeMode !== 'auto' || normaliseDocType(record.doc_type) === null;
+  return options.docTypeMode !== 'auto' || upstreamDocType(record.doc_type) === null;
 }
 
 /**

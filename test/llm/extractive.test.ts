@@ -80,6 +80,7 @@ const TOO_POOR_FOR_KEYWORDS: ReadonlyArray<readonly [string, string]> = [
   ['eca-2026-0007:6', 'one mechanism (air in-leakage) and one property (dissolved oxygen)'],
   ['chunk:sop-afw-012:sec9', 'one surveillance term (surveillance): the chunk is about keeping records'],
   ['wo-2026-04567-06', 'two doc refs (CR-2026-00418, PM-20417): a closeout note'],
+  ['wo-2026-04567-03', 'one property (alignment) and one component (oil); "no oil leakage observed" rules leakage out'],
 ];
 const QUALITY_FLAGS = new Set(['few_keywords', 'scope_too_short', 'boilerplate', 'empty_frame']);
 

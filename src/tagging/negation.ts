@@ -1,0 +1,140 @@
+// Negated and ruled-out mentions: where a text says a condition did not happen or was excluded
+// ("no evidence of fouling", "did not trip", "Tube fouling is contradicted by…", "was ruled out").
+//
+// A cue opens a scope that is bounded by its clause. Forward cues ("no", "not consistent with",
+// "without any indication of", "neither", "did not", "rather than") cover the text after them up
+// to the clause end; backward cues ("… was ruled out", "… is contradicted by", "… was not found",
+// "… not the source of") cover the clause before them. Clause ends are sentence ends, semicolons,
+// dashes between spaces, line breaks and table pipes, and a contrastive conjunction ("although",
+// "but", "however", "while", "whereas", "yet", "though", "except"), so "Leakage was observed,
+// although no cracking was found" rules out cracking and keeps leakage. A backward scope also
+// stops at a comma: it reaches back over the subject, not over the sentence. Lists ("no fouling,
+// scaling, or debris") stay inside one scope. Hedges are not cues: "possible", "if leak
+// confirmed" stay conjectures.
+//
+// Pure and allocation-light: one precompiled regex finds the cues, and a text without any cue word
+// costs that one scan.
+
+/** Seed lists a negated scope takes mentions out of: the conditions a text can rule out. */
+export const NEGATABLE_FIELDS = ['mechanisms', 'outcomes'] as const;
+
+export interface NegationScope {
+  /** Character offsets of the scope [start, end). */
+  start: number;
+  end: number;
+  /** The cue as written. */
+  cue: string;
+  /** Character offsets of the cue [cueStart, cueEnd): a mention inside the cue is no mention at all. */
+  cueStart: number;
+  cueEnd: number;
+}
+
+const L = '(?<![\\p{L}\\p{N}_])';
+const R = '(?![\\p{L}\\p{N}_])';
+const S = '\\s+';
+const EVIDENCE = '(?:evidence|signs?|indications?|traces?|history|symptoms?)';
+const COPULA = '(?:is|are|was|were|has been|have been|had been|been|being)';
+const NOT = `(?:${S}not|n[\u2019']t)`;
+
+// Backward cues: the ruled-out mention precedes the cue.
+const BACKWARD = [
+  `${COPULA}(?:${S}\\p{L}+ly)?${S}(?:ruled${S}out|excluded|eliminated|discounted|dismissed|refuted|disproved|contradicted${S}by)`,
+  `contradicted${S}by`,
+  `${COPULA}${NOT}${S}(?:found|observed|detected|identified|present|seen|noted|evident|indicated|reproduced)`,
+  `(?:${COPULA}${S})?not${S}(?:the|a)${S}(?:\\p{L}+${S})?(?:source|cause|origin)(?:${S}of)?`,
+];
+
+// Forward cues, longest forms first: the leftmost cue wins, and at one position the first listed.
+const FORWARD = [
+  `no${S}${EVIDENCE}${S}of`,
+  `without${S}(?:any${S})?${EVIDENCE}${S}of`,
+  `failed${S}to${S}(?:reproduce|show|reveal|find|detect|identify|produce)(?:${S}any)?(?:${S}${EVIDENCE}${S}of)?`,
+  `(?:${COPULA}${S})?(?:not${S}consistent|inconsistent)${S}with`,
+  `(?:ruled${S}out|excluded|eliminated)`,
+  `rather${S}than`,
+  `instead${S}of`,
+  `(?:absence|free)${S}(?:of|from)`,
+  `neither`,
+  `never`,
+  `none${S}of`,
+  `(?:did|does|do|has|have|had|was|were|is|are|could|can|would|will|should)${NOT}`,
+  `cannot`,
+  // Limits and quantities are not negations: "no more than 2.5", "not to exceed", "not only".
+  `no(?!${S}(?:more|less|later|earlier|sooner|greater|fewer|longer)${S}than)(?!\\.)(?=${S}\\p{L})`,
+  `not(?!${S}(?:to${S}exceed|more${S}than|less${S}than|only|yet)${R})`,
+  `without`,
+];
+
+const CUE_RE = new RegExp(`${L}(?:(${BACKWARD.join('|')})|(${FORWARD.join('|')}))${R}`, 'giu');
+
+// A cheap test first: no text without one of these words holds a cue.
+const PREFILTER_RE = /(?<![\p{L}\p{N}_])(?:no|not|\p{L}+n['\u2019]t|never|neither|none|without|cannot|ruled|excluded|eliminated|contradicted|inconsistent|rather|instead|absence|free|failed)(?![\p{L}\p{N}_])/iu;
+
+// Where a forward scope ends: sentence end, semicolon, colon, spaced dash, line break, pipe, or a
+// contrastive conjunction (after a comma or not).
+// A new predicate after "and" ("… is NOT expected with fouling and is diagnostic for …") ends it too.
+const CLAUSE_END_RE =
+  /[.!?](?=\s|$)|[;:|\n\r]|\s[-\u2013\u2014]\s|[\u2013\u2014]|,?\s+(?:although|but|however|though|whereas|while|yet|except)(?![\p{L}\p{N}_])|,?\s+and\s+(?=(?:is|are|was|were|should|shall|must|has|have|had|will|can|may)(?![\p{L}\p{N}_]))/giu;
+// Where a backward scope starts (searching back from the cue): the same, and any comma.
+const BACKWARD_STOPS = new Set([0x2e, 0x21, 0x3f, 0x3b, 0x3a, 0x7c, 0x0a, 0x0d, 0x2c, 0x2013, 0x2014]);
+
+/** The negated scopes of a text, in text order; [] when it has no cue. */
+export function negationScopes(text: string): NegationScope[] {
+  if (!PREFILTER_RE.test(text)) return [];
+  const scopes: NegationScope[] = [];
+  CUE_RE.lastIndex = 0;
+  for (let m = CUE_RE.exec(text); m !== null; m = CUE_RE.exec(text)) {
+    const cueStart = m.index;
+    const cueEnd = cueStart + m[0].length;
+    if (m[1] !== undefined) {
+      const start = clauseStartBefore(text, cueStart);
+      if (start < cueStart) scopes.push({ start, end: cueStart, cue: m[0], cueStart, cueEnd });
+    } else {
+      const end = clauseEndAfter(text, cueEnd);
+      scopes.push({ start: cueEnd, end, cue: m[0], cueStart, cueEnd });
+    }
+  }
+  return scopes;
+}
+
+function clauseEndAfter(text: string, from: number): number {
+  CLAUSE_END_RE.lastIndex = from;
+  const m = CLAUSE_END_RE.exec(text);
+  return m === null ? text.length : m.index;
+}
+
+function clauseStartBefore(text: string, before: number): number {
+  let i = before;
+  while (i > 0) {
+    const code = text.charCodeAt(i - 1);
+    if (BACKWARD_STOPS.has(code)) {
+      // A decimal point ("1.82") is not a sentence end.
+      if (code === 0x2e && i < text.length && /\S/.test(text[i] ?? '')) {
+        i--;
+        continue;
+      }
+      break;
+    }
+    // A spaced hyphen is a dash.
+    if (code === 0x2d && text.charCodeAt(i - 2) === 0x20 && text.charCodeAt(i) === 0x20) break;
+    i--;
+  }
+  return i;
+}
+
+/** Lookups over the scopes of one text (a chunk has few: a linear walk beats any index). */
+export class ScopeIndex {
+  constructor(readonly scopes: readonly NegationScope[]) {}
+
+  /** Whether [start, end) overlaps a cue: such a span is part of the cue, not a mention. */
+  inCue(start: number, end: number): boolean {
+    for (const s of this.scopes) if (start < s.cueEnd && end > s.cueStart) return true;
+    return false;
+  }
+
+  /** The first scope holding [start, end), or null. */
+  scopeOf(start: number, end: number): NegationScope | null {
+    for (const s of this.scopes) if (start >= s.start && end <= s.end) return s;
+    return null;
+  }
+}
