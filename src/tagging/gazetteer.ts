@@ -1,20 +1,27 @@
 import type { NegatedMention } from '../contracts/chunk.js';
 import { LEXICON_FIELDS, type LexiconField } from '../contracts/vocabulary.js';
-import { routeLabel, type LexiconEntry } from './lexicon.js';
+import { normaliseLabel, routeLabel, type LexiconEntry } from './lexicon.js';
 import { NEGATABLE_FIELDS, type ScopeIndex } from './negation.js';
 import { buildPhraseLists, TokenBuffer, type PhraseSpec } from './phrase-matcher.js';
+
+/** What the gazetteer found beside the seed lists. */
+export interface GazetteerExtras {
+  /** Mechanisms and outcomes the text rules out (never also in their positive list). */
+  negated: NegatedMention[];
+  /** Buildings, rooms and plant areas ("Turbine Building", "turbine bay"): locations, not components. */
+  places: string[];
+}
 
 export interface Gazetteer {
   match(text: string): Record<LexiconField, string[]>;
   /**
    * The same for a text already tokenized (the tag stage shares one TokenBuffer per record). With
-   * `negation`, a match inside a cue is dropped, and a mechanism or outcome inside a negated scope
-   * goes to `negated` instead of its list, unless the same term also occurs outside any scope.
+   * `marks`, a match inside a negation cue or a heading label ("Failure Mode:") is dropped, and a
+   * mechanism or outcome inside a negated scope goes to `extras.negated` instead of its list, unless
+   * the same term also occurs outside any scope.
    */
-  matchTokens(tokens: TokenBuffer, negation?: ScopeIndex | null, negated?: NegatedMention[]): Record<LexiconField, string[]>;
+  matchTokens(tokens: TokenBuffer, marks?: ScopeIndex | null, extras?: GazetteerExtras): Record<LexiconField, string[]>;
 }
-
-const NEGATABLE: readonly number[] = NEGATABLE_FIELDS.map((f) => LEXICON_FIELDS.indexOf(f));
 
 // `Auxiliary Feedwater System (AFW)`: text rarely repeats the whole form, so the long form and the
 // acronym are matched on their own too. The acronym keeps its case: lowercased, `PUT`, `HR` or
@@ -24,16 +31,38 @@ const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
 
 // Unrouted labels keep a NO_FIELD payload: their terms still win longest-match, so a material or
 // chemical name does not leak its sub-words into a routed field. Routed payloads are indexes into
-// LEXICON_FIELDS: a number compares and indexes faster than a field name on the hot path.
+// LEXICON_FIELDS: a number compares and indexes faster than a field name on the hot path. Places
+// (the lexicon's buildings and rooms) are locations: PLACE.
 type Route = number;
 const NO_FIELD = -1;
+const PLACE = -2;
+const PLACE_LABELS = new Set(['arch']);
 
-/** The gazetteer's phrases: payload = index into LEXICON_FIELDS, or -1 for a label that is not routed. */
+// Names of document kinds and programmes claim their span and route nowhere, so a lexicon with
+// "work" or "order" as terms does not find them in "Work Order".
+const CLAIMED_NAMES = [
+  'work order', 'work orders', 'work request', 'condition report', 'condition reports', 'corrective action program',
+  'standard operating procedure', 'operating procedure', 'causal evaluation', 'event causal evaluation',
+  'operating experience', 'action request', 'technical specification', 'technical specifications', 'tech spec',
+];
+
+const FIELD = (name: LexiconField): number => LEXICON_FIELDS.indexOf(name);
+const NEGATABLE: readonly number[] = NEGATABLE_FIELDS.map((f) => FIELD(f));
+// A heading label ("Failure Mode:", "Expected symptoms:") names a field of a form, not a finding.
+const NOT_IN_LABELS: readonly number[] = [FIELD('mechanisms'), FIELD('outcomes')];
+const ACTIONS: readonly number[] = [FIELD('surveillance_actions'), FIELD('maintenance_actions')];
+const EQUIPMENT: readonly number[] = [FIELD('systems'), FIELD('components')];
+// A system or component right before one of these names a place ("turbine bay", "pump room").
+const AREA_HEADS = new Set(['building', 'buildings', 'room', 'rooms', 'bay', 'house', 'yard', 'vault', 'gallery', 'pit', 'area', 'elevation', 'elev', 'deck', 'corridor', 'enclosure']);
+// "for training/test purposes": an activity named as a purpose is not one performed.
+const PURPOSE_WORDS = new Set(['purpose', 'purposes', 'use', 'only']);
+
+/** The gazetteer's phrases: payload = index into LEXICON_FIELDS, -1 for a label that is not routed, -2 for a place. */
 export function phraseSpecs(entries: readonly LexiconEntry[]): PhraseSpec<Route>[] {
   const specs: PhraseSpec<Route>[] = [];
   for (const { term, label } of entries) {
     const field = routeLabel(label);
-    const payload = field === null ? NO_FIELD : LEXICON_FIELDS.indexOf(field);
+    const payload = PLACE_LABELS.has(normaliseLabel(label)) ? PLACE : field === null ? NO_FIELD : LEXICON_FIELDS.indexOf(field);
     specs.push({ phrase: term, payload });
     const parts = LONG_FORM_AND_ACRONYM.exec(term);
     if (parts === null) continue;
@@ -45,24 +74,40 @@ export function phraseSpecs(entries: readonly LexiconEntry[]): PhraseSpec<Route>
   return specs;
 }
 
+function tokenText(tokens: TokenBuffer, k: number): string {
+  return k < tokens.count ? tokens.lower.slice(tokens.starts[k], tokens.ends[k]) : '';
+}
+
 export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
-  const matcher = buildPhraseLists([{ specs: phraseSpecs(entries) }]);
+  const specs = phraseSpecs(entries);
+  for (const phrase of CLAIMED_NAMES) specs.push({ phrase, payload: NO_FIELD });
+  const matcher = buildPhraseLists([{ specs }]);
   const ownTokens = new TokenBuffer();
 
   return {
     match(text: string): Record<LexiconField, string[]> {
       return this.matchTokens(ownTokens.load(text));
     },
-    matchTokens(tokens: TokenBuffer, negation: ScopeIndex | null = null, negated: NegatedMention[] = []): Record<LexiconField, string[]> {
+    matchTokens(tokens: TokenBuffer, marks: ScopeIndex | null = null, extras: GazetteerExtras = { negated: [], places: [] }): Record<LexiconField, string[]> {
       const lists: string[][] = [[], [], [], [], [], [], [], []];
       const ruledOut: Array<{ field: number; mention: NegatedMention }> = [];
       // Lowercased surface -> bit set of the fields it was added to (first-seen order, one item per
       // field and case-insensitive surface). Created on the first routed match only.
       let seen: Map<string, number> | null = null;
-      matcher.scan(tokens, (_list, start, end, routes, first, last) => {
-        if (negation !== null) {
-          if (negation.inCue(start, end)) return;
-          const scope = negation.scopeOf(start, end);
+      const place = (surface: string): void => {
+        const key = surface.toLowerCase();
+        if (!extras.places.some((p) => p.toLowerCase() === key)) extras.places.push(surface);
+      };
+      matcher.scan(tokens, (_list, start, end, payloads, first, last) => {
+        let routes = payloads;
+        if (routes.includes(PLACE)) {
+          place(tokens.surface(first, last));
+          return;
+        }
+        if (marks !== null) {
+          if (marks.inCue(start, end)) return;
+          if (marks.inLabel(start, end)) routes = routes.filter((r) => !NOT_IN_LABELS.includes(r));
+          const scope = marks.scopeOf(start, end);
           if (scope !== null && routes.some((r) => NEGATABLE.includes(r))) {
             const text = tokens.surface(first, last);
             for (const field of routes) {
@@ -72,11 +117,19 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
             routes = routes.filter((r) => !NEGATABLE.includes(r));
           }
         }
+        const next = tokenText(tokens, last + 1);
+        if (next !== '') {
+          if (AREA_HEADS.has(next) && routes.some((r) => EQUIPMENT.includes(r))) {
+            place(tokens.surface(first, last + 1));
+            routes = routes.filter((r) => !EQUIPMENT.includes(r));
+          }
+          if (PURPOSE_WORDS.has(next) && routes.some((r) => ACTIONS.includes(r))) routes = routes.filter((r) => !ACTIONS.includes(r));
+        }
         let surface: string | undefined;
         let key = '';
         let fields = 0;
         for (const field of routes) {
-          if (field === NO_FIELD) continue;
+          if (field < 0) continue;
           if (surface === undefined) {
             surface = tokens.surface(first, last);
             key = surface.toLowerCase();
@@ -94,8 +147,8 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
       for (const { field, mention } of ruledOut) {
         const key = mention.text.toLowerCase();
         if (lists[field]!.some((t) => t.toLowerCase() === key)) continue;
-        if (negated.some((n) => n.kind === mention.kind && n.text.toLowerCase() === key)) continue;
-        negated.push(mention);
+        if (extras.negated.some((n) => n.kind === mention.kind && n.text.toLowerCase() === key)) continue;
+        extras.negated.push(mention);
       }
       // Keys in LEXICON_FIELDS order, every field present even when empty.
       return {

@@ -65,7 +65,11 @@ const FORWARD = [
   `without`,
 ];
 
-const CUE_RE = new RegExp(`${L}(?:(${BACKWARD.join('|')})|(${FORWARD.join('|')}))${R}`, 'giu');
+// Doubt about an exclusion is a hedge, not a negation: "cannot be ruled out", "not yet excluded".
+// Matched first so that its "cannot"/"not" opens no scope.
+const HEDGED = [`(?:${COPULA}${NOT}|cannot|can${S}not|could${NOT}|can[\u2019']t|(?:has|have|had)${NOT}${S}been|not)(?:${S}yet)?(?:${S}be(?:en)?)?${S}(?:ruled${S}out|excluded|eliminated)`];
+
+const CUE_RE = new RegExp(`${L}(?:(${HEDGED.join('|')})|(${BACKWARD.join('|')})|(${FORWARD.join('|')}))${R}`, 'giu');
 
 // A cheap test first: no text without one of these words holds a cue.
 const PREFILTER_RE = /(?<![\p{L}\p{N}_])(?:no|not|\p{L}+n['\u2019]t|never|neither|none|without|cannot|ruled|excluded|eliminated|contradicted|inconsistent|rather|instead|absence|free|failed)(?![\p{L}\p{N}_])/iu;
@@ -86,7 +90,8 @@ export function negationScopes(text: string): NegationScope[] {
   for (let m = CUE_RE.exec(text); m !== null; m = CUE_RE.exec(text)) {
     const cueStart = m.index;
     const cueEnd = cueStart + m[0].length;
-    if (m[1] !== undefined) {
+    if (m[1] !== undefined) continue;
+    if (m[2] !== undefined) {
       const start = clauseStartBefore(text, cueStart);
       if (start < cueStart) scopes.push({ start, end: cueStart, cue: m[0], cueStart, cueEnd });
     } else {
@@ -122,13 +127,42 @@ function clauseStartBefore(text: string, before: number): number {
   return i;
 }
 
-/** Lookups over the scopes of one text (a chunk has few: a linear walk beats any index). */
+// A heading label opens a text, line, cell or sentence: one to four words, the first capitalised,
+// then a colon ("Failure Mode:", "Expected symptoms:", "Immediate corrective action:").
+const LABEL_RE = /(?:^|[.!?]\s+|[\n\r|]\s*)(\p{Lu}[\p{L}/&-]*(?:[ \t]+[\p{L}/&()-]+){0,3})[ \t]*:(?=\s)/gu;
+
+/** Spans [start, end) of the heading labels of a text. */
+export function labelSpans(text: string): Array<readonly [number, number]> {
+  if (!text.includes(':')) return [];
+  const spans: Array<readonly [number, number]> = [];
+  LABEL_RE.lastIndex = 0;
+  for (let m = LABEL_RE.exec(text); m !== null; m = LABEL_RE.exec(text)) {
+    const label = m[1]!;
+    // What precedes the label in the match is punctuation and space only.
+    const start = m.index + m[0].indexOf(label);
+    spans.push([start, start + label.length]);
+    // The colon is not part of the next match's boundary: step back onto it.
+    LABEL_RE.lastIndex = start + label.length;
+  }
+  return spans;
+}
+
+/** Lookups over the negated scopes and heading labels of one text (a chunk has few: a linear walk beats any index). */
 export class ScopeIndex {
-  constructor(readonly scopes: readonly NegationScope[]) {}
+  constructor(
+    readonly scopes: readonly NegationScope[],
+    readonly labels: ReadonlyArray<readonly [number, number]> = [],
+  ) {}
 
   /** Whether [start, end) overlaps a cue: such a span is part of the cue, not a mention. */
   inCue(start: number, end: number): boolean {
     for (const s of this.scopes) if (start < s.cueEnd && end > s.cueStart) return true;
+    return false;
+  }
+
+  /** Whether [start, end) lies inside a heading label. */
+  inLabel(start: number, end: number): boolean {
+    for (const [from, to] of this.labels) if (start >= from && end <= to) return true;
     return false;
   }
 

@@ -9,7 +9,7 @@ import { normaliseDocType, upstreamDocType } from './doc-type.js';
 import { extractPatterns } from './extractors.js';
 import type { Gazetteer } from './gazetteer.js';
 import type { KeywordLists } from './keyword-lists.js';
-import { negationScopes, ScopeIndex } from './negation.js';
+import { labelSpans, negationScopes, ScopeIndex } from './negation.js';
 import { TokenBuffer } from './phrase-matcher.js';
 import { contextJson, jsonString, stringArrayJson } from './seed-json.js';
 
@@ -25,11 +25,13 @@ export class NerSeeder {
   seed(text: string): NerSeed {
     const tokens = this.tokens.load(text);
     const scopes = negationScopes(text);
-    const negation = scopes.length === 0 ? null : new ScopeIndex(scopes);
-    const negated: NegatedMention[] = [];
-    const lexical = this.gazetteer.matchTokens(tokens, negation, negated);
+    const labels = labelSpans(text);
+    const marks = scopes.length === 0 && labels.length === 0 ? null : new ScopeIndex(scopes, labels);
+    const extras = { negated: [] as NegatedMention[], places: [] as string[] };
+    const lexical = this.gazetteer.matchTokens(tokens, marks, extras);
     const patterns = extractPatterns(text);
-    const keywords = this.keywords.matchTokens(tokens, negation);
+    const keywords = this.keywords.matchTokens(tokens, marks);
+    const locations = extras.places.length === 0 ? keywords.locations : withPlaces(keywords.locations, extras.places);
     return {
       systems: lexical.systems,
       equipment_ids: patterns.equipment_ids,
@@ -47,11 +49,21 @@ export class NerSeeder {
       temporal_refs: patterns.temporal_refs,
       temporal_relations: keywords.temporal_relations,
       temporal_qualifiers: keywords.temporal_qualifiers,
-      locations: keywords.locations,
+      locations,
       conjectures: keywords.conjectures,
-      negated,
+      negated: extras.negated,
     };
   }
+}
+
+/** Places named by the lexicon join the keyword lists' locations, sub_label "area", once each. */
+function withPlaces(locations: NerSeed['locations'], places: readonly string[]): NerSeed['locations'] {
+  const out = [...locations];
+  for (const text of places) {
+    const key = text.toLowerCase();
+    if (!out.some((l) => l.sub_label === 'area' && l.text.toLowerCase() === key)) out.push({ text, sub_label: 'area' });
+  }
+  return out;
 }
 
 /** The fields tag adds, in the order it writes them. */
