@@ -48,9 +48,10 @@ const CLAIMED_NAMES = [
 
 const FIELD = (name: LexiconField): number => LEXICON_FIELDS.indexOf(name);
 const NEGATABLE: readonly number[] = NEGATABLE_FIELDS.map((f) => FIELD(f));
-// A heading label ("Failure Mode:", "Expected symptoms:") names a field of a form, not a finding.
-const NOT_IN_LABELS: readonly number[] = [FIELD('mechanisms'), FIELD('outcomes')];
 const ACTIONS: readonly number[] = [FIELD('surveillance_actions'), FIELD('maintenance_actions')];
+// A heading label ("Failure Mode:", "Expected symptoms:", "Related evaluation:") names a field of a
+// form, not a finding or an activity.
+const NOT_IN_LABELS: readonly number[] = [FIELD('mechanisms'), FIELD('outcomes'), ...ACTIONS];
 const EQUIPMENT: readonly number[] = [FIELD('systems'), FIELD('components')];
 // A system or component right before one of these names a place ("turbine bay", "pump room").
 const AREA_HEADS = new Set(['building', 'buildings', 'room', 'rooms', 'bay', 'house', 'yard', 'vault', 'gallery', 'pit', 'area', 'elevation', 'elev', 'deck', 'corridor', 'enclosure']);

@@ -57,7 +57,7 @@ const FORWARD = [
   `neither`,
   `never`,
   `none${S}of`,
-  `(?:did|does|do|has|have|had|was|were|is|are|could|can|would|will|should)${NOT}`,
+  `(?:did|does|do|has|have|had|was|were|is|are|could|can|would|will)${NOT}`,
   `cannot`,
   // Limits and quantities are not negations: "no more than 2.5", "not to exceed", "not only".
   `no(?!${S}(?:more|less|later|earlier|sooner|greater|fewer|longer)${S}than)(?!\\.)(?=${S}\\p{L})`,
@@ -91,6 +91,8 @@ export function negationScopes(text: string): NegationScope[] {
     const cueStart = m.index;
     const cueEnd = cueStart + m[0].length;
     if (m[1] !== undefined) continue;
+    // "Do not attribute …", "Never open …": a prohibition instructs; it states nothing did not happen.
+    if (m[3] !== undefined && PROHIBITION_RE.test(m[0]) && opensClause(text, cueStart)) continue;
     if (m[2] !== undefined) {
       const start = clauseStartBefore(text, cueStart);
       if (start < cueStart) scopes.push({ start, end: cueStart, cue: m[0], cueStart, cueEnd });
@@ -100,6 +102,14 @@ export function negationScopes(text: string): NegationScope[] {
     }
   }
   return scopes;
+}
+
+const PROHIBITION_RE = /^(?:do(?:\s+not|n['\u2019]t)|never)$/i;
+
+/** Whether only a clause boundary (or a step number) precedes `at`. */
+function opensClause(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 24), at);
+  return /(?:^|[.!?;:|\u2013\u2014\n-]|\sand|\sthen)\s*$/i.test(before) || /(?:^|[\s(])(?:step\s+)?\d+(?:\.\d+)*[.)]?\s+$/i.test(before);
 }
 
 function clauseEndAfter(text: string, from: number): number {

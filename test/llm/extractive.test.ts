@@ -76,8 +76,6 @@ const distinctSeedTerms = (seed: NerSeed) => new Set(KEYWORD_SOURCES.flatMap((k)
 // The records whose seed is too poor for 3 keywords, and what the seed does hold.
 const TOO_POOR_FOR_KEYWORDS: ReadonlyArray<readonly [string, string]> = [
   ['chunk:ad61d26ecf6e:sec4', 'one mechanism (coupling misalignment) and one property (suction pressure margin)'],
-  ['eca-2026-0007:0', 'two components (turbine, condenser); backpressure and runback are not lexicon terms'],
-  ['eca-2026-0007:6', 'one mechanism (air in-leakage) and one property (dissolved oxygen)'],
   ['chunk:sop-afw-012:sec9', 'one surveillance term (surveillance): the chunk is about keeping records'],
   ['wo-2026-04567-06', 'two doc refs (CR-2026-00418, PM-20417): a closeout note'],
   ['wo-2026-04567-03', 'one property (alignment) and one component (oil); "no oil leakage observed" rules leakage out'],

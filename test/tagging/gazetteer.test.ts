@@ -143,7 +143,8 @@ describe('buildGazetteer with the shipped lexicons', () => {
       systems: ['AFW'],
       components: ['Pump', 'Vibration channel'],
       outcomes: ['elevated vibration'],
-      surveillance_actions: ['surveillance', 'observed'],
+      // "observed" and "confirmed" report, they name no surveillance: not in the built-in lexicon.
+      surveillance_actions: ['surveillance'],
       properties: ['flow', 'discharge pressure', 'bearing temperature'],
     }],
     ['built-in', builtIn, cause, { mechanisms: ['coupling misalignment'], properties: ['suction pressure margin'] }],
