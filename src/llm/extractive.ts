@@ -17,7 +17,7 @@ import type { ViewType } from '../views/view-types.js';
 
 export const EXTRACTIVE_BACKEND = 'extractive';
 /** Names the rules in provenance; bump when the output for a given input changes. */
-export const EXTRACTIVE_MODEL = 'rca-extractive/1';
+export const EXTRACTIVE_MODEL = 'rca-extractive/2';
 
 export interface ExtractiveInput {
   context: ChunkContext;
@@ -38,7 +38,8 @@ export function extractiveView(view: 'rca_frame', input: ExtractiveInput): RcaFr
 export function extractiveView(view: ViewType, input: ExtractiveInput): View;
 export function extractiveView(view: ViewType, input: ExtractiveInput): View {
   const units = splitUnits(input.text).filter((u) => u.kind !== 'header');
-  const classified = units.map((u) => ({ unit: u, classes: classifyUnit(u, input.context.section_role) }));
+  // A reference line ("Related evaluation: ECA-2026-0007") is no fact, action or scope: the ids are keywords.
+  const classified = units.map((u) => ({ unit: u, classes: classifyUnit(u, input.context.section_role) })).filter((c) => c.classes.field !== null);
   return view === 'retrieval_summary' ? retrievalSummary(input, classified) : rcaFrame(input.context, classified);
 }
 
@@ -58,8 +59,9 @@ function retrievalSummary(input: ExtractiveInput, classified: Classified[]): Ret
   // What the text rules out is never a symptom or a mechanism, whoever wrote the seed.
   view.symptoms_outcomes = terms.stated(seed.outcomes, ruledOut(seed, 'outcomes'));
   view.mechanisms = terms.stated(seed.mechanisms, ruledOut(seed, 'mechanisms'));
-  view.diagnostics = items(classified.filter((c) => c.classes.test));
-  view.corrective_actions = items(classified.filter((c) => c.classes.action));
+  // Each unit in one list: a check is a diagnostic; an action, planned or already taken, a corrective action.
+  view.diagnostics = items(classified.filter((c) => c.classes.field === 'test'));
+  view.corrective_actions = items(classified.filter((c) => c.classes.field === 'action' || (c.classes.taken && c.classes.field === 'observed')));
   view.numbers_limits = terms.measurements(seed.measurements.map((m) => m.text));
   const primary = dedupe(
     [
@@ -84,11 +86,13 @@ function retrievalSummary(input: ExtractiveInput, classified: Classified[]): Ret
 
 function rcaFrame(context: ChunkContext, classified: Classified[]): RcaFrame {
   const view = emptyView('rca_frame', context) as RcaFrame;
-  view.observed = items(classified.filter((c) => c.classes.observed));
-  view.hypotheses = items(classified.filter((c) => c.classes.hypothesis));
-  view.tests_to_confirm = items(classified.filter((c) => c.classes.test));
-  view.candidate_actions = items(classified.filter((c) => c.classes.action));
-  view.constraints = items(classified.filter((c) => c.classes.constraint));
+  // Each unit goes to its one best field; an action already taken is observed, not a candidate.
+  const field = (name: FrameField) => items(classified.filter((c) => c.classes.field === name));
+  view.observed = field('observed');
+  view.hypotheses = field('hypothesis');
+  view.tests_to_confirm = field('test');
+  view.candidate_actions = field('action');
+  view.constraints = field('constraint');
   return view;
 }
 
@@ -446,7 +450,16 @@ function wordBefore(line: string, end: number): string {
 // ---------------------------------------------------------------------------------------------
 // Classes of a unit. Each is one precompiled regex (or a word set), tested once per unit.
 
+/** The one frame field a unit goes to. */
+export type FrameField = 'observed' | 'hypothesis' | 'test' | 'action' | 'constraint';
+
 export interface UnitClasses {
+  /** Where the unit goes: its one best field, or null for a reference line, which goes nowhere. */
+  field: FrameField | null;
+  /** Reports an action already taken ("Operator stopped P-101A", "Replaced the bearing"). */
+  taken: boolean;
+  /** Only names documents: "Related evaluation: ECA-2026-0007 (if initiated)." */
+  reference: boolean;
   /** Stated with doubt: likely, may, possible, suspected... */
   hedged: boolean;
   /** States or denies a cause: caused by, due to, root cause, resulted in... */
@@ -457,6 +470,7 @@ export interface UnitClasses {
   normative: boolean;
   /** A stated limit with a value (setpoint, at least, not to exceed...). */
   limit: boolean;
+  // What the unit could be; `field` picks one.
   observed: boolean;
   hypothesis: boolean;
   test: boolean;
@@ -502,6 +516,7 @@ const PROSE_CELL_WORDS = 3;
 const ACTION_ROLES = new Set(['immediate_actions', 'corrective_actions', 'work_performed', 'actions', 'steps']);
 const TEST_ROLES = new Set(['verification', 'acceptance']);
 const CONSTRAINT_ROLES = new Set(['preconditions', 'constraints']);
+const REPORT_ROLES = new Set(['header', 'description', 'impact', 'evidence', 'as_found', 'as_left', 'event_summary', 'timeline', 'evidence_items']);
 
 export function classifyUnit(unit: Pick<TextUnit, 'text' | 'kind'>, sectionRole = 'unknown'): UnitClasses {
   // In a row, short cells are labels and values ("Date Initiated", "6.2"): only cells that read
@@ -514,7 +529,15 @@ export function classifyUnit(unit: Pick<TextUnit, 'text' | 'kind'>, sectionRole 
   const normative = NORMATIVE_RE.test(text);
   const limit = LIMIT_RE.test(text) && numbersIn(text).length > 0;
   const doubtful = hedged || causal;
+  const reference = isReference(text);
+  const obligation = OBLIGATION_RE.test(text);
+  const taken = !imperative && !obligation && !doubtful && TAKEN_RE.test(text);
+  const testFirst = imperative ? cells.some(startsWithTestVerb) : TEST_RE.test(leadingWords(text));
+  const field = reference ? null : bestField({ doubtful, imperative, normative, limit, obligation, taken, testFirst, sectionRole, test: TEST_RE.test(text) });
   return {
+    field,
+    taken,
+    reference,
     hedged,
     causal,
     imperative,
@@ -529,6 +552,71 @@ export function classifyUnit(unit: Pick<TextUnit, 'text' | 'kind'>, sectionRole 
   };
 }
 
+const OBLIGATION_RE = /\b(?:shall(?!\s+not\b)|must(?!\s+not\b)|should(?!\s+not\b)|(?:is|are) required|requires?|recommend(?:s|ed|ations?)?)\b/i;
+// Past forms that report an action done; states ("reduced margin") are not among them.
+const TAKEN_RE =
+  /\b(?:replaced|repaired|realigned|aligned|performed|installed|removed|adjusted|stopped|started|restarted|notified|initiated|issued|uncoupled|recoupled|torqued|cleaned|lubricated|tightened|hydroblasted|flushed|restored|isolated|submitted|generated|lowered|raised|rebuilt|overhauled|declared|entered|implemented|revised|retrained|reworked|welded|ran|shut down|opened|closed)\b/i;
+const TEST_VERBS = new Set(['verify', 'check', 'inspect', 'measure', 'test', 'monitor', 'confirm', 'trend', 'sample', 'analyze', 'analyse', 'observe', 'capture', 'read', 'calibrate', 'walk', 'discriminate']);
+// A document id as plant text writes one: letters, then digits and separators (CR-2026-00123, WO 12345678, SOP-U2-CND-001).
+const DOC_ID_RE = /\b[A-Z]{1,8}(?:[-_ ]?[A-Z0-9]+)*[-_ ]?\d[\w.-]*/g;
+const LABEL_PREFIX_RE = /^[\p{L}][\p{L} /&-]{0,40}:\s*/u;
+
+interface Evidence {
+  doubtful: boolean;
+  imperative: boolean;
+  normative: boolean;
+  limit: boolean;
+  obligation: boolean;
+  taken: boolean;
+  testFirst: boolean;
+  test: boolean;
+  sectionRole: string;
+}
+
+/** The one field a unit goes to, most specific reading first. */
+function bestField(e: Evidence): FrameField {
+  if (e.doubtful && !e.imperative) return 'hypothesis';
+  if (e.normative || CONSTRAINT_ROLES.has(e.sectionRole)) return 'constraint';
+  if (e.imperative) return e.testFirst ? 'test' : 'action';
+  if (e.obligation) return e.limit ? 'constraint' : e.test ? 'test' : 'action';
+  // A value against its limit in a report ("peaked at 6.2 mils (alarm setpoint 5.0 mils)") is what was seen.
+  if (e.limit) return REPORT_ROLES.has(e.sectionRole) ? 'observed' : 'constraint';
+  if (e.taken) return e.testFirst ? 'test' : 'observed';
+  if (e.testFirst || TEST_ROLES.has(e.sectionRole)) return 'test';
+  return ACTION_ROLES.has(e.sectionRole) ? 'action' : 'observed';
+}
+
+/** The first words of a sentence after a leading clause ("During routine surveillance, …" is about what follows). */
+function leadingWords(text: string): string {
+  let rest = text.trim().replace(INSTRUCTION_PREFIX_RE, '');
+  const clause = LEADING_CLAUSE_RE.exec(rest);
+  if (clause) rest = rest.slice(clause[0].length);
+  return rest.split(/\s+/).slice(0, 5).join(' ');
+}
+
+// "Recommend condenser performance test", "Perform vibration spectrum capture": the thing to do is a check.
+const TEST_CARRIERS = new Set(['recommend', 'perform', 'conduct', 'schedule', 'consider', 'complete']);
+
+function startsWithTestVerb(cell: string): boolean {
+  let rest = cell.trim().replace(INSTRUCTION_PREFIX_RE, '');
+  const clause = LEADING_CLAUSE_RE.exec(rest);
+  if (clause) rest = rest.slice(clause[0].length);
+  const first = FIRST_WORDS_RE.exec(rest)?.[1]?.toLowerCase();
+  if (first === undefined) return false;
+  if (TEST_VERBS.has(first)) return true;
+  return TEST_CARRIERS.has(first) && TEST_RE.test(rest.split(/\s+/).slice(1, 6).join(' '));
+}
+
+/** A unit that only names documents, after its labels: "Related: CR-2026-00418, PM-20417." */
+export function isReference(text: string): boolean {
+  let rest = text.replace(/[*_]+/g, '').replace(/\brev(?:ision)?\.?\s*\d+[A-Z]?\b/gi, ' ').trim();
+  for (let label = LABEL_PREFIX_RE.exec(rest); label !== null; label = LABEL_PREFIX_RE.exec(rest)) rest = rest.slice(label[0].length);
+  const ids = rest.match(DOC_ID_RE);
+  if (ids === null) return false;
+  const left = rest.replace(DOC_ID_RE, ' ').replace(/\([^()]*\)/g, ' ').replace(/\b(?:and|or|per|see)\b/gi, ' ');
+  return !/[\p{L}\p{N}]/u.test(left);
+}
+
 /** Is this sentence (or table cell) an instruction? */
 export function isImperative(sentence: string): boolean {
   let rest = sentence.trim().replace(INSTRUCTION_PREFIX_RE, '');
@@ -539,7 +627,11 @@ export function isImperative(sentence: string): boolean {
   return startsWithVerb(rest);
 }
 
+// "Train A declared inoperable": a named train or unit reported on, not an instruction to train.
+const NAMED_SUBJECT_RE = /^\p{L}+\s+[A-Z0-9]\s+\p{L}+ed\b/u;
+
 function startsWithVerb(text: string): boolean {
+  if (NAMED_SUBJECT_RE.test(text)) return false;
   const m = FIRST_WORDS_RE.exec(text);
   if (!m) return false;
   const first = m[1]!.toLowerCase();
