@@ -390,11 +390,12 @@ describe('splitUnits: tables', () => {
   });
 });
 
-function classOf(cls: keyof UnitClasses, text: string, kind: TextUnit['kind'] = 'sentence'): boolean {
+type FlagName = Exclude<keyof UnitClasses, 'field'>;
+function classOf(cls: FlagName, text: string, kind: TextUnit['kind'] = 'sentence'): boolean {
   return classifyUnit({ text, kind })[cls];
 }
 
-const CLASSIFIER_TABLES: Record<string, { cls: keyof UnitClasses; yes: string[]; no: string[] }> = {
+const CLASSIFIER_TABLES: Record<string, { cls: FlagName; yes: string[]; no: string[] }> = {
   hedged: {
     cls: 'hedged',
     yes: [
