@@ -128,12 +128,17 @@ const ALARM_CONTEXT_CHARS = 32;
 // "P-101A/B" names two pumps: the second member is the first with its last letter replaced.
 const SIBLING_RE = /^\/([A-Z])(?![A-Za-z0-9_-])/;
 
+const ALARM_WORD_RE = /alarm|annunc|window/i;
+
 /** Equipment tags in alarm context move to `alarms`; "P-101A/B" adds P-101B after P-101A. */
 export function refineEquipment(text: string, equipment: string[], alarms: string[]): string[] {
+  // Most texts have neither an alarm word nor a "/": nothing to look at.
+  const alarmWords = equipment.length > 0 && ALARM_WORD_RE.test(text);
+  if (!alarmWords && (equipment.length === 0 || !text.includes('/'))) return equipment;
   const kept: string[] = [];
   for (const id of equipment) {
     const at = text.indexOf(id);
-    if (at > 0 && ALARM_CONTEXT_RE.test(text.slice(Math.max(0, at - ALARM_CONTEXT_CHARS), at))) {
+    if (alarmWords && at > 0 && ALARM_CONTEXT_RE.test(text.slice(Math.max(0, at - ALARM_CONTEXT_CHARS), at))) {
       if (!alarms.includes(id)) alarms.push(id);
       continue;
     }

@@ -75,8 +75,19 @@ export function phraseSpecs(entries: readonly LexiconEntry[]): PhraseSpec<Route>
   return specs;
 }
 
-function tokenText(tokens: TokenBuffer, k: number): string {
-  return k < tokens.count ? tokens.lower.slice(tokens.starts[k], tokens.ends[k]) : '';
+// The follow-word checks run per match: token hashes are compared first, text only on a hash hit.
+function hashesOf(words: ReadonlySet<string>): Set<number> {
+  const buffer = new TokenBuffer();
+  return new Set([...words].map((w) => buffer.load(w).hashes[0]!));
+}
+const AREA_HASHES = hashesOf(AREA_HEADS);
+const PURPOSE_HASHES = hashesOf(PURPOSE_WORDS);
+
+function nextWordIn(tokens: TokenBuffer, last: number, hashes: Set<number>, words: ReadonlySet<string>): string | null {
+  const k = last + 1;
+  if (k >= tokens.count || !hashes.has(tokens.hashes[k]!)) return null;
+  const word = tokens.lower.slice(tokens.starts[k], tokens.ends[k]);
+  return words.has(word) ? word : null;
 }
 
 export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
@@ -118,13 +129,12 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
             routes = routes.filter((r) => !NEGATABLE.includes(r));
           }
         }
-        const next = tokenText(tokens, last + 1);
-        if (next !== '') {
-          if (AREA_HEADS.has(next) && routes.some((r) => EQUIPMENT.includes(r))) {
-            place(tokens.surface(first, last + 1));
-            routes = routes.filter((r) => !EQUIPMENT.includes(r));
-          }
-          if (PURPOSE_WORDS.has(next) && routes.some((r) => ACTIONS.includes(r))) routes = routes.filter((r) => !ACTIONS.includes(r));
+        if (routes.some((r) => EQUIPMENT.includes(r)) && nextWordIn(tokens, last, AREA_HASHES, AREA_HEADS) !== null) {
+          place(tokens.surface(first, last + 1));
+          routes = routes.filter((r) => !EQUIPMENT.includes(r));
+        }
+        if (routes.some((r) => ACTIONS.includes(r)) && nextWordIn(tokens, last, PURPOSE_HASHES, PURPOSE_WORDS) !== null) {
+          routes = routes.filter((r) => !ACTIONS.includes(r));
         }
         let surface: string | undefined;
         let key = '';

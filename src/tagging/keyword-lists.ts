@@ -123,10 +123,10 @@ export function buildKeywordLists(files: { temporalQualifiers: string; temporalR
       matcher.scan(tokens, (list, start, end, subLabels, first, last) => {
         if (negation !== null && (negation.inCue(start, end) || (list === CONJECTURES && (negation.inLabel(start, end) || opensScope(negation, tokens.text, start, end))))) return;
         const surface = tokens.surface(first, last);
-        if (list === QUALIFIERS && NEEDS_TIME.has(surface.toLowerCase()) && !TIME_AFTER_RE.test(tokens.text.slice(end, end + LOOKAHEAD_CHARS))) return;
-        if (list === LOCATIONS && COMPARATIVE_PLACES.has(surface.toLowerCase()) && THRESHOLD_AFTER_RE.test(tokens.text.slice(end, end + LOOKAHEAD_CHARS))) return;
-        const subLabel = subLabels[0] ?? '';
         const key = surface.toLowerCase();
+        if (list === QUALIFIERS && NEEDS_TIME.has(key) && !TIME_AFTER_RE.test(tokens.text.slice(end, end + LOOKAHEAD_CHARS))) return;
+        if (list === LOCATIONS && COMPARATIVE_PLACES.has(key) && THRESHOLD_AFTER_RE.test(tokens.text.slice(end, end + LOOKAHEAD_CHARS))) return;
+        const subLabel = subLabels[0] ?? '';
         const listSeen = (seen[list] ??= new Map());
         const kept = listSeen.get(key);
         if (kept === undefined) listSeen.set(key, [subLabel]);

@@ -55,8 +55,10 @@ const FM_ID_FORMS = ['FM(?:_[A-Z0-9]+)+', 'FM-\\d{1,4}[A-Z]?'];
 
 // Candidate shape only; isEquipmentId decides. Upper-case letters only, so hyphenated English
 // ("in-leakage", "year-2026") never qualifies and case is kept exactly as written. Segments are
-// joined by "-" or by the "*" some plants write between system and instrument (2RCS*PT455).
-const EQUIPMENT_SHAPE = ['[A-Z0-9]+(?:[-*][A-Z0-9]+)+'];
+// joined by "-", or after a unit-prefixed system by the "*" some plants write before the
+// instrument (2RCS*PT455). The "*" form is its own alternative: a "[-*]" class in the common form
+// doubles the cost of this regex, which runs at every hyphenated upper-case token.
+const EQUIPMENT_SHAPE = ['[A-Z0-9]+(?:-[A-Z0-9]+)+', '\\d[A-Z]{1,5}\\*[A-Z0-9]+(?:-[A-Z0-9]+)*'];
 
 const DOC_REF_RE = tokenRegex(DOC_REF_FORMS);
 const ALARM_RE = tokenRegex(ALARM_FORMS);
