@@ -173,6 +173,9 @@ describe('measurements', () => {
     ['dP 12 psid, 15 psi', [m('12', 'psid'), m('15', 'psi')]],
     ['40% then 40 %', [m('40', '%', '40%'), m('40', '%')]],
     ['85 to 100 percent', [m('85 to 100', 'percent')]],
+    // Scientific notation keeps its exponent; a multiple is a measurement.
+    ['dose 1.5E-3 rem, 2e-4 mrem', [m('1.5E-3', 'rem'), m('2e-4', 'mrem')]],
+    ['23 times above the normal limit', [m('23', 'times')]],
     ['6.2 mils (alarm setpoint 5.0 mils)', [m('6.2', 'mils'), m('5.0', 'mils')]],
     ['flow 100-120 gpm, 100–120 gpm, 100 to 120 gpm', [m('100-120', 'gpm'), m('100–120', 'gpm'), m('100 to 120', 'gpm')]],
     ['-5 °F, 550°F, 82 degF, 12 °C', [m('-5', '°F'), m('550', '°F', '550°F'), m('82', 'degF'), m('12', '°C')]],
