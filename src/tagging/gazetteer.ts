@@ -48,11 +48,17 @@ const CLAIMED_NAMES = [
 
 const FIELD = (name: LexiconField): number => LEXICON_FIELDS.indexOf(name);
 const NEGATABLE: readonly number[] = NEGATABLE_FIELDS.map((f) => FIELD(f));
+const maskOf = (fields: readonly number[]): number => fields.reduce((mask, f) => mask | (1 << f), 0);
 const ACTIONS: readonly number[] = [FIELD('surveillance_actions'), FIELD('maintenance_actions')];
 // A heading label ("Failure Mode:", "Expected symptoms:", "Related evaluation:") names a field of a
 // form, not a finding or an activity.
 const NOT_IN_LABELS: readonly number[] = [FIELD('mechanisms'), FIELD('outcomes'), ...ACTIONS];
+const NEGATABLE_MASK = maskOf(NEGATABLE);
+const NOT_IN_LABELS_MASK = maskOf(NOT_IN_LABELS);
+const ACTIONS_MASK = maskOf(ACTIONS);
+
 const EQUIPMENT: readonly number[] = [FIELD('systems'), FIELD('components')];
+const EQUIPMENT_MASK = maskOf(EQUIPMENT);
 // A system or component right before one of these names a place ("turbine bay", "pump room").
 const AREA_HEADS = new Set(['building', 'buildings', 'room', 'rooms', 'bay', 'house', 'yard', 'vault', 'gallery', 'pit', 'area', 'elevation', 'elev', 'deck', 'corridor', 'enclosure']);
 // "for training/test purposes": an activity named as a purpose is not one performed.
@@ -110,49 +116,49 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
         const key = surface.toLowerCase();
         if (!extras.places.some((p) => p.toLowerCase() === key)) extras.places.push(surface);
       };
-      matcher.scan(tokens, (_list, start, end, payloads, first, last) => {
-        let routes = payloads;
-        if (routes.includes(PLACE)) {
-          place(tokens.surface(first, last));
-          return;
+      matcher.scan(tokens, (_list, start, end, routes, first, last) => {
+        // The fields of this match as a bit set: the checks below clear bits, nothing is allocated.
+        let fields = 0;
+        for (const route of routes) {
+          if (route === PLACE) {
+            place(tokens.surface(first, last));
+            return;
+          }
+          if (route >= 0) fields |= 1 << route;
         }
+        if (fields === 0) return;
         if (marks !== null) {
           if (marks.inCue(start, end)) return;
-          if (marks.inLabel(start, end)) routes = routes.filter((r) => !NOT_IN_LABELS.includes(r));
-          const scope = marks.scopeOf(start, end);
-          if (scope !== null && routes.some((r) => NEGATABLE.includes(r))) {
-            const text = tokens.surface(first, last);
-            for (const field of routes) {
-              if (NEGATABLE.includes(field)) ruledOut.push({ field, mention: { text, kind: LEXICON_FIELDS[field]!, cue: scope.cue } });
+          if (marks.inLabel(start, end)) fields &= ~NOT_IN_LABELS_MASK;
+          if ((fields & NEGATABLE_MASK) !== 0) {
+            const scope = marks.scopeOf(start, end);
+            if (scope !== null) {
+              const text = tokens.surface(first, last);
+              for (const field of NEGATABLE) {
+                if ((fields & (1 << field)) !== 0) ruledOut.push({ field, mention: { text, kind: LEXICON_FIELDS[field]!, cue: scope.cue } });
+              }
+              // Its other fields (a term routed to two) keep it as usual.
+              fields &= ~NEGATABLE_MASK;
             }
-            // Its other fields (a term routed to two) keep it as usual.
-            routes = routes.filter((r) => !NEGATABLE.includes(r));
           }
         }
-        if (routes.some((r) => EQUIPMENT.includes(r)) && nextWordIn(tokens, last, AREA_HASHES, AREA_HEADS) !== null) {
+        if ((fields & EQUIPMENT_MASK) !== 0 && nextWordIn(tokens, last, AREA_HASHES, AREA_HEADS) !== null) {
           place(tokens.surface(first, last + 1));
-          routes = routes.filter((r) => !EQUIPMENT.includes(r));
+          fields &= ~EQUIPMENT_MASK;
         }
-        if (routes.some((r) => ACTIONS.includes(r)) && nextWordIn(tokens, last, PURPOSE_HASHES, PURPOSE_WORDS) !== null) {
-          routes = routes.filter((r) => !ACTIONS.includes(r));
-        }
-        let surface: string | undefined;
-        let key = '';
-        let fields = 0;
-        for (const field of routes) {
-          if (field < 0) continue;
-          if (surface === undefined) {
-            surface = tokens.surface(first, last);
-            key = surface.toLowerCase();
-            seen ??= new Map();
-            fields = seen.get(key) ?? 0;
-          }
+        if ((fields & ACTIONS_MASK) !== 0 && nextWordIn(tokens, last, PURPOSE_HASHES, PURPOSE_WORDS) !== null) fields &= ~ACTIONS_MASK;
+        if (fields === 0) return;
+        const surface = tokens.surface(first, last);
+        const key = surface.toLowerCase();
+        seen ??= new Map();
+        let kept = seen.get(key) ?? 0;
+        for (let field = 0; field < LEXICON_FIELDS.length; field++) {
           const bit = 1 << field;
-          if ((fields & bit) !== 0) continue;
-          fields |= bit;
-          seen!.set(key, fields);
+          if ((fields & bit) === 0 || (kept & bit) !== 0) continue;
+          kept |= bit;
           lists[field]!.push(surface);
         }
+        seen.set(key, kept);
       });
       // A term stated outside every scope stays positive: it is not also listed as ruled out.
       for (const { field, mention } of ruledOut) {

@@ -69,7 +69,13 @@ const FORWARD = [
 // Matched first so that its "cannot"/"not" opens no scope.
 const HEDGED = [`(?:${COPULA}${NOT}|cannot|can${S}not|could${NOT}|can[\u2019']t|(?:has|have|had)${NOT}${S}been|not)(?:${S}yet)?(?:${S}be(?:en)?)?${S}(?:ruled${S}out|excluded|eliminated)`];
 
-const CUE_RE = new RegExp(`${L}(?:(${HEDGED.join('|')})|(${BACKWARD.join('|')})|(${FORWARD.join('|')}))${R}`, 'giu');
+// Sticky: tried only where HEAD_RE finds a word a cue can open with, which gives what one global scan
+// of it would (every alternative opens with such a word, at a word start); the global scan tried
+// its whole alternation at every character.
+const CUE_RE = new RegExp(`${L}(?:(${HEDGED.join('|')})|(${BACKWARD.join('|')})|(${FORWARD.join('|')}))${R}`, 'iuy');
+const HEAD_CHAR_RE = /[A-Za-z'\u2019]/;
+const HEAD_RE =
+  /\b(?:no|not|without|failed|inconsistent|ruled|excluded|eliminated|rather|instead|absence|free|neither|never|none|cannot|can|could|would|will|did|does|do|is|are|was|were|has|have|had|been|being|contradicted|[a-z]+n['\u2019]t)\b/gi;
 
 // A cheap test first: no text without one of these words holds a cue. ASCII word boundaries and
 // no "u" flag keep it one fast scan; a cue after a non-ASCII letter is rare and only loses the test.
@@ -87,8 +93,15 @@ const BACKWARD_STOPS = new Set([0x2e, 0x21, 0x3f, 0x3b, 0x3a, 0x7c, 0x0a, 0x0d, 
 export function negationScopes(text: string): NegationScope[] {
   if (!PREFILTER_RE.test(text)) return [];
   const scopes: NegationScope[] = [];
-  CUE_RE.lastIndex = 0;
-  for (let m = CUE_RE.exec(text); m !== null; m = CUE_RE.exec(text)) {
+  HEAD_RE.lastIndex = 0;
+  // test(), not exec(): no match array per head word; the word's start is found back from its end.
+  while (HEAD_RE.test(text)) {
+    let headStart = HEAD_RE.lastIndex;
+    while (headStart > 0 && HEAD_CHAR_RE.test(text[headStart - 1]!)) headStart--;
+    CUE_RE.lastIndex = headStart;
+    const m = CUE_RE.exec(text);
+    if (m === null) continue;
+    HEAD_RE.lastIndex = m.index + m[0].length;
     const cueStart = m.index;
     const cueEnd = cueStart + m[0].length;
     if (m[1] !== undefined) continue;
@@ -139,23 +152,37 @@ function clauseStartBefore(text: string, before: number): number {
 }
 
 // A heading label opens a text, line, cell or sentence: one to four words, the first capitalised,
-// then a colon ("Failure Mode:", "Expected symptoms:", "Immediate corrective action:").
-const LABEL_RE = /(?:^|[.!?]\s+|[\n\r|]\s*)(\p{Lu}[\p{L}/&-]*(?:[ \t]+[\p{L}/&()-]+){0,3})[ \t]*:(?=\s)/gu;
+// then a colon and a space ("Failure Mode:", "Expected symptoms:", "Immediate corrective action:").
+// Found from the colons (most texts have few), looking back at most LABEL_CHARS characters.
+const LABEL_RE = /^\p{Lu}[\p{L}/&-]*(?:[ \t]+[\p{L}/&()-]+){0,3}$/u;
+const LABEL_CHARS = 60;
+const LABEL_BODY_RE = /[\p{L}/&()\- \t]/u;
 
 /** Spans [start, end) of the heading labels of a text. */
 export function labelSpans(text: string): Array<readonly [number, number]> {
-  if (!text.includes(':')) return [];
   const spans: Array<readonly [number, number]> = [];
-  LABEL_RE.lastIndex = 0;
-  for (let m = LABEL_RE.exec(text); m !== null; m = LABEL_RE.exec(text)) {
-    const label = m[1]!;
-    // What precedes the label in the match is punctuation and space only.
-    const start = m.index + m[0].indexOf(label);
-    spans.push([start, start + label.length]);
-    // The colon is not part of the next match's boundary: step back onto it.
-    LABEL_RE.lastIndex = start + label.length;
+  for (let colon = text.indexOf(':'); colon >= 0; colon = text.indexOf(':', colon + 1)) {
+    const after = text.charCodeAt(colon + 1);
+    if (!(after === 0x20 || after === 0x09 || after === 0x0a || after === 0x0d || after === 0xa0)) continue;
+    let end = colon;
+    while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+    let start = end;
+    while (start > 0 && end - start < LABEL_CHARS && LABEL_BODY_RE.test(text[start - 1]!)) start--;
+    while (start < end && (text[start] === ' ' || text[start] === '\t')) start++;
+    if (start === end || !opensLabel(text, start)) continue;
+    if (LABEL_RE.test(text.slice(start, end))) spans.push([start, end]);
   }
   return spans;
+}
+
+/** A label starts the text, a line or a cell, or follows a sentence end and a space. */
+function opensLabel(text: string, start: number): boolean {
+  let i = start;
+  while (i > 0 && (text[i - 1] === ' ' || text[i - 1] === '\t')) i--;
+  if (i === 0) return true;
+  const before = text[i - 1]!;
+  if (before === '\n' || before === '\r' || before === '|') return true;
+  return i < start && (before === '.' || before === '!' || before === '?');
 }
 
 /** Lookups over the negated scopes and heading labels of one text (a chunk has few: a linear walk beats any index). */
