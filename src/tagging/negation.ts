@@ -73,6 +73,9 @@ const HEDGED = [`(?:${COPULA}${NOT}|cannot|can${S}not|could${NOT}|can[\u2019']t|
 // of it would (every alternative opens with such a word, at a word start); the global scan tried
 // its whole alternation at every character.
 const CUE_RE = new RegExp(`${L}(?:(${HEDGED.join('|')})|(${BACKWARD.join('|')})|(${FORWARD.join('|')}))${R}`, 'iuy');
+/** The cue regex's source, for the test that holds the head-word search to one global scan of it. */
+export const CUE_SOURCE = CUE_RE.source;
+
 const HEAD_CHAR_RE = /[A-Za-z'\u2019]/;
 const HEAD_RE =
   /\b(?:no|not|without|failed|inconsistent|ruled|excluded|eliminated|rather|instead|absence|free|neither|never|none|cannot|can|could|would|will|did|does|do|is|are|was|were|has|have|had|been|being|contradicted|[a-z]+n['\u2019]t)\b/gi;
@@ -108,8 +111,8 @@ export function negationScopes(text: string): NegationScope[] {
     // "Do not attribute …", "Never open …": a prohibition instructs; it states nothing did not happen.
     if (m[3] !== undefined && PROHIBITION_RE.test(m[0]) && opensClause(text, cueStart)) continue;
     if (m[2] !== undefined) {
-      const start = clauseStartBefore(text, cueStart);
-      if (start < cueStart) scopes.push({ start, end: cueStart, cue: m[0], cueStart, cueEnd });
+      // Kept even when empty: a mention inside the cue is still no mention.
+      scopes.push({ start: clauseStartBefore(text, cueStart), end: cueStart, cue: m[0], cueStart, cueEnd });
     } else {
       const end = clauseEndAfter(text, cueEnd);
       scopes.push({ start: cueEnd, end, cue: m[0], cueStart, cueEnd });

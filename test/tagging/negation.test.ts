@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NerSeed } from '../../src/contracts/chunk.js';
 import { buildGazetteer } from '../../src/tagging/gazetteer.js';
 import { buildKeywordLists } from '../../src/tagging/keyword-lists.js';
 import { parseLexiconCsv } from '../../src/tagging/lexicon.js';
-import { labelSpans, negationScopes } from '../../src/tagging/negation.js';
+import { CUE_SOURCE, labelSpans, negationScopes } from '../../src/tagging/negation.js';
 import { NerSeeder } from '../../src/tagging/tag-record.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
@@ -146,5 +147,38 @@ describe('ner_seed: precision classes', () => {
     const seed = seedOf('Related Work Order planned: WO-2026-04567. Condition Report initiated.', reference);
     expect([...seed.properties, ...seed.maintenance_actions, ...seed.components]).toEqual([]);
     expect(seed.doc_refs).toEqual(['WO-2026-04567']);
+  });
+});
+
+describe('negationScopes finds the cues one global scan of the cue regex finds', () => {
+  const global = new RegExp(CUE_SOURCE, 'giu');
+  const reference = (text: string): Array<[number, string]> => {
+    const out: Array<[number, string]> = [];
+    global.lastIndex = 0;
+    for (let m = global.exec(text); m !== null; m = global.exec(text)) {
+      // Hedged exclusions open no scope (group 1); every other cue opens one, possibly empty.
+      if (m[1] === undefined) out.push([m.index, m[0]]);
+    }
+    return out;
+  };
+  const fragment = fc.constantFrom(
+    'no', 'No', 'not', 'NOT', 'never', 'neither', 'nor', 'none of', 'without', 'without any indication of', 'no evidence of',
+    'did', 'didn\u2019t', "wasn't", 'is', 'was', 'were', 'has been', 'not consistent with', 'inconsistent with', 'ruled out',
+    'was ruled out', 'cannot be ruled out', 'excluded', 'contradicted by', 'failed to reproduce any', 'rather than', 'instead of',
+    'free of', 'absence of', 'Do not', 'fouling', 'leak', 'pump', 'é', 'éno', 'nó', '-', '—', ',', '.', ';', ':', '|', '\n', ' ', '  ',
+    'no more than', 'not to exceed', 'No.', 'not yet', 'not the source of', 'been', 'being', 'can', 'could not be excluded',
+  );
+  const texts = fc.array(fragment, { maxLength: 30 }).map((parts) => parts.join(' '));
+
+  it('on generated texts', () => {
+    fc.assert(
+      fc.property(texts, (text) => {
+        const found = negationScopes(text).map((s) => [s.cueStart, s.cue]);
+        // A prohibition ("Do not …" opening a clause) is a cue the global scan finds and the scopes drop.
+        const expected = reference(text).filter(([at, cue]) => !(/^(?:do(?:\s+not|n['\u2019]t)|never)$/i.test(cue) && found.every(([f]) => f !== at)));
+        expect(found).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
