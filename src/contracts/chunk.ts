@@ -74,6 +74,14 @@ export const LabelledSpan = z.strictObject({
 });
 export type LabelledSpan = z.infer<typeof LabelledSpan>;
 
+/** A mention the text rules out ("no evidence of fouling", "did not trip", "fouling was ruled out"). */
+export const NegatedMention = z.strictObject({
+  text: z.string().describe('the mention as written'),
+  kind: z.string().describe('the seed list it would otherwise be in, e.g. "mechanisms", "outcomes"'),
+  cue: z.string().describe('the negation cue as written, e.g. "no evidence of", "was ruled out"'),
+});
+export type NegatedMention = z.infer<typeof NegatedMention>;
+
 const strings = z.array(z.string());
 const shapes = {
   systems: strings,
@@ -96,6 +104,10 @@ const shapes = {
   conjectures: strings,
 } satisfies Record<(typeof NER_SEED_KEYS)[number], z.ZodType>;
 
-/** The NER seed: all 18 lists, always present, in NER_SEED_KEYS order. */
-export const NerSeed = z.strictObject(shapes);
+/**
+ * The NER seed: all 18 lists, always present, in NER_SEED_KEYS order; then `negated`, the
+ * mentions found only inside a negated or ruled-out scope (never also in a positive list). rca-tag
+ * always writes it; a seed written elsewhere may lack it.
+ */
+export const NerSeed = z.strictObject({ ...shapes, negated: z.array(NegatedMention).optional() });
 export type NerSeed = z.infer<typeof NerSeed>;

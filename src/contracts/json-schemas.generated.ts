@@ -355,6 +355,32 @@ export const JSON_SCHEMAS = {
         "items": {
           "type": "string"
         }
+      },
+      "negated": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "text": {
+              "type": "string",
+              "description": "the mention as written"
+            },
+            "kind": {
+              "type": "string",
+              "description": "the seed list it would otherwise be in, e.g. \"mechanisms\", \"outcomes\""
+            },
+            "cue": {
+              "type": "string",
+              "description": "the negation cue as written, e.g. \"no evidence of\", \"was ruled out\""
+            }
+          },
+          "required": [
+            "text",
+            "kind",
+            "cue"
+          ],
+          "additionalProperties": false
+        }
       }
     },
     "required": [

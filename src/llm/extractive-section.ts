@@ -103,8 +103,10 @@ interface Candidate {
 export function extractiveSectionSummary(input: ExtractiveSectionInput, finder: ConceptFinder): SectionSummary {
   const { section, text, children } = input;
   const view = emptySectionSummary(section);
-  const own = leadingSentences(unitTexts(text));
-  const fromChildren = childSentences(children.map((c) => unitTexts(c.summary)), own.words);
+  // A sentence two chunks share (a paragraph chunk repeating its section, a table parsed twice) is said once.
+  const said = new RepeatFilter();
+  const own = leadingSentences(unitTexts(text), said);
+  const fromChildren = childSentences(children.map((c) => unitTexts(c.summary).filter((u) => said.first(u))), own.words);
   view.summary = [...own.parts, ...fromChildren].join(' ').replace(WHITESPACE_RE, ' ').trim();
   view.concepts = finder.find([text, section.title, ...children.flatMap((c) => [c.title, c.summary])]);
   return view;
@@ -121,11 +123,47 @@ function unitTexts(text: string): string[] {
   return [...new Set(units)];
 }
 
+const REPEAT_SHARE = 0.8;
+const MIN_REPEAT_WORDS = 4;
+// Near repeats are looked for among the last units said only, so a section of many children stays linear.
+const NEAR_REPEAT_WINDOW = 64;
+
+/**
+ * Remembers the units said so far; `first` is false for a unit that repeats one of them: the same
+ * words whatever the punctuation and table pipes, or, for units of 4 words or more, 80% of the
+ * shorter's words in the longer ("… condition. Maintenance | |" and "… condition | Maintenance |").
+ */
+class RepeatFilter {
+  private readonly said: Array<Set<string>> = [];
+  private readonly keys = new Set<string>();
+
+  first(unit: string): boolean {
+    const words = unit.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+    const key = words.join(' ');
+    if (this.keys.has(key)) return false;
+    const set = new Set(words);
+    if (set.size >= MIN_REPEAT_WORDS) {
+      for (let k = Math.max(0, this.said.length - NEAR_REPEAT_WINDOW); k < this.said.length; k++) {
+        const other = this.said[k]!;
+        const [small, large] = set.size <= other.size ? [set, other] : [other, set];
+        if (small.size < MIN_REPEAT_WORDS) continue;
+        let shared = 0;
+        for (const w of small) if (large.has(w)) shared++;
+        if (shared >= REPEAT_SHARE * small.size) return false;
+      }
+    }
+    this.keys.add(key);
+    this.said.push(set);
+    return true;
+  }
+}
+
 /** Whole leading sentences within TARGET_SUMMARY_WORDS; under MIN_SUMMARY_WORDS, the next one too, cut at a word. */
-function leadingSentences(sentences: readonly string[]): { parts: string[]; words: number } {
+function leadingSentences(sentences: readonly string[], said: RepeatFilter): { parts: string[]; words: number } {
   const parts: string[] = [];
   let words = 0;
   for (const sentence of sentences) {
+    if (!said.first(sentence)) continue;
     const n = countWords(sentence);
     if (words + n <= TARGET_SUMMARY_WORDS) {
       parts.push(sentence);

@@ -9,6 +9,7 @@
 // for three keywords gets fewer, and the validator says so.
 import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import type { RcaFrame, RetrievalSummary, View } from '../contracts/views.js';
+import { negationScopes, type NegationScope } from '../tagging/negation.js';
 import { GroundingText, numbersIn } from '../views/grounding.js';
 import { QUALITY_GATES } from '../views/validate-view.js';
 import { emptyView } from '../views/view-skeleton.js';
@@ -16,7 +17,7 @@ import type { ViewType } from '../views/view-types.js';
 
 export const EXTRACTIVE_BACKEND = 'extractive';
 /** Names the rules in provenance; bump when the output for a given input changes. */
-export const EXTRACTIVE_MODEL = 'rca-extractive/1';
+export const EXTRACTIVE_MODEL = 'rca-extractive/2';
 
 export interface ExtractiveInput {
   context: ChunkContext;
@@ -37,7 +38,8 @@ export function extractiveView(view: 'rca_frame', input: ExtractiveInput): RcaFr
 export function extractiveView(view: ViewType, input: ExtractiveInput): View;
 export function extractiveView(view: ViewType, input: ExtractiveInput): View {
   // Only the units a view can still use are kept (see NeededUnits): memory stays bounded by the
-  // item caps, not by the length of the text.
+  // item caps, not by the length of the text. A reference line ("Related evaluation:
+  // ECA-2026-0007") is no fact, action or scope: its ids are keywords, and it goes nowhere.
   const needed = new NeededUnits(input.text, input.context.section_role);
   eachUnit(input.text, needed);
   const classified = needed.kept;
@@ -49,8 +51,9 @@ interface Classified {
   classes: UnitClasses;
 }
 
-// The classes whose units become items (items() of a filter by class, in the two views).
-const ITEM_CLASSES = ['observed', 'hypothesis', 'test', 'action', 'constraint'] as const;
+// The groups whose units become items (items() of a filter by field, in the two views): each
+// frame field, and the units already taken (observed, and corrective actions too).
+const ITEM_CLASSES = ['observed', 'hypothesis', 'test', 'action', 'constraint', 'taken'] as const;
 
 /**
  * The units of a chunk that can change a view, in text order, as they are split: the first unit
@@ -72,12 +75,14 @@ class NeededUnits {
   push(unit: TextUnit): void {
     if (unit.kind === 'header') return;
     const classes = classifyUnit(unit, this.sectionRole);
+    if (classes.field === null) return;
     // forScope first: it follows every unit, the first one included.
     let keep = this.forScope(unit) || this.kept.length === 0;
     let key: string | null = null;
-    for (const name of ITEM_CLASSES) {
+    // A unit is an item of its one field; one already taken is also a corrective action.
+    for (const name of classes.taken && classes.field === 'observed' ? [classes.field, 'taken' as const] : [classes.field]) {
       const seen = this.distinct.get(name)!;
-      if (!classes[name] || seen.size >= MAX_ITEMS) continue;
+      if (seen.size >= MAX_ITEMS) continue;
       key ??= itemKey(cutAtWord(unit.text, MAX_ITEM_CHARS));
       if (seen.has(key)) continue;
       seen.add(key);
@@ -85,6 +90,7 @@ class NeededUnits {
     }
     if (keep) this.kept.push({ unit, classes });
   }
+
 
   // The first sentence and the units after it while scopeOf may still extend the scope over them.
   private forScope(unit: TextUnit): boolean {
@@ -108,10 +114,12 @@ function retrievalSummary(input: ExtractiveInput, classified: Classified[]): Ret
   view.entities.systems = terms.phrases(seed.systems);
   view.entities.equipment_ids = terms.identifiers(seed.equipment_ids);
   view.entities.components = terms.phrases(seed.components);
-  view.symptoms_outcomes = terms.phrases(seed.outcomes);
-  view.mechanisms = terms.phrases(seed.mechanisms);
-  view.diagnostics = items(classified.filter((c) => c.classes.test));
-  view.corrective_actions = items(classified.filter((c) => c.classes.action));
+  // What the text rules out is never a symptom or a mechanism, whoever wrote the seed.
+  view.symptoms_outcomes = terms.stated(seed.outcomes, ruledOut(seed, 'outcomes'));
+  view.mechanisms = terms.stated(seed.mechanisms, ruledOut(seed, 'mechanisms'));
+  // Each unit in one list: a check is a diagnostic; an action, planned or already taken, a corrective action.
+  view.diagnostics = items(classified.filter((c) => c.classes.field === 'test'));
+  view.corrective_actions = items(classified.filter((c) => c.classes.field === 'action' || (c.classes.taken && c.classes.field === 'observed')));
   view.numbers_limits = terms.measurements(seed.measurements.map((m) => m.text));
   const primary = dedupe(
     [
@@ -136,11 +144,13 @@ function retrievalSummary(input: ExtractiveInput, classified: Classified[]): Ret
 
 function rcaFrame(context: ChunkContext, classified: Classified[]): RcaFrame {
   const view = emptyView('rca_frame', context) as RcaFrame;
-  view.observed = items(classified.filter((c) => c.classes.observed));
-  view.hypotheses = items(classified.filter((c) => c.classes.hypothesis));
-  view.tests_to_confirm = items(classified.filter((c) => c.classes.test));
-  view.candidate_actions = items(classified.filter((c) => c.classes.action));
-  view.constraints = items(classified.filter((c) => c.classes.constraint));
+  // Each unit goes to its one best field; an action already taken is observed, not a candidate.
+  const field = (name: FrameField) => items(classified.filter((c) => c.classes.field === name));
+  view.observed = field('observed');
+  view.hypotheses = field('hypothesis');
+  view.tests_to_confirm = field('test');
+  view.candidate_actions = field('action');
+  view.constraints = field('constraint');
   return view;
 }
 
@@ -223,9 +233,16 @@ export function cutAtWord(value: string, max: number): string {
 
 const REGEXP_SPECIAL_RE = /[.*+?^${}()|[\]\\]/g;
 
+function ruledOut(seed: NerSeed, kind: string): Set<string> {
+  return new Set((seed.negated ?? []).filter((m) => m.kind === kind).map((m) => m.text.toLowerCase()));
+}
+
+const WORD_CHAR_AT = /[\p{L}\p{N}_]/u;
+
 /** Seed terms kept only where they occur in the text, in the spelling the text uses. */
 class SeedTerms {
   private readonly grounding: GroundingText;
+  private scopes: NegationScope[] | null = null;
 
   constructor(private readonly text: string) {
     this.grounding = GroundingText.of(text);
@@ -234,6 +251,30 @@ class SeedTerms {
   phrases(terms: readonly string[]): string[] {
     return this.keep(terms, (t) => this.grounding.hasPhrase(t));
   }
+
+  /** Phrases the text states at least once outside a negated scope, and that the seed does not list as ruled out. */
+  stated(terms: readonly string[], excluded: ReadonlySet<string>): string[] {
+    return this.keep(terms, (t) => !excluded.has(t.toLowerCase()) && this.grounding.hasPhrase(t) && this.occursUnnegated(t));
+  }
+
+  private occursUnnegated(term: string): boolean {
+    const scopes = (this.scopes ??= negationScopes(this.text));
+    // Searched case-insensitively in place, as asWritten does: a lower-cased copy would be as large as the text.
+    const lower = term.toLowerCase();
+    const found = new RegExp(term.replace(REGEXP_SPECIAL_RE, '\\$&'), 'gi');
+    for (let m = found.exec(this.text); m !== null; m = found.exec(this.text)) {
+      const at = m.index;
+      found.lastIndex = at + 1;
+      if (m[0].length !== term.length || m[0].toLowerCase() !== lower) continue;
+      const end = at + term.length;
+      // Whole words only: "leak" in "leakage" is another mention.
+      if (at > 0 && WORD_CHAR_AT.test(this.text[at - 1]!)) continue;
+      if (end < this.text.length && WORD_CHAR_AT.test(this.text[end]!)) continue;
+      if (!scopes.some((sc) => (at >= sc.start && end <= sc.end) || (at < sc.cueEnd && end > sc.cueStart))) return true;
+    }
+    return false;
+  }
+
 
   identifiers(terms: readonly string[]): string[] {
     return this.keep(terms, (t) => this.grounding.hasIdentifier(t));
@@ -492,7 +533,16 @@ function wordBefore(line: string, end: number): string {
 // ---------------------------------------------------------------------------------------------
 // Classes of a unit. Each is one precompiled regex (or a word set), tested once per unit.
 
+/** The one frame field a unit goes to. */
+export type FrameField = 'observed' | 'hypothesis' | 'test' | 'action' | 'constraint';
+
 export interface UnitClasses {
+  /** Where the unit goes: its one best field, or null for a reference line, which goes nowhere. */
+  field: FrameField | null;
+  /** Reports an action already taken ("Operator stopped P-101A", "Replaced the bearing"). */
+  taken: boolean;
+  /** Only names documents: "Related evaluation: ECA-2026-0007 (if initiated)." */
+  reference: boolean;
   /** Stated with doubt: likely, may, possible, suspected... */
   hedged: boolean;
   /** States or denies a cause: caused by, due to, root cause, resulted in... */
@@ -503,6 +553,7 @@ export interface UnitClasses {
   normative: boolean;
   /** A stated limit with a value (setpoint, at least, not to exceed...). */
   limit: boolean;
+  // What the unit could be; `field` picks one.
   observed: boolean;
   hypothesis: boolean;
   test: boolean;
@@ -548,6 +599,7 @@ const PROSE_CELL_WORDS = 3;
 const ACTION_ROLES = new Set(['immediate_actions', 'corrective_actions', 'work_performed', 'actions', 'steps']);
 const TEST_ROLES = new Set(['verification', 'acceptance']);
 const CONSTRAINT_ROLES = new Set(['preconditions', 'constraints']);
+const REPORT_ROLES = new Set(['header', 'description', 'impact', 'evidence', 'as_found', 'as_left', 'event_summary', 'timeline', 'evidence_items']);
 
 export function classifyUnit(unit: Pick<TextUnit, 'text' | 'kind'>, sectionRole = 'unknown'): UnitClasses {
   // In a row, short cells are labels and values ("Date Initiated", "6.2"): only cells that read
@@ -560,7 +612,15 @@ export function classifyUnit(unit: Pick<TextUnit, 'text' | 'kind'>, sectionRole 
   const normative = NORMATIVE_RE.test(text);
   const limit = LIMIT_RE.test(text) && numbersIn(text).length > 0;
   const doubtful = hedged || causal;
+  const reference = isReference(text);
+  const obligation = OBLIGATION_RE.test(text);
+  const taken = !imperative && !obligation && !doubtful && TAKEN_RE.test(text);
+  const testFirst = imperative ? cells.some(startsWithTestVerb) : TEST_RE.test(leadingWords(text));
+  const field = reference ? null : bestField({ doubtful, imperative, normative, limit, obligation, taken, testFirst, sectionRole, test: TEST_RE.test(text) });
   return {
+    field,
+    taken,
+    reference,
     hedged,
     causal,
     imperative,
@@ -575,6 +635,71 @@ export function classifyUnit(unit: Pick<TextUnit, 'text' | 'kind'>, sectionRole 
   };
 }
 
+const OBLIGATION_RE = /\b(?:shall(?!\s+not\b)|must(?!\s+not\b)|should(?!\s+not\b)|(?:is|are) required|requires?|recommend(?:s|ed|ations?)?)\b/i;
+// Past forms that report an action done; states ("reduced margin") are not among them.
+const TAKEN_RE =
+  /\b(?:replaced|repaired|realigned|aligned|performed|installed|removed|adjusted|stopped|started|restarted|notified|initiated|issued|uncoupled|recoupled|torqued|cleaned|lubricated|tightened|hydroblasted|flushed|restored|isolated|submitted|generated|lowered|raised|rebuilt|overhauled|declared|entered|implemented|revised|retrained|reworked|welded|ran|shut down|opened|closed)\b/i;
+const TEST_VERBS = new Set(['verify', 'check', 'inspect', 'measure', 'test', 'monitor', 'confirm', 'trend', 'sample', 'analyze', 'analyse', 'observe', 'capture', 'read', 'calibrate', 'walk', 'discriminate']);
+// A document id as plant text writes one: letters, then digits and separators (CR-2026-00123, WO 12345678, SOP-U2-CND-001).
+const DOC_ID_RE = /\b[A-Z]{1,8}(?:[-_ ]?[A-Z0-9]+)*[-_ ]?\d[\w.-]*/g;
+const LABEL_PREFIX_RE = /^[\p{L}][\p{L} /&-]{0,40}:\s*/u;
+
+interface Evidence {
+  doubtful: boolean;
+  imperative: boolean;
+  normative: boolean;
+  limit: boolean;
+  obligation: boolean;
+  taken: boolean;
+  testFirst: boolean;
+  test: boolean;
+  sectionRole: string;
+}
+
+/** The one field a unit goes to, most specific reading first. */
+function bestField(e: Evidence): FrameField {
+  if (e.doubtful && !e.imperative) return 'hypothesis';
+  if (e.normative || CONSTRAINT_ROLES.has(e.sectionRole)) return 'constraint';
+  if (e.imperative) return e.testFirst ? 'test' : 'action';
+  if (e.obligation) return e.limit ? 'constraint' : e.test ? 'test' : 'action';
+  // A value against its limit in a report ("peaked at 6.2 mils (alarm setpoint 5.0 mils)") is what was seen.
+  if (e.limit) return REPORT_ROLES.has(e.sectionRole) ? 'observed' : 'constraint';
+  if (e.taken) return e.testFirst ? 'test' : 'observed';
+  if (e.testFirst || TEST_ROLES.has(e.sectionRole)) return 'test';
+  return ACTION_ROLES.has(e.sectionRole) ? 'action' : 'observed';
+}
+
+/** The first words of a sentence after a leading clause ("During routine surveillance, …" is about what follows). */
+function leadingWords(text: string): string {
+  let rest = text.trim().replace(INSTRUCTION_PREFIX_RE, '');
+  const clause = LEADING_CLAUSE_RE.exec(rest);
+  if (clause) rest = rest.slice(clause[0].length);
+  return rest.split(/\s+/).slice(0, 5).join(' ');
+}
+
+// "Recommend condenser performance test", "Perform vibration spectrum capture": the thing to do is a check.
+const TEST_CARRIERS = new Set(['recommend', 'perform', 'conduct', 'schedule', 'consider', 'complete']);
+
+function startsWithTestVerb(cell: string): boolean {
+  let rest = cell.trim().replace(INSTRUCTION_PREFIX_RE, '');
+  const clause = LEADING_CLAUSE_RE.exec(rest);
+  if (clause) rest = rest.slice(clause[0].length);
+  const first = FIRST_WORDS_RE.exec(rest)?.[1]?.toLowerCase();
+  if (first === undefined) return false;
+  if (TEST_VERBS.has(first)) return true;
+  return TEST_CARRIERS.has(first) && TEST_RE.test(rest.split(/\s+/).slice(1, 6).join(' '));
+}
+
+/** A unit that only names documents, after its labels: "Related: CR-2026-00418, PM-20417." */
+export function isReference(text: string): boolean {
+  let rest = text.replace(/[*_]+/g, '').replace(/\brev(?:ision)?\.?\s*\d+[A-Z]?\b/gi, ' ').trim();
+  for (let label = LABEL_PREFIX_RE.exec(rest); label !== null; label = LABEL_PREFIX_RE.exec(rest)) rest = rest.slice(label[0].length);
+  const ids = rest.match(DOC_ID_RE);
+  if (ids === null) return false;
+  const left = rest.replace(DOC_ID_RE, ' ').replace(/\([^()]*\)/g, ' ').replace(/\b(?:and|or|per|see)\b/gi, ' ');
+  return !/[\p{L}\p{N}]/u.test(left);
+}
+
 /** Is this sentence (or table cell) an instruction? */
 export function isImperative(sentence: string): boolean {
   let rest = sentence.trim().replace(INSTRUCTION_PREFIX_RE, '');
@@ -585,7 +710,11 @@ export function isImperative(sentence: string): boolean {
   return startsWithVerb(rest);
 }
 
+// "Train A declared inoperable": a named train or unit reported on, not an instruction to train.
+const NAMED_SUBJECT_RE = /^\p{L}+\s+[A-Z0-9]\s+\p{L}+ed\b/u;
+
 function startsWithVerb(text: string): boolean {
+  if (NAMED_SUBJECT_RE.test(text)) return false;
   const m = FIRST_WORDS_RE.exec(text);
   if (!m) return false;
   const first = m[1]!.toLowerCase();

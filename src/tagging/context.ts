@@ -1,7 +1,7 @@
 import type { ChunkContext } from '../contracts/chunk.js';
 import type { AuthorityLevel, DocType } from '../contracts/vocabulary.js';
-import { authorityFor, detectDocType, normaliseDocType } from './doc-type.js';
-import { sectionRole } from './section-role.js';
+import { authorityFor, detectDocType, normaliseDocType, upstreamDocType } from './doc-type.js';
+import { sectionRoleInPath } from './section-role.js';
 import { renameFlags, upstreamRenames, type AddedKey } from './added-fields.js';
 import { PATH_SEPARATOR, sectionIdOfSegments } from './section-path.js';
 import { chunkIdOf, chunkTextOf, DEFAULT_MAX_DEPTH, docIdOf, pageOf, sectionPathOf, sectionSegmentsOf, stringField } from './chunk-fields.js';
@@ -62,6 +62,8 @@ export class ContextBuilder {
     if (renames.length > 0 || Object.hasOwn(record, 'tag_flags')) flags.push(...renameFlags(record, renames));
 
     const docType = this.docTypeOf(record, docId, text);
+    const role = sectionRoleInPath(docType, section.segments);
+    if (role.inherited) flags.push('section_role_inherited');
     const context: ChunkContext = {
       doc_id: docId ?? '',
       doc_type: docType,
@@ -70,7 +72,7 @@ export class ContextBuilder {
       page_start: pageStart ?? page,
       page_end: pageEnd ?? page,
       authority_level: this.options.authority ?? authorityFor(docType),
-      section_role: sectionRole(docType, section.title),
+      section_role: role.role,
     };
     return { context, section_id: section.id, text: text ?? '', flags, renames };
   }
@@ -92,7 +94,8 @@ export class ContextBuilder {
   private docTypeOf(record: Record<string, unknown>, docId: string | undefined, text: string | undefined): DocType {
     if (this.forced) return this.forced;
     if (this.options.docTypeMode === 'auto') {
-      const upstream = normaliseDocType(record.doc_type);
+      // A kind outside the vocabulary ("FMEA") is OTHER; the record keeps its own doc_type field.
+      const upstream = upstreamDocType(record.doc_type);
       if (upstream) return upstream;
     }
     // Decided once per document, from its first chunk (a stream never needs the whole document).
@@ -118,6 +121,8 @@ interface SectionFacts {
   docId: string;
   rawPath: string | string[] | undefined;
   title: string;
+  /** The path's segments, ending with the title ([] for a chunk without a path). */
+  segments: string[];
   displayPath: string;
   id: string;
   folded: boolean;
@@ -127,5 +132,5 @@ function sectionFacts(docId: string, rawPath: string | string[] | undefined, max
   const { segments, folded } = sectionSegmentsOf(rawPath, maxDepth);
   const title = segments[segments.length - 1] ?? '';
   // The id count-sections gives the same segments: sectionId(doc, []) for a chunk without a path.
-  return { docId, rawPath, title, displayPath: segments.join(PATH_SEPARATOR), id: sectionIdOfSegments(docId, segments), folded };
+  return { docId, rawPath, title, segments, displayPath: segments.join(PATH_SEPARATOR), id: sectionIdOfSegments(docId, segments), folded };
 }

@@ -17,18 +17,25 @@ const RIGHT = '(?![\\p{L}\\p{N}])';
 const ID_SEP = '[-_ ]?';
 
 // One alternation, one pass: the leftmost match in the evidence wins; the group says which type.
-// Group order follows DESIGN §2 (SOP, CR, WO, ECA) for the impossible case of two matches at one spot.
+// Group order follows DESIGN §2 (SOP, CR, WO, ECA) for the impossible case of two matches at one
+// spot; the last group is the document kinds outside the vocabulary (an FMEA, a bulletin, an
+// operating-experience report, a NUREG), which are OTHER. Ids are a type then a number
+// ("CR-12345", "SOP 101") or a plant-style id of separated segments holding a digit
+// ("SOP-U2-CND-001", "CR:SEC:2026:1042").
+const PLANT_ID = `(?:[-_:][\\p{L}\\p{N}]+)*?[-_:](?:\\p{L}*\\p{N})`;
+const idOf = (prefix: string): string => `${prefix}(?:${ID_SEP}\\d|${PLANT_ID})`;
 const STRONG_RE = new RegExp(
   LEFT +
     '(?:' +
-    `(s?op${ID_SEP}\\d)` +
-    `|(cr${ID_SEP}\\d|condition reports?${RIGHT})` +
-    `|(wo${ID_SEP}\\d|work orders?${RIGHT})` +
-    `|(eca${ID_SEP}\\d|(?:causal evaluations?|event causal)${RIGHT})` +
+    `(${idOf('s?op')})` +
+    `|(${idOf('cr')}|condition reports?${RIGHT})` +
+    `|(${idOf('wo')}|work orders?${RIGHT})` +
+    `|(${idOf('eca')}|(?:causal evaluations?|event causal)${RIGHT})` +
+    `|(${idOf('(?:fmea|bulletin|oe|inpo|nureg|ler|ier|soer)')}|(?:fmea|failure modes? and effects|bulletin|operating experience)${RIGHT})` +
     ')',
   'u',
 );
-const STRONG_GROUP_TYPES: readonly DocType[] = ['SOP', 'CR', 'WO', 'ECA'];
+const STRONG_GROUP_TYPES: readonly DocType[] = ['SOP', 'CR', 'WO', 'ECA', 'OTHER'];
 
 const HINTS: ReadonlyArray<readonly [string, DocType]> = [
   ['standard operating procedure', 'SOP'],
@@ -61,11 +68,6 @@ function buildHintRe(): RegExp {
 }
 const HINT_RE = buildHintRe();
 
-function evidenceText(evidence: DocTypeEvidence): string {
-  const parts = [evidence.docName, evidence.sourcePath, evidence.docId, evidence.text?.slice(0, TEXT_WINDOW)];
-  return parts.filter((part): part is string => typeof part === 'string' && part !== '').join('\n').toLowerCase();
-}
-
 function strongType(haystack: string): DocType | null {
   const match = STRONG_RE.exec(haystack);
   if (match === null) return null;
@@ -93,14 +95,23 @@ function hintType(haystack: string): DocType | null {
 }
 
 /**
- * Evidence is doc name, source path, doc id and the first 4,000 characters of text, joined in
- * that order. The first strong id by position wins, so the file name outranks what the text
- * cites (an SOP that mentions "CR-12" stays an SOP).
+ * The document's own identity first: its name, then its source path, then its id, each on its own
+ * (a strong id in it, else a type phrase such as "Procedure"); only then what its text says (the
+ * first strong id by position in the first 4,000 characters, else the longest type phrase). So an
+ * FMEA whose text cites "SOP-U2-CND-001" stays OTHER, and "Condenser Vacuum Procedure" responding
+ * to a CR stays an SOP.
  */
 export function detectDocType(evidence: DocTypeEvidence): DocType {
-  const haystack = evidenceText(evidence);
-  if (haystack === '') return 'OTHER';
-  return strongType(haystack) ?? hintType(haystack) ?? 'OTHER';
+  for (const own of [evidence.docName, evidence.sourcePath, evidence.docId]) {
+    if (typeof own !== 'string' || own === '') continue;
+    const lower = own.toLowerCase();
+    const found = strongType(lower) ?? hintType(lower);
+    if (found !== null) return found;
+  }
+  const text = evidence.text;
+  if (typeof text !== 'string' || text === '') return 'OTHER';
+  const lower = text.slice(0, TEXT_WINDOW).toLowerCase();
+  return strongType(lower) ?? hintType(lower) ?? 'OTHER';
 }
 
 const DOC_TYPE_SET: ReadonlySet<string> = new Set(DOC_TYPES);
@@ -114,6 +125,33 @@ export function normaliseDocType(value: unknown): DocType | null {
   if (typeof value !== 'string') return null;
   const upper = value.trim().toUpperCase();
   return isDocType(upper) ? upper : null;
+}
+
+// Upstream names of the four types, beside their codes.
+const UPSTREAM_NAMES = new Map<string, DocType>([
+  ['procedure', 'SOP'],
+  ['standard operating procedure', 'SOP'],
+  ['operating procedure', 'SOP'],
+  ['condition report', 'CR'],
+  ['work order', 'WO'],
+  ['event causal analysis', 'ECA'],
+  ['event causal evaluation', 'ECA'],
+  ['causal evaluation', 'ECA'],
+]);
+
+/**
+ * The doc type an upstream `doc_type` value states: a type of the vocabulary (or its name,
+ * "Condition Report"); any other kind ("FMEA", "BULLETIN") is OTHER, never the type of what the
+ * document cites; null when there is no value (blank or not a string) and the type is detected.
+ */
+export function upstreamDocType(value: unknown): DocType | null {
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  if (trimmed === '') return null;
+  const known = normaliseDocType(trimmed);
+  if (known !== null) return known;
+  const name = trimmed.toLowerCase().replace(/[\s_-]+/g, ' ');
+  return UPSTREAM_NAMES.get(name) ?? UPSTREAM_NAMES.get(name.replace(/s$/, '')) ?? 'OTHER';
 }
 
 export function authorityFor(docType: DocType): AuthorityLevel {

@@ -85,15 +85,85 @@ function collect<T>(family: Family<T>, text: string): T[] {
   return items;
 }
 
+// Regulatory and standard references ("10 CFR 50.59", "NUREG-1801", "Reg Guide 1.97", "IEEE
+// 323-1974", "TECH-SPEC-3.7.2", "Tech Spec 3.7.5", "LCO 3.0.3") are doc refs. Their forms have
+// spaces, lower case and leading digits the start finder does not look for, so they are one global
+// regex run first (behind a cheap test), and claim their spans before every other family.
+const REGULATORY_RE = new RegExp(
+  '(?<![A-Za-z0-9_.\\-])(?:' +
+    [
+      'NUREG(?:/CR)?-\\d{3,5}',
+      '\\d{1,2}[ \\u00A0]?CFR[ \\u00A0](?:Part[ \\u00A0])?\\d{1,3}(?:\\.\\d+)*(?:\\([a-z0-9]{1,3}\\))*',
+      '(?:Reg(?:ulatory)?\\.?[ \\u00A0]Guide|RG)[ \\u00A0]\\d{1,2}\\.\\d{1,3}',
+      '(?:IEEE|ANSI|ASME|ASTM|NFPA)(?:[ \\u00A0]Std\\.?)?[ \\u00A0]?-?[A-Z]?\\d{1,5}(?:[.-]\\d{1,4})*',
+      '(?:TECH-SPEC|Tech(?:nical)?\\.?[ \\u00A0]Spec(?:ification)?s?|TS|LCO|SR)[ \\u00A0-]?\\d{1,2}(?:\\.\\d{1,2}){1,3}',
+    ].join('|') +
+    ')(?![A-Za-z0-9_]|[.\\-]\\d)',
+  'g',
+);
+// Every form holds one of these: substring tests are far cheaper than a regex alternation.
+const REGULATORY_HINTS = ['CFR', 'NUREG', 'Reg', 'RG', 'IEEE', 'ANSI', 'ASME', 'ASTM', 'NFPA', 'TECH-SPEC', 'Tech', 'TS', 'LCO', 'SR'];
+
+/** The regulatory references of a text: [start, end) and the text, in order (they never overlap). */
+export function regulatoryRefs(text: string): Array<{ start: number; end: number; text: string }> {
+  if (!REGULATORY_HINTS.some((hint) => text.includes(hint))) return [];
+  const out: Array<{ start: number; end: number; text: string }> = [];
+  REGULATORY_RE.lastIndex = 0;
+  for (let m = REGULATORY_RE.exec(text); m !== null; m = REGULATORY_RE.exec(text)) out.push({ start: m.index, end: m.index + m[0].length, text: m[0] });
+  return out;
+}
+
+function collectRegulatory(text: string, into: string[]): void {
+  for (const ref of regulatoryRefs(text)) {
+    claim(ref.start, ref.end);
+    const key = ref.text.toLowerCase();
+    if (!into.some((r) => r.toLowerCase() === key)) into.push(ref.text);
+  }
+}
+
+// An equipment tag written after "annunciator", "alarm" or "window" names an alarm point
+// ("Annunciator ALB-04", "alarm 1-AR-B4").
+const ALARM_CONTEXT_RE = /(?:annunciators?|alarms?|annunciation|window)[ \t\u00A0]*(?:window|panel|point|no\.?|#)?[ \t\u00A0]*$/i;
+const ALARM_CONTEXT_CHARS = 32;
+
+// "P-101A/B" names two pumps: the second member is the first with its last letter replaced.
+const SIBLING_RE = /^\/([A-Z])(?![A-Za-z0-9_-])/;
+
+const ALARM_WORD_RE = /alarm|annunc|window/i;
+
+/** Equipment tags in alarm context move to `alarms`; "P-101A/B" adds P-101B after P-101A. */
+export function refineEquipment(text: string, equipment: string[], alarms: string[]): string[] {
+  // Most texts have neither an alarm word nor a "/": nothing to look at.
+  const alarmWords = equipment.length > 0 && ALARM_WORD_RE.test(text);
+  if (!alarmWords && (equipment.length === 0 || !text.includes('/'))) return equipment;
+  const kept: string[] = [];
+  for (const id of equipment) {
+    const at = text.indexOf(id);
+    if (alarmWords && at > 0 && ALARM_CONTEXT_RE.test(text.slice(Math.max(0, at - ALARM_CONTEXT_CHARS), at))) {
+      if (!alarms.includes(id)) alarms.push(id);
+      continue;
+    }
+    kept.push(id);
+    const sibling = at >= 0 && /[A-Z]$/.test(id) ? SIBLING_RE.exec(text.slice(at + id.length, at + id.length + 3)) : null;
+    if (sibling !== null) {
+      const member = id.slice(0, -1) + sibling[1]!;
+      if (!equipment.includes(member) && !kept.includes(member)) kept.push(member);
+    }
+  }
+  return kept;
+}
+
 export function extractPatterns(text: string): PatternSpans {
   findStarts(text, starts);
   beginClaims(text.length);
   // Order of these calls is the priority order; the object below is built afterwards so its key
   // order stays the field order callers expect.
-  const doc_refs = collect(docRefs, text);
+  const doc_refs: string[] = [];
+  collectRegulatory(text, doc_refs);
+  for (const ref of collect(docRefs, text)) if (!doc_refs.some((r) => r.toLowerCase() === ref.toLowerCase())) doc_refs.push(ref);
   const alarm_ids = collect(alarmIds, text);
   const fm_ids = collect(fmIds, text);
-  const equipment_ids = collect(equipmentIds, text);
+  const equipment_ids = refineEquipment(text, collect(equipmentIds, text), alarm_ids);
   const temporal_refs = collect(temporalRefs, text);
   const measurement_list = collect(measurements, text);
   return { equipment_ids, doc_refs, alarm_ids, measurements: measurement_list, temporal_refs, fm_ids };

@@ -1,11 +1,26 @@
+import type { NegatedMention } from '../contracts/chunk.js';
 import { LEXICON_FIELDS, type LexiconField } from '../contracts/vocabulary.js';
-import { routeLabel, type LexiconEntry } from './lexicon.js';
+import { normaliseLabel, routeLabel, type LexiconEntry } from './lexicon.js';
+import { NEGATABLE_FIELDS, type ScopeIndex } from './negation.js';
 import { buildPhraseLists, TokenBuffer, type PhraseSpec } from './phrase-matcher.js';
+
+/** What the gazetteer found beside the seed lists. */
+export interface GazetteerExtras {
+  /** Mechanisms and outcomes the text rules out (never also in their positive list). */
+  negated: NegatedMention[];
+  /** Buildings, rooms and plant areas ("Turbine Building", "turbine bay"): locations, not components. */
+  places: string[];
+}
 
 export interface Gazetteer {
   match(text: string): Record<LexiconField, string[]>;
-  /** The same for a text already tokenized (the tag stage shares one TokenBuffer per record). */
-  matchTokens(tokens: TokenBuffer): Record<LexiconField, string[]>;
+  /**
+   * The same for a text already tokenized (the tag stage shares one TokenBuffer per record). With
+   * `marks`, a match inside a negation cue or a heading label ("Failure Mode:") is dropped, and a
+   * mechanism or outcome inside a negated scope goes to `extras.negated` instead of its list, unless
+   * the same term also occurs outside any scope.
+   */
+  matchTokens(tokens: TokenBuffer, marks?: ScopeIndex | null, extras?: GazetteerExtras): Record<LexiconField, string[]>;
 }
 
 // `Auxiliary Feedwater System (AFW)`: text rarely repeats the whole form, so the long form and the
@@ -16,16 +31,45 @@ const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
 
 // Unrouted labels keep a NO_FIELD payload: their terms still win longest-match, so a material or
 // chemical name does not leak its sub-words into a routed field. Routed payloads are indexes into
-// LEXICON_FIELDS: a number compares and indexes faster than a field name on the hot path.
+// LEXICON_FIELDS: a number compares and indexes faster than a field name on the hot path. Places
+// (the lexicon's buildings and rooms) are locations: PLACE.
 type Route = number;
 const NO_FIELD = -1;
+const PLACE = -2;
+const PLACE_LABELS = new Set(['arch']);
 
-/** The gazetteer's phrases: payload = index into LEXICON_FIELDS, or -1 for a label that is not routed. */
+// Names of document kinds and programmes claim their span and route nowhere, so a lexicon with
+// "work" or "order" as terms does not find them in "Work Order".
+const CLAIMED_NAMES = [
+  'work order', 'work orders', 'work request', 'condition report', 'condition reports', 'corrective action program',
+  'standard operating procedure', 'operating procedure', 'causal evaluation', 'event causal evaluation',
+  'operating experience', 'action request', 'technical specification', 'technical specifications', 'tech spec',
+];
+
+const FIELD = (name: LexiconField): number => LEXICON_FIELDS.indexOf(name);
+const NEGATABLE: readonly number[] = NEGATABLE_FIELDS.map((f) => FIELD(f));
+const maskOf = (fields: readonly number[]): number => fields.reduce((mask, f) => mask | (1 << f), 0);
+const ACTIONS: readonly number[] = [FIELD('surveillance_actions'), FIELD('maintenance_actions')];
+// A heading label ("Failure Mode:", "Expected symptoms:", "Related evaluation:") names a field of a
+// form, not a finding or an activity.
+const NOT_IN_LABELS: readonly number[] = [FIELD('mechanisms'), FIELD('outcomes'), ...ACTIONS];
+const NEGATABLE_MASK = maskOf(NEGATABLE);
+const NOT_IN_LABELS_MASK = maskOf(NOT_IN_LABELS);
+const ACTIONS_MASK = maskOf(ACTIONS);
+
+const EQUIPMENT: readonly number[] = [FIELD('systems'), FIELD('components')];
+const EQUIPMENT_MASK = maskOf(EQUIPMENT);
+// A system or component right before one of these names a place ("turbine bay", "pump room").
+const AREA_HEADS = new Set(['building', 'buildings', 'room', 'rooms', 'bay', 'house', 'yard', 'vault', 'gallery', 'pit', 'area', 'elevation', 'elev', 'deck', 'corridor', 'enclosure']);
+// "for training/test purposes": an activity named as a purpose is not one performed.
+const PURPOSE_WORDS = new Set(['purpose', 'purposes', 'use', 'only']);
+
+/** The gazetteer's phrases: payload = index into LEXICON_FIELDS, -1 for a label that is not routed, -2 for a place. */
 export function phraseSpecs(entries: readonly LexiconEntry[]): PhraseSpec<Route>[] {
   const specs: PhraseSpec<Route>[] = [];
   for (const { term, label } of entries) {
     const field = routeLabel(label);
-    const payload = field === null ? NO_FIELD : LEXICON_FIELDS.indexOf(field);
+    const payload = PLACE_LABELS.has(normaliseLabel(label)) ? PLACE : field === null ? NO_FIELD : LEXICON_FIELDS.indexOf(field);
     specs.push({ phrase: term, payload });
     const parts = LONG_FORM_AND_ACRONYM.exec(term);
     if (parts === null) continue;
@@ -37,38 +81,92 @@ export function phraseSpecs(entries: readonly LexiconEntry[]): PhraseSpec<Route>
   return specs;
 }
 
+// The follow-word checks run per match: token hashes are compared first, text only on a hash hit.
+function hashesOf(words: ReadonlySet<string>): Set<number> {
+  const buffer = new TokenBuffer();
+  return new Set([...words].map((w) => buffer.load(w).hashes[0]!));
+}
+const AREA_HASHES = hashesOf(AREA_HEADS);
+const PURPOSE_HASHES = hashesOf(PURPOSE_WORDS);
+
+function nextWordIn(tokens: TokenBuffer, last: number, hashes: Set<number>, words: ReadonlySet<string>): string | null {
+  const k = last + 1;
+  if (k >= tokens.count || !hashes.has(tokens.hashes[k]!)) return null;
+  const word = tokens.lower.slice(tokens.starts[k], tokens.ends[k]);
+  return words.has(word) ? word : null;
+}
+
 export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
-  const matcher = buildPhraseLists([{ specs: phraseSpecs(entries) }]);
+  const specs = phraseSpecs(entries);
+  for (const phrase of CLAIMED_NAMES) specs.push({ phrase, payload: NO_FIELD });
+  const matcher = buildPhraseLists([{ specs }]);
   const ownTokens = new TokenBuffer();
 
   return {
     match(text: string): Record<LexiconField, string[]> {
       return this.matchTokens(ownTokens.load(text));
     },
-    matchTokens(tokens: TokenBuffer): Record<LexiconField, string[]> {
+    matchTokens(tokens: TokenBuffer, marks: ScopeIndex | null = null, extras: GazetteerExtras = { negated: [], places: [] }): Record<LexiconField, string[]> {
       const lists: string[][] = [[], [], [], [], [], [], [], []];
+      const ruledOut: Array<{ field: number; mention: NegatedMention }> = [];
       // Lowercased surface -> bit set of the fields it was added to (first-seen order, one item per
       // field and case-insensitive surface). Created on the first routed match only.
       let seen: Map<string, number> | null = null;
-      matcher.scan(tokens, (_list, _start, _end, routes, first, last) => {
-        let surface: string | undefined;
-        let key = '';
+      const place = (surface: string): void => {
+        const key = surface.toLowerCase();
+        if (!extras.places.some((p) => p.toLowerCase() === key)) extras.places.push(surface);
+      };
+      matcher.scan(tokens, (_list, start, end, routes, first, last) => {
+        // The fields of this match as a bit set: the checks below clear bits, nothing is allocated.
         let fields = 0;
-        for (const field of routes) {
-          if (field === NO_FIELD) continue;
-          if (surface === undefined) {
-            surface = tokens.surface(first, last);
-            key = surface.toLowerCase();
-            seen ??= new Map();
-            fields = seen.get(key) ?? 0;
+        for (const route of routes) {
+          if (route === PLACE) {
+            place(tokens.surface(first, last));
+            return;
           }
+          if (route >= 0) fields |= 1 << route;
+        }
+        if (fields === 0) return;
+        if (marks !== null) {
+          if (marks.inCue(start, end)) return;
+          if (marks.inLabel(start, end)) fields &= ~NOT_IN_LABELS_MASK;
+          if ((fields & NEGATABLE_MASK) !== 0) {
+            const scope = marks.scopeOf(start, end);
+            if (scope !== null) {
+              const text = tokens.surface(first, last);
+              for (const field of NEGATABLE) {
+                if ((fields & (1 << field)) !== 0) ruledOut.push({ field, mention: { text, kind: LEXICON_FIELDS[field]!, cue: scope.cue } });
+              }
+              // Its other fields (a term routed to two) keep it as usual.
+              fields &= ~NEGATABLE_MASK;
+            }
+          }
+        }
+        if ((fields & EQUIPMENT_MASK) !== 0 && nextWordIn(tokens, last, AREA_HASHES, AREA_HEADS) !== null) {
+          place(tokens.surface(first, last + 1));
+          fields &= ~EQUIPMENT_MASK;
+        }
+        if ((fields & ACTIONS_MASK) !== 0 && nextWordIn(tokens, last, PURPOSE_HASHES, PURPOSE_WORDS) !== null) fields &= ~ACTIONS_MASK;
+        if (fields === 0) return;
+        const surface = tokens.surface(first, last);
+        const key = surface.toLowerCase();
+        seen ??= new Map();
+        let kept = seen.get(key) ?? 0;
+        for (let field = 0; field < LEXICON_FIELDS.length; field++) {
           const bit = 1 << field;
-          if ((fields & bit) !== 0) continue;
-          fields |= bit;
-          seen!.set(key, fields);
+          if ((fields & bit) === 0 || (kept & bit) !== 0) continue;
+          kept |= bit;
           lists[field]!.push(surface);
         }
+        seen.set(key, kept);
       });
+      // A term stated outside every scope stays positive: it is not also listed as ruled out.
+      for (const { field, mention } of ruledOut) {
+        const key = mention.text.toLowerCase();
+        if (lists[field]!.some((t) => t.toLowerCase() === key)) continue;
+        if (extras.negated.some((n) => n.kind === mention.kind && n.text.toLowerCase() === key)) continue;
+        extras.negated.push(mention);
+      }
       // Keys in LEXICON_FIELDS order, every field present even when empty.
       return {
         systems: lists[0]!,

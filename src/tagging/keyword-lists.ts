@@ -1,4 +1,5 @@
 import { parseCsvRecords } from './lexicon.js';
+import type { ScopeIndex } from './negation.js';
 import { buildPhraseLists, TokenBuffer, type PhraseList } from './phrase-matcher.js';
 
 export interface KeywordSpans {
@@ -11,7 +12,8 @@ export interface KeywordSpans {
 export interface KeywordLists {
   match(text: string): KeywordSpans;
   /** The same for a text already tokenized (the tag stage shares one TokenBuffer per record). */
-  matchTokens(tokens: TokenBuffer): KeywordSpans;
+  /** With `negation`, a match inside a negation cue ("consistent with" in "not consistent with") is dropped. */
+  matchTokens(tokens: TokenBuffer, negation?: ScopeIndex | null): KeywordSpans;
 }
 
 interface KeywordTerm {
@@ -59,11 +61,33 @@ function parseConjectures(text: string, sourceName: string): string[] {
 // `order` marks a later event (after, then, subsequently), `reverse-order` points back (before,
 // prior to, previously), `concurrency-coincidence` marks overlap (during, while, concurrent with).
 
+// Qualifiers that compare or approximate ("within", "more than", "estimated") qualify a time only
+// when one follows: "within 2 minutes", not "within normal range" or "less than 10 ppb".
+const NEEDS_TIME = new Set([
+  'approximately', 'approx.', 'approx', 'about', 'near', 'around', 'roughly', 'nearly', 'almost', 'circa', 'close to', 'more or less',
+  'plus or minus', 'on the order of', 'in the range of', 'an estimated', 'estimated', 'nominally', '~', 'within', 'up to',
+  'at least', 'at most', 'no more than', 'no less than', 'more than', 'less than', 'for about', 'for approximately', 'over a period of',
+]);
+const TIME_AFTER_RE =
+  /^[ \t]*(?:(?:the|a|an|few|several|next|last|past|first|one|two|three|\d[\d.,]*(?:[ \t]*(?:to|-|\u2013)[ \t]*\d[\d.,]*)?)[ \t]+){0,3}(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|shifts?|cycles?|outages?)(?![\p{L}])|^[ \t]*\d{1,2}:\d{2}/iu;
+// Directions that also compare a value: "above 20 ppb", "23 times above the normal limit", "Near
+// lower bound of typical range" state a threshold, not a place.
+const COMPARATIVE_PLACES = new Set(['above', 'below', 'upper', 'lower', 'near', 'over', 'under', 'higher than', 'lower than', 'elevated above', 'beneath', 'underneath', 'close to']);
+const THRESHOLD_AFTER_RE =
+  /^[ \t]*(?:(?:the|its|their|a|an|normal|typical|expected|nominal|rated|design|lower|upper|acceptable|allowable)[ \t]+){0,3}(?:[-+\u2212]?\.?\d|limits?\b|bounds?\b|ranges?\b|setpoints?\b|set points?\b|baselines?\b|thresholds?\b|criteri(?:a|on)\b|normal\b|typical\b|nominal\b|values?\b|levels?\b|targets?\b|expected\b)/i;
+const LOOKAHEAD_CHARS = 48;
+
 // Indexes of the four lists in the shared matcher.
 const RELATIONS = 0;
 const QUALIFIERS = 1;
 const LOCATIONS = 2;
 const CONJECTURES = 3;
+
+/** A hedge that opens a negated scope ("is NOT expected") is part of the negation, not a conjecture. */
+function opensScope(negation: ScopeIndex, text: string, start: number, end: number): boolean {
+  const scope = negation.scopeOf(start, end);
+  return scope !== null && text.slice(scope.start, start).trim() === '';
+}
 
 /** Each list is matched on its own (longest-first within the list), so one span may be both, e.g., a qualifier and a location. */
 export function buildKeywordLists(files: { temporalQualifiers: string; temporalRelations: string; locations: string; conjectures: string }): KeywordLists {
@@ -90,16 +114,19 @@ export function buildKeywordLists(files: { temporalQualifiers: string; temporalR
     match(text: string): KeywordSpans {
       return this.matchTokens(ownTokens.load(text));
     },
-    matchTokens(tokens: TokenBuffer): KeywordSpans {
+    matchTokens(tokens: TokenBuffer, negation: ScopeIndex | null = null): KeywordSpans {
       const spans: KeywordSpans = { temporal_relations: [], temporal_qualifiers: [], locations: [], conjectures: [] };
       // First-seen order, one item per list, case-insensitive surface and sub_label (unlabelled
       // lists carry ''): per list, lowercased surface -> sub_labels kept. Keyed by the surface alone
       // so no key string is built per match.
       const seen: (Map<string, string[]> | null)[] = [null, null, null, null];
-      matcher.scan(tokens, (list, _start, _end, subLabels, first, last) => {
+      matcher.scan(tokens, (list, start, end, subLabels, first, last) => {
+        if (negation !== null && (negation.inCue(start, end) || (list === CONJECTURES && (negation.inLabel(start, end) || opensScope(negation, tokens.text, start, end))))) return;
         const surface = tokens.surface(first, last);
-        const subLabel = subLabels[0] ?? '';
         const key = surface.toLowerCase();
+        if (list === QUALIFIERS && NEEDS_TIME.has(key) && !TIME_AFTER_RE.test(tokens.text.slice(end, end + LOOKAHEAD_CHARS))) return;
+        if (list === LOCATIONS && COMPARATIVE_PLACES.has(key) && THRESHOLD_AFTER_RE.test(tokens.text.slice(end, end + LOOKAHEAD_CHARS))) return;
+        const subLabel = subLabels[0] ?? '';
         const listSeen = (seen[list] ??= new Map());
         const kept = listSeen.get(key);
         if (kept === undefined) listSeen.set(key, [subLabel]);

@@ -17,7 +17,7 @@ const RULES: { readonly [T in Exclude<DocType, 'OTHER'>]: RoleRules<T> } = {
     ['references', ['reference']],
     ['definitions', ['definition', 'acronym']],
     ['preconditions', ['precondition', 'prerequisite', 'initial condition']],
-    ['constraints', ['caution', 'warning', 'hold', 'limitation', 'precaution']],
+    ['constraints', ['caution', 'warning', 'hold', 'limit', 'limitation', 'precaution']],
     ['steps', ['procedure', 'step', 'instruction', 'method']],
     ['acceptance', ['acceptance', 'verification', 'criteria', 'criterion', 'tolerance']],
     ['records', ['record', 'log']],
@@ -25,18 +25,18 @@ const RULES: { readonly [T in Exclude<DocType, 'OTHER'>]: RoleRules<T> } = {
   ],
   CR: [
     ['header', ['condition report', 'cr', 'initiator', 'date']],
-    ['description', ['problem', 'condition', 'description', 'issue']],
+    ['description', ['problem', 'condition', 'description', 'issue', 'symptom', 'observation']],
     ['immediate_actions', ['immediate action', 'compensatory']],
     ['impact', ['impact', 'operability', 'safety significance']],
-    ['cause_statement', ['apparent cause', 'evaluation', 'discussion']],
+    ['cause_statement', ['cause', 'apparent cause', 'cause statement', 'evaluation', 'assessment', 'discussion']],
     ['corrective_actions', ['corrective action', 'planned action']],
     ['evidence', ['attachment', 'evidence', 'data', 'photo']],
   ],
   WO: [
     ['header', ['work order', 'wo', 'priority']],
-    ['task', ['task', 'problem', 'description', 'request']],
+    ['task', ['task', 'problem', 'description', 'request', 'scope']],
     ['steps', ['work step', 'instruction', 'procedure']],
-    ['as_found', ['as found', 'as-found']],
+    ['as_found', ['as found', 'as-found', 'finding']],
     ['work_performed', ['work performed', 'performed', 'completed']],
     ['as_left', ['as left', 'as-left']],
     ['verification', ['test', 'verification', 'result']],
@@ -48,7 +48,7 @@ const RULES: { readonly [T in Exclude<DocType, 'OTHER'>]: RoleRules<T> } = {
     ['timeline', ['timeline', 'sequence of events']],
     ['evidence_items', ['evidence', 'data', 'inspection', 'test result']],
     ['rationale', ['analysis', 'discussion', 'evaluation']],
-    ['causal_factors', ['causal factor', 'root cause', 'contributing']],
+    ['causal_factors', ['causal factor', 'root cause', 'contributing', 'cause determination']],
     ['actions', ['corrective or preventive action', 'corrective action', 'preventive action', 'recommendation']],
     ['lessons', ['lessons learned', 'lesson learned']],
   ],
@@ -97,8 +97,16 @@ const MATCHERS: ReadonlyMap<DocType, Matcher> = new Map(
 const NUMBERING_RE = /^(?:\d+(?:\.\d+)*[.):]?|[a-z][.)]|[ivxlc]+[.)])\s+/;
 const WHITESPACE_RE = /\s+/g;
 
+// Machine-written headings: `corrective_actions`, `as-left-condition`, `rootCauseDetermination`.
+const SNAKE_KEBAB_RE = /(?<=[\p{L}\p{N}])[_-]+(?=[\p{L}\p{N}])|_+/gu;
+const CAMEL_RE = /(?<=\p{Ll})(?=\p{Lu})/gu;
+
 function comparableTitle(title: string): string {
-  return stripMarkdown(title).normalize('NFC').replace(WHITESPACE_RE, ' ').trim().toLowerCase().replace(NUMBERING_RE, '');
+  const plain = stripMarkdown(title).normalize('NFC');
+  // Hyphens between words become spaces only in a heading without spaces: "as-found" and
+  // "as found" are both keywords, but "Post-Maintenance Test" keeps its compound.
+  const words = plain.includes(' ') ? plain.replace(/_+/g, ' ') : plain.replace(CAMEL_RE, ' ').replace(SNAKE_KEBAB_RE, ' ');
+  return words.replace(WHITESPACE_RE, ' ').trim().toLowerCase().replace(NUMBERING_RE, '');
 }
 
 /**
@@ -122,6 +130,29 @@ export function sectionRole(docType: DocType, title: string): string {
     memo.set(title, role);
   }
   return role;
+}
+
+export interface RoleInPath {
+  role: string;
+  /** The role is the nearest ancestor's: the section has none of its own. */
+  inherited: boolean;
+}
+
+// A header names the document: its subsections do not inherit it.
+const NOT_INHERITED = new Set(['unknown', 'header']);
+
+/**
+ * The role of the last segment of a section path; when it has none, the nearest ancestor's
+ * ("6. Procedure > 6.1 Pump Start" is steps), marked inherited.
+ */
+export function sectionRoleInPath(docType: DocType, segments: readonly string[]): RoleInPath {
+  const own = sectionRole(docType, segments[segments.length - 1] ?? '');
+  if (own !== 'unknown') return { role: own, inherited: false };
+  for (let i = segments.length - 2; i >= 0; i--) {
+    const role = sectionRole(docType, segments[i]!);
+    if (!NOT_INHERITED.has(role)) return { role, inherited: true };
+  }
+  return { role: own, inherited: false };
 }
 
 function computeRole(docType: DocType, title: string): string {

@@ -4,7 +4,7 @@
 // JSON.stringify's: a string that needs no escaping is quoted as it is, any other is handed to
 // JSON.stringify itself.
 
-import type { ChunkContext, Measurement, NerSeed } from '../contracts/chunk.js';
+import type { ChunkContext, Measurement, NegatedMention, NerSeed } from '../contracts/chunk.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -53,6 +53,16 @@ function measurementArray(measurements: readonly Measurement[]): string {
   return out + ']';
 }
 
+function negatedArray(mentions: readonly NegatedMention[]): string {
+  if (mentions.length === 0) return '[]';
+  let out = '[';
+  for (let i = 0; i < mentions.length; i++) {
+    const m = mentions[i]!;
+    out += `${i === 0 ? '' : ','}{"text":${jsonString(m.text)},"kind":${jsonString(m.kind)},"cue":${jsonString(m.cue)}}`;
+  }
+  return out + ']';
+}
+
 // Pages are integers or null (ContextBuilder guarantees it); an integer prints as JSON.stringify prints it.
 function page(value: number | null): string {
   return value === null ? 'null' : String(value);
@@ -78,6 +88,7 @@ export function nerSeedJson(s: NerSeed): string {
     `,"alarm_ids":${stringArrayJson(s.alarm_ids)},"measurements":${measurementArray(s.measurements)}` +
     `,"temporal_refs":${stringArrayJson(s.temporal_refs)},"temporal_relations":${labelledArray(s.temporal_relations)}` +
     `,"temporal_qualifiers":${stringArrayJson(s.temporal_qualifiers)},"locations":${labelledArray(s.locations)}` +
-    `,"conjectures":${stringArrayJson(s.conjectures)}}`
+    `,"conjectures":${stringArrayJson(s.conjectures)}` +
+    (s.negated === undefined ? '}' : `,"negated":${negatedArray(s.negated)}}`)
   );
 }

@@ -2,14 +2,15 @@
 // of `rca-tag --jobs N`, so both paths write the same bytes: the NER seed of a text, the evidence
 // the (stateful) ContextBuilder reads, and how the four fields are added to a record.
 
-import type { NerSeed } from '../contracts/chunk.js';
+import type { NegatedMention, NerSeed } from '../contracts/chunk.js';
 import type { JsonObject } from '../runtime/stage.js';
 import { chunkTextOf, docIdOf } from './chunk-fields.js';
 import type { ChunkFacts, ContextOptions } from './context.js';
-import { normaliseDocType } from './doc-type.js';
+import { normaliseDocType, upstreamDocType } from './doc-type.js';
 import { extractPatterns } from './extractors.js';
 import type { Gazetteer } from './gazetteer.js';
 import type { KeywordLists } from './keyword-lists.js';
+import { labelSpans, negationScopes, ScopeIndex } from './negation.js';
 import { TokenBuffer } from './phrase-matcher.js';
 import { contextJson, jsonString, stringArrayJson } from './seed-json.js';
 
@@ -24,9 +25,14 @@ export class NerSeeder {
 
   seed(text: string): NerSeed {
     const tokens = this.tokens.load(text);
-    const lexical = this.gazetteer.matchTokens(tokens);
+    const scopes = negationScopes(text);
+    const labels = labelSpans(text);
+    const marks = scopes.length === 0 && labels.length === 0 ? null : new ScopeIndex(scopes, labels);
+    const extras = { negated: [] as NegatedMention[], places: [] as string[] };
+    const lexical = this.gazetteer.matchTokens(tokens, marks, extras);
     const patterns = extractPatterns(text);
-    const keywords = this.keywords.matchTokens(tokens);
+    const keywords = this.keywords.matchTokens(tokens, marks);
+    const locations = extras.places.length === 0 ? keywords.locations : withPlaces(keywords.locations, extras.places);
     return {
       systems: lexical.systems,
       equipment_ids: patterns.equipment_ids,
@@ -44,13 +50,23 @@ export class NerSeeder {
       temporal_refs: patterns.temporal_refs,
       temporal_relations: keywords.temporal_relations,
       temporal_qualifiers: keywords.temporal_qualifiers,
-      locations: keywords.locations,
+      locations,
       conjectures: keywords.conjectures,
+      negated: extras.negated,
     };
   }
 }
 
 export { ADDED_KEYS, hasAddedKeys } from './added-fields.js';
+/** Places named by the lexicon join the keyword lists' locations, sub_label "area", once each. */
+function withPlaces(locations: NerSeed['locations'], places: readonly string[]): NerSeed['locations'] {
+  const out = [...locations];
+  for (const text of places) {
+    const key = text.toLowerCase();
+    if (!out.some((l) => l.sub_label === 'area' && l.text.toLowerCase() === key)) out.push({ text, sub_label: 'area' });
+  }
+  return out;
+}
 
 /**
  * The line as read with the four fields appended before its closing brace: every input byte is
@@ -106,7 +122,7 @@ export const DETECTION_TEXT_CHARS = 4000;
  */
 export function docTypeDependsOnHistory(record: JsonObject, options: ContextOptions): boolean {
   if (normaliseDocType(options.docTypeMode) !== null) return false;
-  return options.docTypeMode !== 'auto' || normaliseDocType(record.doc_type) === null;
+  return options.docTypeMode !== 'auto' || upstreamDocType(record.doc_type) === null;
 }
 
 /**

@@ -102,6 +102,7 @@ export function buildPrompt(context: ChunkContext, nerSeed: NerSeed, text: strin
     '',
     'NER_SEED (may include items not present; include only if supported by CHUNK_TEXT):',
     seedJson(nerSeed),
+    ...ruledOutLines(nerSeed),
     '',
     'CHUNK_TEXT:',
     chunkText,
@@ -117,6 +118,21 @@ export function seedJson(seed: NerSeed): string {
   const ordered: Record<string, unknown> = {};
   for (const key of NER_SEED_KEYS) ordered[key] = seed[key] ?? [];
   return JSON.stringify(ordered);
+}
+
+/**
+ * What the text rules out ("no evidence of fouling"), so the model does not report it as found:
+ * one line per mention, `text (kind; cue: "…")`. Nothing when the seed has none (a prompt without
+ * negated mentions is byte for byte what it was before they were tracked).
+ */
+export function ruledOutLines(seed: NerSeed): string[] {
+  const negated = seed.negated ?? [];
+  if (negated.length === 0) return [];
+  return [
+    '',
+    'RULED_OUT (CHUNK_TEXT says these did not occur or were excluded; never list them as symptoms, outcomes or mechanisms):',
+    ...negated.map((m) => `- ${contextValue(m.text)} (${contextValue(m.kind)}; cue: ${JSON.stringify(m.cue.replace(NEWLINES_RE, ' '))})`),
+  ];
 }
 
 // A CONTEXT value is one line whatever another producer put in it; unknown pages print as null.

@@ -37,6 +37,17 @@ describe('extractive section summary: the leading sentences', () => {
     ['table rows end with ";" and header rows are left out', '| Tag | Value |\n|---|---|\n| PT-1102 | 1175 psig |\n| FT-1102 | 465 gpm |', 'PT-1102 | 1175 psig; FT-1102 | 465 gpm;'],
     ['a row repeated by the parser is said once', 'Row 1: CR | CR-2026-00123 | open\nRow 1: CR | CR-2026-00123 | open\nThe pump tripped.', 'CR | CR-2026-00123 | open; The pump tripped.'],
     ['an empty text gives an empty summary', '', ''],
+    // DACKAR's sec5 and sec5:p001 carry the same text, and its table chunk the same rows written differently.
+    [
+      'a sentence two chunks share is said once, punctuation and pipes aside',
+      'CA-1 | Generate WO to inspect coupling alignment and check bearing condition. Maintenance | | 2026-02-10\n\nRow 1: CA-1 | Generate WO to inspect coupling alignment and check bearing condition | Maintenance | 2026-02-10\nThe pump tripped.',
+      'CA-1 | Generate WO to inspect coupling alignment and check bearing condition. Maintenance | | 2026-02-10; The pump tripped.',
+    ],
+    [
+      'a garbled copy of a row is a repeat',
+      'CA-3 | Perform vibration spectrum capture for 1x/2x indicators during controlled run. Engineering | | 2026-02-12\n\nRow 3: CA-3 | Perform vibration spectrum capture for 1x/2x indicators during controlled | ruEnngineering | 2026-02-12',
+      'CA-3 | Perform vibration spectrum capture for 1x/2x indicators during controlled run. Engineering | | 2026-02-12;',
+    ],
   ])('%s', (_name, text, summary) => {
     expect(summarise(text).summary).toBe(summary);
   });
@@ -74,6 +85,12 @@ describe('extractive section summary: --bottom-up fills with the children', () =
   it("the section's own text comes first and leaves the rest to the children", () => {
     const { summary } = summarise(sentence(100, 'own'), children);
     expect(summary).toBe([sentence(100, 'own'), sentence(30, 'alpha')].join(' '));
+  });
+
+  it("a child's sentence the section already said is not said again", () => {
+    const shared = 'Operator stopped P-101A within 2 minutes of alarm.';
+    const { summary } = summarise(shared, [{ title: 'p001', summary: `${shared} Control Room notified.` }]);
+    expect(summary).toBe(`${shared} Control Room notified.`);
   });
 
   it('children whose first sentences are too long still give a summary, cut', () => {

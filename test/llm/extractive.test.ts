@@ -5,6 +5,8 @@ import type { ChunkContext, NerSeed } from '../../src/contracts/chunk.js';
 import { NER_SEED_KEYS } from '../../src/contracts/vocabulary.js';
 import {
   classifyUnit,
+  isReference,
+  type FrameField,
   cutAtWord,
   extractiveView,
   isImperative,
@@ -76,10 +78,9 @@ const distinctSeedTerms = (seed: NerSeed) => new Set(KEYWORD_SOURCES.flatMap((k)
 // The records whose seed is too poor for 3 keywords, and what the seed does hold.
 const TOO_POOR_FOR_KEYWORDS: ReadonlyArray<readonly [string, string]> = [
   ['chunk:ad61d26ecf6e:sec4', 'one mechanism (coupling misalignment) and one property (suction pressure margin)'],
-  ['eca-2026-0007:0', 'two components (turbine, condenser); backpressure and runback are not lexicon terms'],
-  ['eca-2026-0007:6', 'one mechanism (air in-leakage) and one property (dissolved oxygen)'],
   ['chunk:sop-afw-012:sec9', 'one surveillance term (surveillance): the chunk is about keeping records'],
   ['wo-2026-04567-06', 'two doc refs (CR-2026-00418, PM-20417): a closeout note'],
+  ['wo-2026-04567-03', 'one property (alignment) and one component (oil); "no oil leakage observed" rules leakage out'],
 ];
 const QUALITY_FLAGS = new Set(['few_keywords', 'scope_too_short', 'boilerplate', 'empty_frame']);
 
@@ -156,9 +157,15 @@ describe('extractiveView over the sample corpora, after tagging', () => {
     expect(JSON.stringify(extractiveView(view, record))).toBe(JSON.stringify(out));
   });
 
-  it.each(cases.filter(([, view]) => view === 'rca_frame'))('%s: no statement is both observed and a hypothesis', (_id, _view, record) => {
+  it.each(cases.filter(([, view]) => view === 'rca_frame'))('%s: every statement is in one frame list at most', (_id, _view, record) => {
     const frame = extractiveView('rca_frame', record);
-    expect(frame.observed.filter((o) => frame.hypotheses.includes(o))).toEqual([]);
+    const all = [frame.observed, frame.hypotheses, frame.tests_to_confirm, frame.candidate_actions, frame.constraints].flat();
+    expect(all.length).toBe(new Set(all).size);
+  });
+
+  it.each(cases.filter(([, view]) => view === 'retrieval_summary'))('%s: no statement is both a diagnostic and a corrective action', (_id, _view, record) => {
+    const summary = extractiveView('retrieval_summary', record);
+    expect(summary.diagnostics.filter((d) => summary.corrective_actions.includes(d))).toEqual([]);
   });
 
   // What a reader of the baseline can rely on, on records where the answer is plain.
@@ -166,18 +173,25 @@ describe('extractiveView over the sample corpora, after tagging', () => {
     ['eca-2026-0007:3', 'rca_frame', 'hypotheses', 'The air in-leakage is likely caused by fatigue cracking of the expansion joint weld.', null],
     ['eca-2026-0007:3', 'rca_frame', 'observed', 'Failure mode FM_AIR_INLEAK applies; FM_TUBE_FOULING is ruled out.', 'The air in-leakage is likely caused by fatigue cracking of the expansion joint weld.'],
     ['eca-2026-0007:4', 'rca_frame', 'hypotheses', 'Root cause: inadequate inspection scope for the expansion joint under PM-30112.', null],
-    ['eca-2026-0007:4', 'rca_frame', 'constraints', 'Contributing cause: the vacuum trend alarm setpoint of 2.5 inHg was set above the early-warning band.', null],
+    // One unit, one field: a stated cause is a hypothesis, not also a constraint for its setpoint.
+    ['eca-2026-0007:4', 'rca_frame', 'hypotheses', 'Contributing cause: the vacuum trend alarm setpoint of 2.5 inHg was set above the early-warning band.', null],
+    ['eca-2026-0007:4', 'rca_frame', 'constraints', null, 'Contributing cause: the vacuum trend alarm setpoint of 2.5 inHg was set above the early-warning band.'],
     ['eca-2026-0007:5', 'rca_frame', 'candidate_actions', 'Lower the trend alarm to 2.2 inHg.', null],
-    ['eca-2026-0007:1', 'rca_frame', 'candidate_actions', '0310: operators started the standby vacuum pump.', '0322: load runback.'],
+    // An action already taken is observed, not a candidate.
+    ['eca-2026-0007:1', 'rca_frame', 'observed', '0310: operators started the standby vacuum pump.', null],
+    ['eca-2026-0007:1', 'rca_frame', 'candidate_actions', null, '0310: operators started the standby vacuum pump.'],
     ['chunk:sop-afw-012:sec4', 'rca_frame', 'constraints', 'CAUTION: Do not operate the pump with discharge valve MOV-204A closed for more than 2 minutes.', null],
     ['chunk:sop-afw-012:sec4', 'rca_frame', 'constraints', 'Motor bearing temperature shall not exceed 185 °F.', null],
     ['chunk:sop-afw-012:sec4', 'rca_frame', 'observed', null, 'Motor bearing temperature shall not exceed 185 °F.'],
     ['chunk:sop-afw-012:sec2', 'rca_frame', 'constraints', 'This procedure does not apply to the turbine-driven pump AFW-P-103.', 'Applicable to AFW pumps P-101A and P-101B in Modes 1, 2 and 3.'],
     ['chunk:sop-afw-012:sec6', 'rca_frame', 'candidate_actions', '6.1.1 Start P-101A from the control room.', null],
     ['chunk:sop-afw-012:sec6', 'rca_frame', 'tests_to_confirm', '6.1.2 Within 2 minutes, verify discharge pressure PT-1102 is between 1150 and 1200 psig.', '6.1.1 Start P-101A from the control room.'],
-    ['chunk:sop-afw-012:sec7', 'rca_frame', 'constraints', '6.2.2 If vibration exceeds 0.325 in/s, notify the system engineer and initiate a condition report.', '6.2.1 Measure vibration at the inboard bearing and outboard bearing with the vibration analyzer.'],
+    ['chunk:sop-afw-012:sec7', 'rca_frame', 'candidate_actions', '6.2.2 If vibration exceeds 0.325 in/s, notify the system engineer and initiate a condition report.', '6.2.1 Measure vibration at the inboard bearing and outboard bearing with the vibration analyzer.'],
+    ['chunk:sop-afw-012:sec7', 'rca_frame', 'tests_to_confirm', '6.2.1 Measure vibration at the inboard bearing and outboard bearing with the vibration analyzer.', '6.2.2 If vibration exceeds 0.325 in/s, notify the system engineer and initiate a condition report.'],
     ['chunk:sop-afw-012:sec8', 'rca_frame', 'constraints', 'Flow at FT-1102 is at least 450 gpm.', null],
-    ['wo-2026-04567-02', 'rca_frame', 'candidate_actions', 'Realigned the coupling to within 2 mils using the laser alignment tool.', null],
+    ['wo-2026-04567-02', 'rca_frame', 'observed', 'Realigned the coupling to within 2 mils using the laser alignment tool.', null],
+    ['wo-2026-04567-02', 'rca_frame', 'candidate_actions', null, 'Realigned the coupling to within 2 mils using the laser alignment tool.'],
+    ['wo-2026-04567-02', 'retrieval_summary', 'corrective_actions', 'Realigned the coupling to within 2 mils using the laser alignment tool.', null],
     ['wo-2026-04567-02', 'rca_frame', 'tests_to_confirm', null, 'Torqued the hold-down bolts to 250 ft-lbs with a calibrated torque wrench.'],
     ['wo-2026-04567-02', 'rca_frame', 'constraints', null, 'Torqued the hold-down bolts to 250 ft-lbs with a calibrated torque wrench.'],
     ['wo-2026-04567-04', 'rca_frame', 'tests_to_confirm', 'Acceptance criteria met.', null],
@@ -190,7 +204,14 @@ describe('extractiveView over the sample corpora, after tagging', () => {
     ['chunk:ad61d26ecf6e:sec3', 'retrieval_summary', 'corrective_actions', 'Operator stopped P-101A within 2 minutes of alarm.', null],
     ['chunk:ad61d26ecf6e:sec2', 'retrieval_summary', 'numbers_limits', '6.2 mils', null],
     ['chunk:ad61d26ecf6e:sec2', 'retrieval_summary', 'entities.equipment_ids', 'VB-101A', null],
-    ['chunk:ad61d26ecf6e:sec2', 'retrieval_summary', 'diagnostics', 'During routine surveillance, AFW Pump P-101A exhibited elevated vibration after start.', null],
+    // What was seen during a surveillance is an observation, not a check to run.
+    ['chunk:ad61d26ecf6e:sec2', 'retrieval_summary', 'diagnostics', null, 'During routine surveillance, AFW Pump P-101A exhibited elevated vibration after start.'],
+    ['chunk:ad61d26ecf6e:sec2', 'rca_frame', 'observed', 'During routine surveillance, AFW Pump P-101A exhibited elevated vibration after start.', null],
+    ['chunk:ad61d26ecf6e:sec3', 'rca_frame', 'observed', 'Train A declared inoperable pending evaluation.', null],
+    ['chunk:ad61d26ecf6e:sec3', 'rca_frame', 'candidate_actions', null, 'Operator stopped P-101A within 2 minutes of alarm.'],
+    // A reference line is no action and no scope.
+    ['chunk:ad61d26ecf6e:sec5', 'rca_frame', 'candidate_actions', null, 'Related evaluation: ECA-2026-0007 (ifinitiated).'],
+    ['chunk:ad61d26ecf6e:sec5', 'retrieval_summary', 'corrective_actions', null, 'Related evaluation: ECA-2026-0007 (ifinitiated).'],
     ['CR-2024-04799::initial_assessment', 'rca_frame', 'hypotheses', 'CW temperature alone may be insufficient to explain the magnitude of observed backpressure rise.', null],
     ['CR-2024-04799::initial_assessment', 'rca_frame', 'tests_to_confirm', 'Recommend condenser performance test per SOP-U2-CND-001 to discriminate cause.', null],
     ['WO-2024-12001::findings', 'rca_frame', 'hypotheses', 'Air in-leakage caused by degraded expansion joint seal due to thermal cycling.', null],
@@ -371,11 +392,12 @@ describe('splitUnits: tables', () => {
   });
 });
 
-function classOf(cls: keyof UnitClasses, text: string, kind: TextUnit['kind'] = 'sentence'): boolean {
+type FlagName = Exclude<keyof UnitClasses, 'field'>;
+function classOf(cls: FlagName, text: string, kind: TextUnit['kind'] = 'sentence'): boolean {
   return classifyUnit({ text, kind })[cls];
 }
 
-const CLASSIFIER_TABLES: Record<string, { cls: keyof UnitClasses; yes: string[]; no: string[] }> = {
+const CLASSIFIER_TABLES: Record<string, { cls: FlagName; yes: string[]; no: string[] }> = {
   hedged: {
     cls: 'hedged',
     yes: [
@@ -559,5 +581,53 @@ describe('cutAtWord', () => {
     ['\ud83d\ude00\ud83d\ude00\ud83d\ude00', 3, '\ud83d\ude00'],
   ])('%j at %i → %j', (text, max, expected) => {
     expect(cutAtWord(text, max)).toBe(expected);
+  });
+});
+
+describe('isReference: a line that only names documents', () => {
+  it.each([
+    'Related evaluation: ECA-2026-0007 (if initiated).',
+    '**Reference:** Related Work Order planned: WO-2026-04567.',
+    'Related: CR-2026-00418, PM-20417.',
+    'See SOP-101 Rev 3 and WO-2026-04567.',
+    'References: NUREG-1801',
+  ])('yes: %s', (text) => {
+    expect(isReference(text)).toBe(true);
+    expect(classifyUnit({ text, kind: 'sentence' }, 'corrective_actions').field).toBeNull();
+  });
+  it.each([
+    'Issue WO-2024-12001 for helium leak test.',
+    'Review and reschedule PM-U2-CND-EXPJOINT-INSP-A, currently overdue 104 days.',
+    'Related evaluation found no cause.',
+    'Work completed on March 4, 2026.',
+    'Pump P-101A tripped.',
+  ])('no: %s', (text) => {
+    expect(isReference(text)).toBe(false);
+  });
+
+  it('the scope skips a leading reference line', () => {
+    const context = { ...byId('chunk:sop-afw-012:sec6').context };
+    const text = 'Reference: SOP-101 Rev 3. The pump is started from the control room after the suction valve is verified open.';
+    const view = extractiveView('retrieval_summary', { context, nerSeed: byId('chunk:sop-afw-012:sec6').nerSeed, text });
+    expect(view.scope.startsWith('The pump is started')).toBe(true);
+  });
+});
+
+describe('classifyUnit: one best field', () => {
+  it.each<[string, string, FrameField | null, boolean]>([
+    ['Operator stopped P-101A within 2 minutes of alarm.', 'immediate_actions', 'observed', true],
+    ['Removed and replaced the outboard bearing.', 'work_performed', 'observed', true],
+    ['Replace the outboard bearing.', 'unknown', 'action', false],
+    ['Verify suction pressure is at least 30 psig.', 'steps', 'test', false],
+    ['Verify suction pressure is at least 30 psig.', 'preconditions', 'constraint', false],
+    ['Recommend condenser performance test per SOP-U2-CND-001.', 'cause_statement', 'test', false],
+    ['The bearing likely failed from inadequate lubrication.', 'unknown', 'hypothesis', false],
+    ['Vibration channel VB-101A peaked at 6.2 mils (alarm setpoint 5.0 mils).', 'description', 'observed', false],
+    ['Alarm setpoint 5.0 mils.', 'unknown', 'constraint', false],
+    ['Related evaluation: ECA-2026-0007.', 'corrective_actions', null, false],
+  ])('%s (%s) → %s', (text, role, field, taken) => {
+    const classes = classifyUnit({ text, kind: 'sentence' }, role);
+    expect(classes.field).toBe(field);
+    expect(classes.taken).toBe(taken);
   });
 });

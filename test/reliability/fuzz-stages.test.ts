@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChunkContext, NerSeed } from '../../src/contracts/chunk.js';
+import { NER_SEED_KEYS } from '../../src/contracts/vocabulary.js';
 import { VIEW_SCHEMAS } from '../../src/contracts/views.js';
 import type { Stage } from '../../src/runtime/stage.js';
 import countSections from '../../src/transforms/count-sections.js';
@@ -226,7 +227,7 @@ function checkGeneratedViews(out: Rec, inp: Rec | null, added: string[]): void {
       expect(out[view]).toEqual(inp?.[view]);
       continue;
     }
-    expect(generation).toMatchObject({ backend: 'extractive', model: 'rca-extractive/1', attempts: 1, cached: false });
+    expect(generation).toMatchObject({ backend: 'extractive', model: 'rca-extractive/2', attempts: 1, cached: false });
     if (generation.error === null) {
       VIEW_SCHEMAS[view].parse(out[view]);
       expect(out[view]).toMatchObject({ ...trusted, view_type: view });
@@ -251,7 +252,7 @@ const STAGES: Checked[] = [
     oneToOne: true,
     checkRecord(out, inp) {
       ChunkContext.parse(out.context);
-      expect(Object.keys(NerSeed.parse(out.ner_seed))).toHaveLength(18);
+      expect(Object.keys(NerSeed.parse(out.ner_seed))).toEqual([...NER_SEED_KEYS, 'negated']);
       expect(typeof out.section_id).toBe('string');
       expect(Array.isArray(out.tag_flags)).toBe(true);
       keepsInputFields(out, inp, ['context', 'ner_seed', 'section_id', 'tag_flags']);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DOC_TYPES } from '../../src/contracts/vocabulary.js';
 import type { DocType } from '../../src/contracts/vocabulary.js';
 import type { DocTypeEvidence } from '../../src/tagging/doc-type.js';
-import { authorityFor, detectDocType, isDocType, normaliseDocType } from '../../src/tagging/doc-type.js';
+import { authorityFor, detectDocType, isDocType, normaliseDocType, upstreamDocType } from '../../src/tagging/doc-type.js';
 
 describe('detectDocType: pinned cases (DESIGN §2), as text', () => {
   it.each<[string, DocType]>([
@@ -107,7 +107,9 @@ describe('detectDocType: which source wins', () => {
     ['path id beats text id', { sourcePath: '/plant/wo/WO-778.pdf', text: 'per SOP-4' }, 'WO'],
     ['name beats doc id', { docName: 'ECA-9.pdf', docId: 'cr12' }, 'ECA'],
     ['first id in the text wins', { text: 'WO-1 was written after CR-2' }, 'WO'],
-    ['a strong id in the text beats a longer hint in the name', { docName: 'standard operating procedure.pdf', text: 'CR-1' }, 'CR'],
+    // The document's own name says what it is; the CR its text answers does not.
+    ['a hint in the name beats a strong id in the text', { docName: 'standard operating procedure.pdf', text: 'CR-1' }, 'SOP'],
+    ['Condenser Vacuum Procedure responding to a CR', { docName: 'Condenser Vacuum Procedure', text: 'Written in response to CR-2024-04821.' }, 'SOP'],
     ['hint in the name, nothing in the text', { docName: 'valve procedure.pdf', text: 'unrelated narrative text' }, 'SOP'],
     ['nothing anywhere', { docName: 'notes.pdf', sourcePath: '/tmp/notes.pdf', docId: 'ad61d26ecf6e', text: 'hello' }, 'OTHER'],
     ['empty evidence', {}, 'OTHER'],
@@ -166,5 +168,42 @@ describe('isDocType / normaliseDocType', () => {
 describe('authorityFor', () => {
   it.each(DOC_TYPES.map((t) => [t, t === 'SOP' ? 'mandatory' : 'informational'] as const))('%s → %s', (docType, level) => {
     expect(authorityFor(docType)).toBe(level);
+  });
+});
+
+describe('detectDocType: the own identity first, plant-style ids, kinds outside the vocabulary', () => {
+  it.each<[string, DocTypeEvidence, DocType]>([
+    ['plant-style SOP id', { docId: 'SOP-U2-CND-001' }, 'SOP'],
+    ['plant-style ids with colons', { docId: 'CR:SEC:2026:1042' }, 'CR'],
+    ['plant-style WO id', { docId: 'WO-2024-11847' }, 'WO'],
+    ['plant-style id cited in text', { text: 'per SOP-U2-CND-001 Step 4.2' }, 'SOP'],
+    ['an FMEA citing an SOP is not an SOP', { docId: 'FMEA-U2-CND-001', text: 'Diagnostic guidance per SOP-U2-CND-001.' }, 'OTHER'],
+    ['an operating-experience bulletin citing a CR', { docId: 'OE-INPO-2023-CND-047', text: 'see CR-2024-04821' }, 'OTHER'],
+    ['an FMEA named as such', { docName: 'Condenser FMEA.xlsx', text: 'per SOP-12' }, 'OTHER'],
+    ['letters only are not an id', { text: 'the op-amp drifted' }, 'OTHER'],
+  ])('%s', (_label, evidence, expected) => {
+    expect(detectDocType(evidence)).toBe(expected);
+  });
+
+  it('a wrong "mandatory" is never inferred from a cited procedure', () => {
+    expect(authorityFor(detectDocType({ docId: 'FMEA-U2-CND-001', text: 'SOP-U2-CND-001' }))).toBe('informational');
+  });
+});
+
+describe('upstreamDocType', () => {
+  it.each<[unknown, DocType | null]>([
+    ['CR', 'CR'],
+    [' sop ', 'SOP'],
+    ['Condition Report', 'CR'],
+    ['work_orders', 'WO'],
+    ['event causal analysis', 'ECA'],
+    ['FMEA', 'OTHER'],
+    ['BULLETIN', 'OTHER'],
+    ['', null],
+    ['   ', null],
+    [7, null],
+    [undefined, null],
+  ])('%j → %s', (value, expected) => {
+    expect(upstreamDocType(value)).toBe(expected);
   });
 });

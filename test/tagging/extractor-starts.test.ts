@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extractPatterns, type PatternSpans } from '../../src/tagging/extractors.js';
+import { extractPatterns, refineEquipment, regulatoryRefs, type PatternSpans } from '../../src/tagging/extractors.js';
 import { alarmIds, docRefs, equipmentIds, fmIds } from '../../src/tagging/extractors/identifiers.js';
 import { measurements } from '../../src/tagging/extractors/measurements.js';
 import { type Family, findStarts, StartLists } from '../../src/tagging/extractors/scan.js';
@@ -31,6 +31,8 @@ const fragment = fc.constantFrom(
   '5', '12', '2026', 'psig', 'psi', '%', 'mils', 'in', 'in. Hg', 'A', 'gpm', '°F', 'kV', 'ft-lbs', 'mR/hr',
   ' ', ' ', ' ', '  ', '\t', '\n', '\u00a0', '\u202f', '-', '+', '−', '±', '–', '—', '_', '|', ' | ', '.', ',',
   ':', '/', '(', ')', 'x', 'X', 'é', 'Ω', 'ß', '\u0130', '5é', 'é5', 'P', 'W', 'F', 'M', 'CA-1', 'I-131', 'HI-HI',
+  'FM-12', '1SI-8801A', '2RCS*PT455', '*', 'P-101A/B', '/B', 'PM-U2-CND-EXPJOINT-INSP-A', '10 CFR 50.59', 'NUREG-1801',
+  'IEEE 323-1974', 'Tech Spec 3.7.5', 'LCO 3.0.3', '1.5E-3', 'rem', 'times', 'Annunciator ', 'alarm ',
 );
 const texts = fc.oneof(
   fc.array(fragment, { maxLength: 40 }).map((parts) => parts.join('')),
@@ -62,9 +64,17 @@ function matchPositions(text: string, family: Family<unknown>): number[] {
   return positions;
 }
 
-/** The same result from one global scan per family, as the extractors ran before the start marks. */
+/**
+ * The same result from one global scan per family, as the extractors ran before the start marks
+ * (the regulatory references claim their spans first, and equipment is refined last, as there).
+ */
 function globalScanReference(text: string): PatternSpans {
   const claimed = new Uint8Array(text.length);
+  const regulatory: string[] = [];
+  for (const ref of regulatoryRefs(text)) {
+    claimed.fill(1, ref.start, ref.end);
+    if (!regulatory.some((r) => r.toLowerCase() === ref.text.toLowerCase())) regulatory.push(ref.text);
+  }
   const run = <T>(family: Family<T>): T[] => {
     const global = new RegExp(family.regex.source, family.regex.flags.replace('y', 'g'));
     const found: { start: number; end: number; key: string; item: T }[] = [];
@@ -84,10 +94,11 @@ function globalScanReference(text: string): PatternSpans {
     }
     return items;
   };
-  const doc_refs = run(docRefs);
+  const doc_refs = [...regulatory];
+  for (const ref of run(docRefs)) if (!doc_refs.some((r) => r.toLowerCase() === ref.toLowerCase())) doc_refs.push(ref);
   const alarm_ids = run(alarmIds);
   const fm_ids = run(fmIds);
-  const equipment_ids = run(equipmentIds);
+  const equipment_ids = refineEquipment(text, run(equipmentIds), alarm_ids);
   const temporal_refs = run(temporalRefs);
   const measurement_list = run(measurements);
   return { equipment_ids, doc_refs, alarm_ids, measurements: measurement_list, temporal_refs, fm_ids };

@@ -44,6 +44,9 @@ const STRING_FAMILIES: ReadonlyArray<{
       ['EDG DG-1A and HX-12', { equipment_ids: ['DG-1A', 'HX-12'] }],
       ['Pump P-2A tripped; P-7B started', { equipment_ids: ['P-2A', 'P-7B'] }],
       ['P-101A, then P-101A again', { equipment_ids: ['P-101A'] }],
+      // Both members of a pair, unit-prefixed and starred plant tags.
+      ['Pumps P-101A/B tripped', { equipment_ids: ['P-101A', 'P-101B'] }],
+      ['valves 1SI-8801A and 2RCS*PT455', { equipment_ids: ['1SI-8801A', '2RCS*PT455'] }],
     ],
     negative: [
       'CR-2026-00123 WO-2026-04567 SOP-101 OP-1234 ECA-2026-0007 PM-12345 LER-123-2020-001 NCR-2026-001',
@@ -53,6 +56,9 @@ const STRING_FAMILIES: ReadonlyArray<{
       'ALM-1234 PAS-1234-HI 1-FW-LO-FLOW',
       'CONDENSER-MAIN in-leakage HI-HI',
       'actions CA-1, CA-2, CA-3',
+      'FM-12 is a failure mode',
+      'Annunciator ALB-04 and alarm 1-AR-B4 came in',
+      '12-34A is a bare number',
       'I-131 and U-235 activity per NUREG-0800',
       'U2-CND-HOTWELL-ish',
       'TECH-SPEC-3.7.2 and 100-120 gpm',
@@ -78,13 +84,20 @@ const STRING_FAMILIES: ReadonlyArray<{
       ['NCR-2026-001, NCR-12345, PER-2019-12345, AR-1234567', { doc_refs: ['NCR-2026-001', 'NCR-12345', 'PER-2019-12345', 'AR-1234567'] }],
       ['CAP-2026-00123, CAP2026-00124, CAP-123456', { doc_refs: ['CAP-2026-00123', 'CAP2026-00124', 'CAP-123456'] }],
       ['CR-2026-00123 twice: CR-2026-00123', { doc_refs: ['CR-2026-00123'] }],
+      // Plant PM/task ids, action ids and regulatory or standard references.
+      ['Review PM-U2-CND-EXPJOINT-INSP-A and PM-U2-AIR-EJECTOR-SURV-Q', { doc_refs: ['PM-U2-CND-EXPJOINT-INSP-A', 'PM-U2-AIR-EJECTOR-SURV-Q'] }],
+      ['actions CA-1 and CA-12', { doc_refs: ['CA-1', 'CA-12'] }],
+      [
+        'per 10 CFR 50.59, NUREG-1801, Reg Guide 1.97, IEEE 323-1974, TECH-SPEC-3.7.2, Tech Spec 3.7.5 and LCO 3.0.3',
+        { doc_refs: ['10 CFR 50.59', 'NUREG-1801', 'Reg Guide 1.97', 'IEEE 323-1974', 'TECH-SPEC-3.7.2', 'Tech Spec 3.7.5', 'LCO 3.0.3'] },
+      ],
     ],
     negative: [
       'CR-2026 alone',
       'CR-2026-00123-01 is a sub-item number',
       'WO-1234 is too short',
       'cr-2026-00123 in lower case, installed in 2019-05',
-      'PM-U2-CND-EXPJOINT-INSP-A',
+      'PM-U2 alone',
       'P-101A and FT-1102',
       'Step 4.2 of the procedure',
       'IER-2011-4',
@@ -98,6 +111,8 @@ const STRING_FAMILIES: ReadonlyArray<{
       ['WINDOW A-14 lit; Window A-14 again', { alarm_ids: ['WINDOW A-14'] }],
       ['PAS-1234-HI and PAH-123', { alarm_ids: ['PAS-1234-HI', 'PAH-123'] }],
       ['1-FW-LO-FLOW alarm', { alarm_ids: ['1-FW-LO-FLOW'] }],
+      // A tag named as an annunciator or alarm point is an alarm id, not equipment.
+      ['Annunciator ALB-04 and alarm 1-AR-B4 came in', { alarm_ids: ['ALB-04', '1-AR-B4'] }],
       ['1-RC-P-1A-HI-PRESS and 2-CS-HI-HI', { alarm_ids: ['1-RC-P-1A-HI-PRESS', '2-CS-HI-HI'] }],
     ],
     negative: ['ALM-12', 'ANN-AB-1', 'window A-14', '1-RC-P-1A', 'FT-1102 and RC-0001A', 'PAS-12', 'HI-HI alarm'],
@@ -135,6 +150,7 @@ const STRING_FAMILIES: ReadonlyArray<{
       ['(FM_SEAL_LEAK).', { fm_ids: ['FM_SEAL_LEAK'] }],
       ['FM_X, FM_X', { fm_ids: ['FM_X'] }],
       ['FM_2026_TRIP', { fm_ids: ['FM_2026_TRIP'] }],
+      ['failure mode FM-12 applies', { fm_ids: ['FM-12'] }],
     ],
     negative: ['fm_air_inleak', 'FM_Air', 'FM_', 'XFM_AIR', 'FMEA-U2-CND-001', 'FM AIR INLEAK', 'FM_AIR_INLEAK_'],
   },
@@ -157,6 +173,9 @@ describe('measurements', () => {
     ['dP 12 psid, 15 psi', [m('12', 'psid'), m('15', 'psi')]],
     ['40% then 40 %', [m('40', '%', '40%'), m('40', '%')]],
     ['85 to 100 percent', [m('85 to 100', 'percent')]],
+    // Scientific notation keeps its exponent; a multiple is a measurement.
+    ['dose 1.5E-3 rem, 2e-4 mrem', [m('1.5E-3', 'rem'), m('2e-4', 'mrem')]],
+    ['23 times above the normal limit', [m('23', 'times')]],
     ['6.2 mils (alarm setpoint 5.0 mils)', [m('6.2', 'mils'), m('5.0', 'mils')]],
     ['flow 100-120 gpm, 100–120 gpm, 100 to 120 gpm', [m('100-120', 'gpm'), m('100–120', 'gpm'), m('100 to 120', 'gpm')]],
     ['-5 °F, 550°F, 82 degF, 12 °C', [m('-5', '°F'), m('550', '°F', '550°F'), m('82', 'degF'), m('12', '°C')]],
@@ -287,7 +306,7 @@ describe('DACKAR records', () => {
     ['chunk:ad61d26ecf6e:sec3', { equipment_ids: ['P-101A'], temporal_refs: ['within 2 minutes'] }],
     [
       'chunk:ad61d26ecf6e:sec5',
-      { doc_refs: ['WO-2026-04567', 'ECA-2026-0007'], temporal_refs: ['2026-02-10', '2026-02-08', '2026-02-12'] },
+      { doc_refs: ['CA-1', 'CA-2', 'CA-3', 'WO-2026-04567', 'ECA-2026-0007'], temporal_refs: ['2026-02-10', '2026-02-08', '2026-02-12'] },
     ],
   ])('%s', (chunkId, expected) => {
     const record = CHUNKS.find((r) => r.chunk_id === chunkId);
@@ -299,11 +318,14 @@ describe('DACKAR records', () => {
       'CR-2024-04821::symptom_description',
       {
         doc_refs: ['SOP-U2-CND-001'],
-        measurements: [m('1.82', 'inHg'), m('3.02', 'inHg'), m('142', 'ppb'), m('10', 'ppb')],
+        measurements: [m('1.82', 'inHg'), m('3.02', 'inHg'), m('142', 'ppb'), m('23', 'times'), m('10', 'ppb')],
         temporal_refs: ['over 14 days', '03:22 UTC'],
       },
     ],
-    ['CR-2024-04821::corrective_actions', { doc_refs: ['WO-2024-12001'], temporal_refs: ['104 days', '12 days'] }],
+    [
+      'CR-2024-04821::corrective_actions',
+      { doc_refs: ['WO-2024-12001', 'PM-U2-CND-EXPJOINT-INSP-A', 'PM-U2-AIR-EJECTOR-SURV-Q'], temporal_refs: ['104 days', '12 days'] },
+    ],
     [
       'CR-2024-04799::initial_assessment',
       { doc_refs: ['SOP-U2-CND-001'], measurements: [m('85 to 100', 'percent'), m('0.04', 'inHg')], temporal_refs: ['past 9 days'] },

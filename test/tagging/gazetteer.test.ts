@@ -69,7 +69,8 @@ describe('buildGazetteer: matching', () => {
     ['long form alone', 'the residual heat removal system', { systems: ['residual heat removal system'] }],
     ['whole long form with its acronym', 'Residual Heat Removal System (RHR) was lined up', { systems: ['Residual Heat Removal System (RHR)'] }],
     ['case-sensitive acronym', 'put the PUT back', { components: ['PUT'] }],
-    ['compound listed as a term', 'the pump-house roof', { components: ['pump-house'] }],
+    // A building or room (label arch) is a place: the tag stage lists it under locations.
+    ['a place is not a component', 'the pump-house roof', {}],
     ['events and mechanisms together', 'high vibration and cavitation on the AFW pump', { systems: ['AFW'], components: ['pump'], mechanisms: ['cavitation'], outcomes: ['high vibration'] }],
     ['multi-line text', 'auxiliary\r\nfeedwater\tpump', { systems: ['auxiliary feedwater'], components: ['pump'] }],
   ])('%s', (_name, text, expected) => {
@@ -142,7 +143,8 @@ describe('buildGazetteer with the shipped lexicons', () => {
       systems: ['AFW'],
       components: ['Pump', 'Vibration channel'],
       outcomes: ['elevated vibration'],
-      surveillance_actions: ['surveillance', 'observed'],
+      // "observed" and "confirmed" report, they name no surveillance: not in the built-in lexicon.
+      surveillance_actions: ['surveillance'],
       properties: ['flow', 'discharge pressure', 'bearing temperature'],
     }],
     ['built-in', builtIn, cause, { mechanisms: ['coupling misalignment'], properties: ['suction pressure margin'] }],

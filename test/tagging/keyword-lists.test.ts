@@ -26,8 +26,9 @@ const EMPTY_LISTS = { temporalQualifiers: 'approximation\n', temporalRelations: 
 describe('buildKeywordLists with the built-in lists', () => {
   it.each<[string, Partial<KeywordSpans>]>([
     ['Shortly after the pump started, flow dropped.', { temporal_qualifiers: ['Shortly after'], temporal_relations: [{ text: 'after', sub_label: 'order' }] }],
+    // An approximation qualifies a time only when a time follows: not "approximately 465 gpm".
     ['Flow was approximately 465 gpm, approx. 5 minutes later.', {
-      temporal_qualifiers: ['approximately', 'approx.'],
+      temporal_qualifiers: ['approx.'],
       temporal_relations: [{ text: 'later', sub_label: 'order' }],
     }],
     ['Prior to the test and during the run, while at power', {
@@ -77,7 +78,9 @@ describe('buildKeywordLists with the reference lists (UTF-8 BOM, CRLF)', () => {
     ['Beyond the wall', { locations: [{ text: 'Beyond', sub_label: 'up' }] }],
     ['Expected and Possible causes', { conjectures: ['Expected', 'Possible'] }],
     ['Roughly 5 minutes', { temporal_qualifiers: ['Roughly'] }],
-    ['Near lower bound', { temporal_qualifiers: ['Near'], locations: [{ text: 'Near', sub_label: 'proximity' }] }],
+    // A threshold phrase is neither a time nor a place.
+    ['Near lower bound', {}],
+    ['Near the pump', { locations: [{ text: 'Near', sub_label: 'proximity' }] }],
     ['Subsequently, it was concurrent', {
       temporal_relations: [
         { text: 'Subsequently', sub_label: 'order' },

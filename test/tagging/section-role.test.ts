@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DOC_TYPES, SECTION_ROLES } from '../../src/contracts/vocabulary.js';
 import type { DocType } from '../../src/contracts/vocabulary.js';
-import { sectionRole } from '../../src/tagging/section-role.js';
+import { sectionRole, sectionRoleInPath } from '../../src/tagging/section-role.js';
 
 type Case = readonly [DocType, string, string];
 
@@ -131,5 +131,37 @@ describe('sectionRole: every role it returns is in the vocabulary', () => {
     for (const docType of DOC_TYPES) {
       expect(CASES.filter(([t]) => t === docType).length).toBeGreaterThanOrEqual(5);
     }
+  });
+});
+
+describe('sectionRole: machine-written headings are read as words', () => {
+  it.each<[DocType, string, string]>([
+    ['CR', 'corrective_actions', 'corrective_actions'],
+    ['CR', 'cause_statement', 'cause_statement'],
+    ['CR', 'symptom_description', 'description'],
+    ['ECA', 'root_cause_determination', 'causal_factors'],
+    ['WO', 'as_left_condition', 'as_left'],
+    ['WO', 'as-found-condition', 'as_found'],
+    ['WO', 'workScope', 'task'],
+    ['SOP', 'operational_limits', 'constraints'],
+    ['SOP', 'acceptance_criteria_table_2', 'acceptance'],
+    // A heading with spaces keeps its compounds.
+    ['WO', 'Post-Maintenance Test', 'verification'],
+  ])('%s %j → %s', (docType, title, role) => {
+    expect(sectionRole(docType, title)).toBe(role);
+  });
+});
+
+describe('sectionRoleInPath: a section without a role inherits the nearest ancestor\'s', () => {
+  it.each<[DocType, string[], string, boolean]>([
+    ['SOP', ['SOP-AFW-012 Auxiliary Feedwater Pump Quarterly Surveillance', '6. Procedure', '6.1 Pump Start'], 'steps', true],
+    ['SOP', ['SOP-AFW-012', '4. Precautions and Limitations', '4.1 General'], 'constraints', true],
+    ['SOP', ['SOP-AFW-012', '6. Procedure', '6.3 Acceptance Criteria'], 'acceptance', false],
+    // A document title is no container role: "Work Order …" names the document, its subsections keep unknown.
+    ['WO', ['Work Order WO-2026-04567', 'Miscellany'], 'unknown', false],
+    ['CR', ['**Condition Report (CR) - Elevated Vibration**', 'Attachments list'], 'evidence', false],
+    ['SOP', ['Pump Start'], 'unknown', false],
+  ])('%s %j → %s', (docType, segments, role, inherited) => {
+    expect(sectionRoleInPath(docType, segments)).toEqual({ role, inherited });
   });
 });

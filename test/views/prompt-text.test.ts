@@ -126,3 +126,29 @@ describe('buildPrompt: determinism, context values, --max-chars', () => {
     expect(buildPrompt(CTX, seed(), TEXT, 'rca_frame', { maxChars: 1000 }).truncated).toBeNull();
   });
 });
+
+describe('RULED_OUT: what the text excludes, told to the model', () => {
+  const negated = [
+    { text: 'reactor trip', kind: 'outcomes', cue: 'No' },
+    { text: 'fouling', kind: 'mechanisms', cue: 'no evidence of' },
+  ];
+
+  it('lists each negated mention with its kind and cue, after the seed and before the text', () => {
+    const { prompt } = buildPrompt(CTX, seed({ negated }), TEXT, 'rca_frame');
+    const lines = prompt.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('RULED_OUT'));
+    expect(at).toBeGreaterThan(lines.findIndex((l) => l.startsWith('NER_SEED')));
+    expect(at).toBeLessThan(lines.indexOf('CHUNK_TEXT:'));
+    expect(lines.slice(at + 1, at + 3)).toEqual(['- reactor trip (outcomes; cue: "No")', '- fouling (mechanisms; cue: "no evidence of")']);
+  });
+
+  it('the seed line itself keeps its 18 keys: negated mentions are not offered as terms', () => {
+    expect(Object.keys(JSON.parse(seedJson(seed({ negated }))))).toEqual([...NER_SEED_KEYS]);
+  });
+
+  it('no section when nothing is ruled out, or for a seed written without the list', () => {
+    const without = buildPrompt(CTX, seed(), TEXT, 'rca_frame').prompt;
+    expect(buildPrompt(CTX, seed({ negated: [] }), TEXT, 'rca_frame').prompt).toBe(without);
+    expect(without).not.toContain('RULED_OUT');
+  });
+});

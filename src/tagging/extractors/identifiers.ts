@@ -19,6 +19,10 @@ const DOC_REF_FORMS = [
   `WO${GAP}\\d{5,9}`,
   'PM-\\d{4,8}',
   `PM${GAP}\\d{4,8}`,
+  // Plant PM and task ids: PM-U2-CND-EXPJOINT-INSP-A, PM-U2-AIR-EJECTOR-SURV-Q.
+  'PM(?:-[A-Z0-9]{1,12}){2,8}',
+  // Numbered action items of a CR (CA-1, CA-12): tracked items a reader looks up, like documents.
+  'CA-\\d{1,4}',
   `ECA-${YEAR}-\\d{3,6}`,
   '(?:ECA|EC|DCN|ECN)-\\d{4,7}',
   // Procedures may carry up to three plant/system segments before the number
@@ -47,11 +51,14 @@ const ALARM_FORMS = [
   '\\d-[A-Z]{2,6}(?:-[A-Z0-9]{1,6}){0,3}-(?:HI-HI|LO-LO|HI|LO|TRIP|ALARM|ACTUAT|SCRAM|SI|EFAS|AFAS)(?:-[A-Z]{2,8})?',
 ];
 
-const FM_ID_FORMS = ['FM(?:_[A-Z0-9]+)+'];
+const FM_ID_FORMS = ['FM(?:_[A-Z0-9]+)+', 'FM-\\d{1,4}[A-Z]?'];
 
 // Candidate shape only; isEquipmentId decides. Upper-case letters only, so hyphenated English
-// ("in-leakage", "year-2026") never qualifies and case is kept exactly as written.
-const EQUIPMENT_SHAPE = ['[A-Z0-9]+(?:-[A-Z0-9]+)+'];
+// ("in-leakage", "year-2026") never qualifies and case is kept exactly as written. Segments are
+// joined by "-", or after a unit-prefixed system by the "*" some plants write before the
+// instrument (2RCS*PT455). The "*" form is its own alternative: a "[-*]" class in the common form
+// doubles the cost of this regex, which runs at every hyphenated upper-case token.
+const EQUIPMENT_SHAPE = ['[A-Z0-9]+(?:-[A-Z0-9]+)+', '\\d[A-Z]{1,5}\\*[A-Z0-9]+(?:-[A-Z0-9]+)*'];
 
 const DOC_REF_RE = tokenRegex(DOC_REF_FORMS);
 const ALARM_RE = tokenRegex(ALARM_FORMS);
@@ -63,7 +70,7 @@ const EQUIPMENT_RE = tokenRegex(EQUIPMENT_SHAPE);
 // PM-U2-CND-EXPJOINT-INSP-A, NUREG-0800).
 const NOT_EQUIPMENT_PREFIXES = new Set([
   'CR', 'CAP', 'WO', 'PM', 'ECA', 'EC', 'DCN', 'ECN', 'SOP', 'OP', 'MP', 'SP', 'EOP', 'AOP', 'GOP',
-  'FNP', 'LER', 'GL', 'IN', 'BUL', 'BULLETIN', 'SER', 'IER', 'OE', 'NCR', 'PER', 'AR', 'FMEA',
+  'FNP', 'LER', 'GL', 'IN', 'BUL', 'FM', 'CA', 'LCO', 'TS', 'RG', 'BULLETIN', 'SER', 'IER', 'OE', 'NCR', 'PER', 'AR', 'FMEA',
   'ALM', 'ANN', 'ANNUNC', 'WINDOW', 'PAS', 'PAH', 'PAL', 'PAHH', 'PALL',
   'NUREG', 'ASME', 'IEEE', 'ANSI', 'ASTM', 'ISO', 'EPRI', 'NEI', 'NFPA', 'API', 'TECH',
   'REV', 'STEP', 'TABLE', 'FIG', 'FIGURE', 'ATTACHMENT', 'APPENDIX', 'SECTION', 'PAGE', 'NOTE', 'ITEM',
@@ -79,8 +86,11 @@ const NUCLIDES = new Set([
 ]);
 
 const HYPHEN = 45;
+const STAR = 42;
 const DIGIT_0 = 48;
 const DIGIT_9 = 57;
+
+const UNIT_PREFIXED_RE = /^\d[A-Z]{1,5}$/;
 
 // One pass over the characters (the shape regex guarantees only A-Z, 0-9 and inner hyphens):
 // this runs for every hyphenated upper-case token, dates included, so it avoids split and regexes.
@@ -93,7 +103,7 @@ function isEquipmentId(id: string): boolean {
   let firstSegmentEnd = -1;
   for (let i = 0; i < id.length; i += 1) {
     const code = id.charCodeAt(i);
-    if (code === HYPHEN) {
+    if (code === HYPHEN || code === STAR) {
       hyphens += 1;
       if (firstSegmentEnd < 0) firstSegmentEnd = i;
       lastSegmentDigits = 0;
@@ -113,8 +123,11 @@ function isEquipmentId(id: string): boolean {
   // Two segments must read PREFIX-NUMBER: P-101A, MOV-204A, FT-1102. A one-letter prefix needs a
   // three-digit number or a train letter after the number (P-101, P-2A), so grid and window
   // labels (A-1, B-2, A-14) are not tags.
+  // A unit digit may lead the system letters (1SI-8801A, 2RCS*PT455); a bare number may not (12-34A).
   const startsWithDigit = id.charCodeAt(0) <= DIGIT_9;
-  if (startsWithDigit || NUMBERED_ITEM_PREFIXES.has(first) || lastSegmentDigits === 0) return false;
+  if (startsWithDigit && !UNIT_PREFIXED_RE.test(first)) return false;
+  if (NUMBERED_ITEM_PREFIXES.has(first) || lastSegmentDigits === 0) return false;
+  if (startsWithDigit) return true;
   return firstSegmentEnd > 1 || lastSegmentDigits >= 3 || lastSegmentLetters > 0;
 }
 

@@ -19,7 +19,9 @@ const UNITS = [
   'ppb', 'ppm', 'PPB', 'PPM',
   'lb', 'lbm', 'lbs', 'lbf', 'ft-lb', 'ft-lbs', 'kg',
   'gal', 'gallons', 'GAL',
-  'mR/hr', 'mR/h', 'R/hr', 'rem', 'mrem', 'mrem/hr',
+  'mR/hr', 'mR/h', 'R/hr', 'rem', 'mrem', 'mrem/hr', 'Ci', 'uCi', 'µCi', 'dpm', 'cpm',
+  // Multiples ("23 times above the normal limit").
+  'times',
 ];
 
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -32,7 +34,8 @@ const UNIT_ALTERNATION = [...UNITS]
   .join('|');
 
 // Thousands grouped by commas or by the no-break and thin spaces of SI style ("1 200").
-const NUMBER = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[\u00A0\u202F\u2009]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+`;
+// Scientific notation ("1.5E-3 rem") keeps its exponent in the value.
+const NUMBER = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[\u00A0\u202F\u2009]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:[eE][-+−]?\d{1,3})?|\.\d+`;
 const SIGN = '[-+−±]';
 // A range is "100-120", "100–120" or "100 to 120"; only the en-dash and "to" forms allow a signed
 // upper bound, so "5--3" is never read as a range.

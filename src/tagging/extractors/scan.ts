@@ -123,6 +123,7 @@ function kindAt(text: string, index: number): number {
 }
 
 const HYPHEN = 0x2d;
+const STAR = 0x2a;
 const PLUS = 0x2b;
 const DOT = 0x2e;
 const COMMA = 0x2c;
@@ -286,6 +287,7 @@ function wordStartMask(text: string, start: number, code: number): number {
     let j = start + 1;
     while ((kindAt(text, j) & (UPPER | DIGIT)) !== 0) j++;
     const after = codeAt(text, j);
+    if (after === STAR) mask |= EQUIPMENT_ID;
     if (after === HYPHEN) {
       mask |= EQUIPMENT_ID;
       if (code === LETTER_A || code === LETTER_P || (kind & DIGIT) !== 0) mask |= ALARM_ID;
@@ -293,7 +295,7 @@ function wordStartMask(text: string, start: number, code: number): number {
     if (code < 128 && DOC_REF_FIRST[code] === 1 && (after === HYPHEN || isGap(after))) mask |= DOC_REF;
     // "WINDOW A-14" / "Window A-14" (the run of "Window" is just "W").
     if (code === LETTER_W) mask |= ALARM_ID;
-    if (code === LETTER_F && codeAt(text, start + 1) === LETTER_M && codeAt(text, start + 2) === UNDERSCORE_CODE) mask |= FM_ID;
+    if (code === LETTER_F && codeAt(text, start + 1) === LETTER_M && (codeAt(text, start + 2) === UNDERSCORE_CODE || codeAt(text, start + 2) === HYPHEN)) mask |= FM_ID;
   }
   return mask;
 }
@@ -316,7 +318,7 @@ function signStart(text: string, index: number): boolean {
 // characters. Starts that open with a letter (month names) or a sign are found from the digits.
 // A digit right after a "." or "-" that follows a word character ("P-101", "4.2", "2026-02")
 // starts nothing and is no sign's number, so the finder passes over it.
-const FINDER = /\b(?:[0-9](?<![A-Za-z0-9_][.\-][0-9])|[A-Z](?=[A-Z0-9]*[-\t \u00A0])|W|F(?=M_))/g;
+const FINDER = /\b(?:[0-9](?<![A-Za-z0-9_][.\-][0-9])|[A-Z](?=[A-Z0-9]*[-*\t \u00A0])|W|F(?=M_))/g;
 
 /** Fills `out` with the positions where each family may start a match in `text`. */
 export function findStarts(text: string, out: StartLists): StartLists {

@@ -1,0 +1,215 @@
+// Negated and ruled-out mentions: where a text says a condition did not happen or was excluded
+// ("no evidence of fouling", "did not trip", "Tube fouling is contradicted by…", "was ruled out").
+//
+// A cue opens a scope that is bounded by its clause. Forward cues ("no", "not consistent with",
+// "without any indication of", "neither", "did not", "rather than") cover the text after them up
+// to the clause end; backward cues ("… was ruled out", "… is contradicted by", "… was not found",
+// "… not the source of") cover the clause before them. Clause ends are sentence ends, semicolons,
+// dashes between spaces, line breaks and table pipes, and a contrastive conjunction ("although",
+// "but", "however", "while", "whereas", "yet", "though", "except"), so "Leakage was observed,
+// although no cracking was found" rules out cracking and keeps leakage. A backward scope also
+// stops at a comma: it reaches back over the subject, not over the sentence. Lists ("no fouling,
+// scaling, or debris") stay inside one scope. Hedges are not cues: "possible", "if leak
+// confirmed" stay conjectures.
+//
+// Pure and allocation-light: one precompiled regex finds the cues, and a text without any cue word
+// costs that one scan.
+
+/** Seed lists a negated scope takes mentions out of: the conditions a text can rule out. */
+export const NEGATABLE_FIELDS = ['mechanisms', 'outcomes'] as const;
+
+export interface NegationScope {
+  /** Character offsets of the scope [start, end). */
+  start: number;
+  end: number;
+  /** The cue as written. */
+  cue: string;
+  /** Character offsets of the cue [cueStart, cueEnd): a mention inside the cue is no mention at all. */
+  cueStart: number;
+  cueEnd: number;
+}
+
+const L = '(?<![\\p{L}\\p{N}_])';
+const R = '(?![\\p{L}\\p{N}_])';
+const S = '\\s+';
+const EVIDENCE = '(?:evidence|signs?|indications?|traces?|history|symptoms?)';
+const COPULA = '(?:is|are|was|were|has been|have been|had been|been|being)';
+const NOT = `(?:${S}not|n[\u2019']t)`;
+
+// Backward cues: the ruled-out mention precedes the cue.
+const BACKWARD = [
+  `${COPULA}(?:${S}\\p{L}+ly)?${S}(?:ruled${S}out|excluded|eliminated|discounted|dismissed|refuted|disproved|contradicted${S}by)`,
+  `contradicted${S}by`,
+  `${COPULA}${NOT}${S}(?:found|observed|detected|identified|present|seen|noted|evident|indicated|reproduced)`,
+  `(?:${COPULA}${S})?not${S}(?:the|a)${S}(?:\\p{L}+${S})?(?:source|cause|origin)(?:${S}of)?`,
+];
+
+// Forward cues, longest forms first: the leftmost cue wins, and at one position the first listed.
+const FORWARD = [
+  `no${S}${EVIDENCE}${S}of`,
+  `without${S}(?:any${S})?${EVIDENCE}${S}of`,
+  `failed${S}to${S}(?:reproduce|show|reveal|find|detect|identify|produce)(?:${S}any)?(?:${S}${EVIDENCE}${S}of)?`,
+  `(?:${COPULA}${S})?(?:not${S}consistent|inconsistent)${S}with`,
+  `(?:ruled${S}out|excluded|eliminated)`,
+  `rather${S}than`,
+  `instead${S}of`,
+  `(?:absence|free)${S}(?:of|from)`,
+  `neither`,
+  `never`,
+  `none${S}of`,
+  `(?:did|does|do|has|have|had|was|were|is|are|could|can|would|will)${NOT}`,
+  `cannot`,
+  // Limits and quantities are not negations: "no more than 2.5", "not to exceed", "not only".
+  `no(?!${S}(?:more|less|later|earlier|sooner|greater|fewer|longer)${S}than)(?!\\.)(?=${S}\\p{L})`,
+  `not(?!${S}(?:to${S}exceed|more${S}than|less${S}than|only|yet)${R})`,
+  `without`,
+];
+
+// Doubt about an exclusion is a hedge, not a negation: "cannot be ruled out", "not yet excluded".
+// Matched first so that its "cannot"/"not" opens no scope.
+const HEDGED = [`(?:${COPULA}${NOT}|cannot|can${S}not|could${NOT}|can[\u2019']t|(?:has|have|had)${NOT}${S}been|not)(?:${S}yet)?(?:${S}be(?:en)?)?${S}(?:ruled${S}out|excluded|eliminated)`];
+
+// Sticky: tried only where HEAD_RE finds a word a cue can open with, which gives what one global scan
+// of it would (every alternative opens with such a word, at a word start); the global scan tried
+// its whole alternation at every character.
+const CUE_RE = new RegExp(`${L}(?:(${HEDGED.join('|')})|(${BACKWARD.join('|')})|(${FORWARD.join('|')}))${R}`, 'iuy');
+/** The cue regex's source, for the test that holds the head-word search to one global scan of it. */
+export const CUE_SOURCE = CUE_RE.source;
+
+const HEAD_CHAR_RE = /[A-Za-z'\u2019]/;
+const HEAD_RE =
+  /\b(?:no|not|without|failed|inconsistent|ruled|excluded|eliminated|rather|instead|absence|free|neither|never|none|cannot|can|could|would|will|did|does|do|is|are|was|were|has|have|had|been|being|contradicted|[a-z]+n['\u2019]t)\b/gi;
+
+// A cheap test first: no text without one of these words holds a cue. ASCII word boundaries and
+// no "u" flag keep it one fast scan; a cue after a non-ASCII letter is rare and only loses the test.
+const PREFILTER_RE = /\b(?:no|not|never|neither|none|without|cannot|ruled|excluded|eliminated|contradicted|inconsistent|rather|instead|absence|free|failed)\b|n['\u2019]t\b/i;
+
+// Where a forward scope ends: sentence end, semicolon, colon, spaced dash, line break, pipe, or a
+// contrastive conjunction (after a comma or not).
+// A new predicate after "and" ("… is NOT expected with fouling and is diagnostic for …") ends it too.
+const CLAUSE_END_RE =
+  /[.!?](?=\s|$)|[;:|\n\r]|\s[-\u2013\u2014]\s|[\u2013\u2014]|,?\s+(?:although|but|however|though|whereas|while|yet|except)(?![\p{L}\p{N}_])|,?\s+and\s+(?=(?:is|are|was|were|should|shall|must|has|have|had|will|can|may)(?![\p{L}\p{N}_]))/giu;
+// Where a backward scope starts (searching back from the cue): the same, and any comma.
+const BACKWARD_STOPS = new Set([0x2e, 0x21, 0x3f, 0x3b, 0x3a, 0x7c, 0x0a, 0x0d, 0x2c, 0x2013, 0x2014]);
+
+/** The negated scopes of a text, in text order; [] when it has no cue. */
+export function negationScopes(text: string): NegationScope[] {
+  if (!PREFILTER_RE.test(text)) return [];
+  const scopes: NegationScope[] = [];
+  HEAD_RE.lastIndex = 0;
+  // test(), not exec(): no match array per head word; the word's start is found back from its end.
+  while (HEAD_RE.test(text)) {
+    let headStart = HEAD_RE.lastIndex;
+    while (headStart > 0 && HEAD_CHAR_RE.test(text[headStart - 1]!)) headStart--;
+    CUE_RE.lastIndex = headStart;
+    const m = CUE_RE.exec(text);
+    if (m === null) continue;
+    HEAD_RE.lastIndex = m.index + m[0].length;
+    const cueStart = m.index;
+    const cueEnd = cueStart + m[0].length;
+    if (m[1] !== undefined) continue;
+    // "Do not attribute …", "Never open …": a prohibition instructs; it states nothing did not happen.
+    if (m[3] !== undefined && PROHIBITION_RE.test(m[0]) && opensClause(text, cueStart)) continue;
+    if (m[2] !== undefined) {
+      // Kept even when empty: a mention inside the cue is still no mention.
+      scopes.push({ start: clauseStartBefore(text, cueStart), end: cueStart, cue: m[0], cueStart, cueEnd });
+    } else {
+      const end = clauseEndAfter(text, cueEnd);
+      scopes.push({ start: cueEnd, end, cue: m[0], cueStart, cueEnd });
+    }
+  }
+  return scopes;
+}
+
+const PROHIBITION_RE = /^(?:do(?:\s+not|n['\u2019]t)|never)$/i;
+
+/** Whether only a clause boundary (or a step number) precedes `at`. */
+function opensClause(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 24), at);
+  return /(?:^|[.!?;:|\u2013\u2014\n-]|\sand|\sthen)\s*$/i.test(before) || /(?:^|[\s(])(?:step\s+)?\d+(?:\.\d+)*[.)]?\s+$/i.test(before);
+}
+
+function clauseEndAfter(text: string, from: number): number {
+  CLAUSE_END_RE.lastIndex = from;
+  const m = CLAUSE_END_RE.exec(text);
+  return m === null ? text.length : m.index;
+}
+
+function clauseStartBefore(text: string, before: number): number {
+  let i = before;
+  while (i > 0) {
+    const code = text.charCodeAt(i - 1);
+    if (BACKWARD_STOPS.has(code)) {
+      // A decimal point ("1.82") is not a sentence end.
+      if (code === 0x2e && i < text.length && /\S/.test(text[i] ?? '')) {
+        i--;
+        continue;
+      }
+      break;
+    }
+    // A spaced hyphen is a dash.
+    if (code === 0x2d && text.charCodeAt(i - 2) === 0x20 && text.charCodeAt(i) === 0x20) break;
+    i--;
+  }
+  return i;
+}
+
+// A heading label opens a text, line, cell or sentence: one to four words, the first capitalised,
+// then a colon and a space ("Failure Mode:", "Expected symptoms:", "Immediate corrective action:").
+// Found from the colons (most texts have few), looking back at most LABEL_CHARS characters.
+const LABEL_RE = /^\p{Lu}[\p{L}/&-]*(?:[ \t]+[\p{L}/&()-]+){0,3}$/u;
+const LABEL_CHARS = 60;
+const LABEL_BODY_RE = /[\p{L}/&()\- \t]/u;
+
+/** Spans [start, end) of the heading labels of a text. */
+export function labelSpans(text: string): Array<readonly [number, number]> {
+  const spans: Array<readonly [number, number]> = [];
+  for (let colon = text.indexOf(':'); colon >= 0; colon = text.indexOf(':', colon + 1)) {
+    const after = text.charCodeAt(colon + 1);
+    if (!(after === 0x20 || after === 0x09 || after === 0x0a || after === 0x0d || after === 0xa0)) continue;
+    let end = colon;
+    while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+    let start = end;
+    while (start > 0 && end - start < LABEL_CHARS && LABEL_BODY_RE.test(text[start - 1]!)) start--;
+    while (start < end && (text[start] === ' ' || text[start] === '\t')) start++;
+    if (start === end || !opensLabel(text, start)) continue;
+    if (LABEL_RE.test(text.slice(start, end))) spans.push([start, end]);
+  }
+  return spans;
+}
+
+/** A label starts the text, a line or a cell, or follows a sentence end and a space. */
+function opensLabel(text: string, start: number): boolean {
+  let i = start;
+  while (i > 0 && (text[i - 1] === ' ' || text[i - 1] === '\t')) i--;
+  if (i === 0) return true;
+  const before = text[i - 1]!;
+  if (before === '\n' || before === '\r' || before === '|') return true;
+  return i < start && (before === '.' || before === '!' || before === '?');
+}
+
+/** Lookups over the negated scopes and heading labels of one text (a chunk has few: a linear walk beats any index). */
+export class ScopeIndex {
+  constructor(
+    readonly scopes: readonly NegationScope[],
+    readonly labels: ReadonlyArray<readonly [number, number]> = [],
+  ) {}
+
+  /** Whether [start, end) overlaps a cue: such a span is part of the cue, not a mention. */
+  inCue(start: number, end: number): boolean {
+    for (const s of this.scopes) if (start < s.cueEnd && end > s.cueStart) return true;
+    return false;
+  }
+
+  /** Whether [start, end) lies inside a heading label. */
+  inLabel(start: number, end: number): boolean {
+    for (const [from, to] of this.labels) if (start >= from && end <= to) return true;
+    return false;
+  }
+
+  /** The first scope holding [start, end), or null. */
+  scopeOf(start: number, end: number): NegationScope | null {
+    for (const s of this.scopes) if (start >= s.start && end <= s.end) return s;
+    return null;
+  }
+}

@@ -1,0 +1,184 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { NerSeed } from '../../src/contracts/chunk.js';
+import { buildGazetteer } from '../../src/tagging/gazetteer.js';
+import { buildKeywordLists } from '../../src/tagging/keyword-lists.js';
+import { parseLexiconCsv } from '../../src/tagging/lexicon.js';
+import { CUE_SOURCE, labelSpans, negationScopes } from '../../src/tagging/negation.js';
+import { NerSeeder } from '../../src/tagging/tag-record.js';
+
+const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const keywords = buildKeywordLists({
+  temporalQualifiers: read('data/keywords/temporal_qualifiers.csv'),
+  temporalRelations: read('data/keywords/temporal_relations.csv'),
+  locations: read('data/keywords/locations.csv'),
+  conjectures: read('data/keywords/conjectures.csv'),
+});
+const builtIn = new NerSeeder(buildGazetteer(parseLexiconCsv(read('data/lexicon/rca-default.csv'), 'builtin')), keywords);
+const reference = new NerSeeder(buildGazetteer(parseLexiconCsv(read('test/fixtures/dackar/tag_keywords_lists.derived.csv'), 'reference')), keywords);
+
+/** The text each scope covers, with its cue. */
+const scopes = (text: string) => negationScopes(text).map((s) => [s.cue, text.slice(s.start, s.end).trim()]);
+
+describe('negationScopes: cues and clause-bounded scopes', () => {
+  it.each<[string, string[][]]>([
+    ['No safety injection or reactor trip occurred.', [['No', 'safety injection or reactor trip occurred']]],
+    ['no evidence of fouling, biological growth, or debris found', [['no evidence of', 'fouling, biological growth, or debris found']]],
+    ['Leakage was observed, although no cracking was found.', [['no', 'cracking was found']]],
+    ['No leak at the flange, but the seal was worn.', [['No', 'leak at the flange']]],
+    ['No leak at the flange; the seal was worn.', [['No', 'leak at the flange']]],
+    ['no anomalies noted — DO data not yet reviewed', [['no', 'anomalies noted']]],
+    ['Neither the pump nor the valve showed wear.', [['Neither', 'the pump nor the valve showed wear']]],
+    ['The pump did not trip.', [['did not', 'trip']]],
+    ['Elevation is not consistent with tube fouling.', [['is not consistent with', 'tube fouling']]],
+    ['completed without any indication of leakage', [['without any indication of', 'leakage']]],
+    ['Tubes tested — failed to reproduce any indication of tube leakage.', [['failed to reproduce any indication of', 'tube leakage']]],
+    ['confirming tube fouling rather than air in-leakage as the mechanism', [['rather than', 'air in-leakage as the mechanism']]],
+    // Backward cues: the ruled-out mention comes first.
+    ['Tube fouling is contradicted by the recent tube inspection.', [['is contradicted by', 'Tube fouling']]],
+    ['After review, bearing damage was ruled out.', [['was ruled out', 'bearing damage']]],
+    ['Bearing wear was excluded as a cause.', [['was excluded', 'Bearing wear']]],
+    ['Leakage was not found.', [['was not found', 'Leakage']]],
+    ['Condenser tubes not the source of vacuum degradation.', [['not the source of', 'Condenser tubes']]],
+    // Hedged exclusions, prohibitions and limits are no negations.
+    ['Bearing damage cannot be ruled out.', []],
+    ['Fouling was not yet excluded.', []],
+    ['Do not attribute backpressure rise to fouling.', []],
+    ['Step 4.2 Do not open the valve.', []],
+    ['Pressure no more than 2.5 inHg, not to exceed 3.0 inHg.', []],
+    ['See Tag No. 4 and item No 5.', []],
+    ['Possible air in-leakage, suspected seal damage, if leak confirmed.', []],
+  ])('%s', (text, expected) => {
+    expect(scopes(text)).toEqual(expected);
+  });
+
+  it('is empty, and costs one test, for a text without a cue word', () => {
+    expect(negationScopes('Pump P-101A tripped on high vibration at 6.2 mils.')).toEqual([]);
+  });
+});
+
+describe('labelSpans: heading labels', () => {
+  it.each<[string, string[]]>([
+    ['Failure Mode: Air in-leakage. Expected symptoms: backpressure rise.', ['Failure Mode', 'Expected symptoms']],
+    ['Immediate corrective action: reduce reactor power.', ['Immediate corrective action']],
+    ['| Notes: stable |', ['Notes']],
+    ['The ratio was 3:1 during the test', []],
+  ])('%s', (text, expected) => {
+    expect(labelSpans(text).map(([a, b]) => text.slice(a, b))).toEqual(expected);
+  });
+});
+
+const seedOf = (text: string, seeder = builtIn): NerSeed => seeder.seed(text);
+
+describe('ner_seed: negated mentions leave the positive lists', () => {
+  it('"No safety injection or reactor trip occurred." rules the trip out', () => {
+    const seed = seedOf('AFW Train B remained available. No safety injection or reactor trip occurred.');
+    expect(seed.outcomes).toEqual([]);
+    expect(seed.negated).toEqual([{ text: 'reactor trip', kind: 'outcomes', cue: 'No' }]);
+  });
+
+  it('the scope ends at the clause: leakage stays, cracking is ruled out', () => {
+    const seed = seedOf('Leakage was observed, although no cracking was found.');
+    expect(seed.outcomes).toEqual(['Leakage']);
+    expect(seed.negated).toEqual([{ text: 'cracking', kind: 'outcomes', cue: 'no' }]);
+  });
+
+  it('a term also stated outside every scope stays positive, and is not listed as negated', () => {
+    const seed = seedOf('Fouling was found on the tubes. Tube sheet: no fouling.');
+    expect(seed.mechanisms).toEqual(['Fouling']);
+    expect(seed.negated).toEqual([]);
+  });
+
+  it('a backward cue rules out the subject', () => {
+    const seed = seedOf('Tube fouling is contradicted by the recent tube inspection.');
+    expect(seed.mechanisms).toEqual([]);
+    expect(seed.negated).toEqual([{ text: 'fouling', kind: 'mechanisms', cue: 'is contradicted by' }]);
+    expect(seed.surveillance_actions).toEqual(['inspection']);
+  });
+
+  it('a mention inside a cue is no mention: "failed to reproduce", "not consistent with"', () => {
+    const seed = seedOf('Failed to reproduce any indication of fouling. DO elevation is not consistent with tube leakage.');
+    expect(seed.outcomes).toEqual([]);
+    expect(seed.conjectures).toEqual([]);
+    expect(seed.negated?.map((m) => m.text)).toEqual(['fouling', 'leakage']);
+  });
+
+  it('hedges stay conjectures and their terms stay positive', () => {
+    const seed = seedOf('Replacement anticipated if leak confirmed. Possible air in-leakage.');
+    expect(seed.outcomes).toEqual(['leak']);
+    expect(seed.mechanisms).toEqual(['air in-leakage']);
+    expect(seed.conjectures).toEqual(['anticipated', 'Possible']);
+    expect(seed.negated).toEqual([]);
+  });
+
+  it('with the reference lexicon too', () => {
+    const seed = seedOf('No safety injection or reactor trip occurred.', reference);
+    expect(seed.outcomes).toEqual([]);
+    expect(seed.negated).toEqual([{ text: 'trip', kind: 'outcomes', cue: 'No' }]);
+  });
+});
+
+describe('ner_seed: precision classes', () => {
+  it.each<[string, string, Partial<Record<keyof NerSeed, unknown>>]>([
+    ['places are locations, not components', 'Location: Turbine Building Elev. 468. Control Room notified.', {
+      components: [], locations: [{ text: 'Turbine Building', sub_label: 'area' }, { text: 'Control Room', sub_label: 'area' }],
+    }],
+    ['a component naming a place is the place', 'HVAC turbine bay fan A motor failed.', {
+      components: ['fan', 'motor'], locations: [{ text: 'turbine bay', sub_label: 'area' }],
+    }],
+    ['"within normal range" is no time qualifier; "within 2 minutes" is', 'PT-1102 within normal range. Stopped within 2 minutes.', {
+      temporal_qualifiers: ['within'], temporal_refs: ['within 2 minutes'],
+    }],
+    ['threshold words are no locations', 'DO above 20 ppb; 23 times above the normal limit; Near lower bound of typical range.', { locations: [] }],
+    ['a real place is still a location', 'The leak was above the pump, near the flange.', {
+      locations: [{ text: 'above', sub_label: 'up' }, { text: 'near', sub_label: 'proximity' }],
+    }],
+    ['an activity named as a purpose is none', 'Categorized as low safety significance for training/test purposes.', { surveillance_actions: [] }],
+    ['heading labels are no conjectures or outcomes', 'Failure Mode: Air in-leakage. Expected symptoms: backpressure rise.', {
+      conjectures: [], outcomes: ['backpressure rise'], mechanisms: ['Air in-leakage'],
+    }],
+    ['a reference label is no activity', 'Related evaluation: ECA-2026-0007.', { surveillance_actions: [], doc_refs: ['ECA-2026-0007'] }],
+  ])('%s', (_name, text, expected) => {
+    expect(seedOf(text)).toMatchObject(expected);
+  });
+
+  it('"Work Order" is a document name, not two terms of the reference lexicon', () => {
+    const seed = seedOf('Related Work Order planned: WO-2026-04567. Condition Report initiated.', reference);
+    expect([...seed.properties, ...seed.maintenance_actions, ...seed.components]).toEqual([]);
+    expect(seed.doc_refs).toEqual(['WO-2026-04567']);
+  });
+});
+
+describe('negationScopes finds the cues one global scan of the cue regex finds', () => {
+  const global = new RegExp(CUE_SOURCE, 'giu');
+  const reference = (text: string): Array<[number, string]> => {
+    const out: Array<[number, string]> = [];
+    global.lastIndex = 0;
+    for (let m = global.exec(text); m !== null; m = global.exec(text)) {
+      // Hedged exclusions open no scope (group 1); every other cue opens one, possibly empty.
+      if (m[1] === undefined) out.push([m.index, m[0]]);
+    }
+    return out;
+  };
+  const fragment = fc.constantFrom(
+    'no', 'No', 'not', 'NOT', 'never', 'neither', 'nor', 'none of', 'without', 'without any indication of', 'no evidence of',
+    'did', 'didn\u2019t', "wasn't", 'is', 'was', 'were', 'has been', 'not consistent with', 'inconsistent with', 'ruled out',
+    'was ruled out', 'cannot be ruled out', 'excluded', 'contradicted by', 'failed to reproduce any', 'rather than', 'instead of',
+    'free of', 'absence of', 'Do not', 'fouling', 'leak', 'pump', 'é', 'éno', 'nó', '-', '—', ',', '.', ';', ':', '|', '\n', ' ', '  ',
+    'no more than', 'not to exceed', 'No.', 'not yet', 'not the source of', 'been', 'being', 'can', 'could not be excluded',
+  );
+  const texts = fc.array(fragment, { maxLength: 30 }).map((parts) => parts.join(' '));
+
+  it('on generated texts', () => {
+    fc.assert(
+      fc.property(texts, (text) => {
+        const found = negationScopes(text).map((s) => [s.cueStart, s.cue]);
+        // A prohibition ("Do not …" opening a clause) is a cue the global scan finds and the scopes drop.
+        const expected = reference(text).filter(([at, cue]) => !(/^(?:do(?:\s+not|n['\u2019]t)|never)$/i.test(cue) && found.every(([f]) => f !== at)));
+        expect(found).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
