@@ -2,6 +2,7 @@
 // downstream users (`rca schema`) and for Ollama's `format`.
 import { z } from 'zod';
 import { ChunkContext, ChunkInput, NerSeed } from './chunk.js';
+import { ViewEvidence } from './evidence.js';
 import { RejectRecord } from './reject.js';
 import { SectionRecord, SectionSummary } from './sections.js';
 import { RcaFrame, RetrievalSummary, VIEW_SCHEMAS } from './views.js';
@@ -15,6 +16,7 @@ export const RECORD_KINDS = {
   rca_frame: { schema: RcaFrame, summary: 'the root-cause-analysis view of a chunk' },
   section: { schema: SectionRecord, summary: 'a node of a section tree, as rca-count-sections writes it' },
   section_summary: { schema: SectionSummary, summary: 'the summary and key concepts of a section' },
+  view_evidence: { schema: ViewEvidence, summary: 'evidence.<view>: where each item of a view is supported in its source text' },
   reject: { schema: RejectRecord, summary: 'a refused input line, as written by --rejects' },
 } as const satisfies Record<string, { schema: z.ZodType; summary: string }>;
 export type RecordKind = keyof typeof RECORD_KINDS;

@@ -1,7 +1,10 @@
 import type { ChunkContext } from '../contracts/chunk.js';
 import { checkerFor } from '../contracts/runtime.js';
+import { UsageError } from '../runtime/exit-codes.js';
 import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
 import { ContextBuilder } from '../tagging/context.js';
+import { negatedMentions } from '../views/claims.js';
+import { GroundingTally, type ViewEvidence } from '../views/evidence.js';
 import { GroundingText } from '../views/grounding.js';
 import { isPlainObject, validateView } from '../views/validate-view.js';
 import { parseViewFields, VIEW_TYPES, type ViewFields, type ViewType } from '../views/view-types.js';
@@ -42,9 +45,17 @@ ungrounded_equipment_id:<id>, ungrounded_quote:<phrase>.`,
       default: false,
       help: 'record the flags but exit 0 and print no per-record warnings',
     },
+    'grounding-floor': {
+      type: 'number',
+      placeholder: 'SHARE',
+      default: 0,
+      help: 'flag weak_grounding:<share> on a view whose share of items with exact or normalised support is below SHARE (0 to 1) [default: 0, off]',
+    },
   },
   create(options) {
-    return new Validator(parseViewFields(options['from-fields']), options['flags-ok']);
+    const floor = options['grounding-floor'];
+    if (!(floor >= 0 && floor <= 1)) throw new UsageError(`--grounding-floor must be a share from 0 to 1, got ${floor}`);
+    return new Validator(parseViewFields(options['from-fields']), options['flags-ok'], floor);
   },
 });
 
@@ -55,9 +66,12 @@ export class Validator {
   private viewsFlagged = 0;
   private readonly flagCounts = new Map<string, number>();
 
+  private readonly grounding = new GroundingTally();
+
   constructor(
     private readonly fields: ViewFields,
     private readonly flagsOk: boolean,
+    private readonly floor = 0,
   ) {}
 
   process(record: JsonObject): Outcome {
@@ -79,29 +93,37 @@ export class Validator {
     const out: JsonObject = { ...record };
     const flags: Partial<Record<ViewType, string[]>> = {};
     const fixed: Partial<Record<ViewType, string[]>> = {};
+    const normalised: Partial<Record<ViewType, string[]>> = {};
+    const evidence: Partial<Record<ViewType, ViewEvidence>> = {};
     const warnings: string[] = [];
+    const negated = negatedMentions(record.ner_seed);
     let grounding: GroundingText | null = null;
     for (const view of VIEW_TYPES) {
       const field = this.fields[view];
       if (field === undefined) continue;
       const value = record[field];
       if (value === undefined || value === null) continue;
-      let result: { flags: string[]; fixed: string[] };
+      let result: { flags: string[]; fixed: string[]; normalised: string[] };
       if (isPlainObject(value)) {
         grounding ??= new GroundingText(text);
-        const checked = validateView(view, value, context, grounding);
+        const checked = validateView(view, value, context, grounding, { negated, floor: this.floor });
         out[field] = checked.view;
+        evidence[view] = checked.evidence;
+        this.grounding.add(checked.evidence);
         result = checked;
       } else {
-        result = { flags: ['view_not_object'], fixed: [] };
+        result = { flags: ['view_not_object'], fixed: [], normalised: [] };
       }
       flags[view] = result.flags;
       fixed[view] = result.fixed;
+      normalised[view] = result.normalised;
       this.count(result.flags);
       if (result.flags.length > 0 && !this.flagsOk) warnings.push(`${view}: ${result.flags.join(', ')}`);
     }
     out.flags = flags;
     out.provenance_fixed = fixed;
+    out.provenance_normalised = normalised;
+    out.evidence = evidence;
     return { records: [out], failed: warnings.length > 0, warnings };
   }
 
@@ -120,7 +142,10 @@ export class Validator {
       const names = VIEW_TYPES.flatMap((v) => (this.fields[v] === undefined ? [] : [this.fields[v]]));
       return [`no views found in fields ${names.join(', ')} (see --from-fields)`];
     }
-    return this.viewsFlagged > 0 ? [`${this.viewsFlagged} of ${this.viewsChecked} views flagged`] : [];
+    const lines = this.viewsFlagged > 0 ? [`${this.viewsFlagged} of ${this.viewsChecked} views flagged`] : [];
+    const line = this.grounding.line();
+    if (line !== null) lines.push(line);
+    return lines;
   }
 
   progress(): string {
@@ -132,6 +157,8 @@ export class Validator {
       views_checked: this.viewsChecked,
       views_flagged: this.viewsFlagged,
       flag_counts: Object.fromEntries([...this.flagCounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+      grounding: this.grounding.toJson(),
     };
   }
 }
+

@@ -1,3 +1,5 @@
+import { EvidenceText } from './evidence-text.js';
+
 // Is what the model extracted actually in the chunk? Numbers, equipment ids and quoted phrases
 // are looked up in the chunk text after the same normalisation on both sides (Unicode
 // compatibility forms, case, hyphen variants, runs of whitespace).
@@ -39,9 +41,16 @@ export function quotedPhrases(value: string): string[] {
 export class GroundingText {
   private readonly normalised: string;
   private numbers: Set<string> | null = null;
+  private prepared: EvidenceText | null = null;
 
-  constructor(text: string) {
-    this.normalised = normaliseForGrounding(text);
+  constructor(readonly raw: string) {
+    this.normalised = normaliseForGrounding(raw);
+  }
+
+  /** The text prepared for locating items (evidence spans), built on first use. */
+  get evidence(): EvidenceText {
+    this.prepared ??= new EvidenceText(this.raw);
+    return this.prepared;
   }
 
   /** A number occurs as a whole number token (so "6" is not found in "6.2"). */

@@ -1,0 +1,235 @@
+// The evidence of a view: for every item, where in the source text its support is and how it
+// matched (evidence-match.ts), the claim checks it failed (claims.ts), and per view a grounding
+// summary. It is computed in validation, so rca-validate, rca-generate and rca-summarize write the
+// same evidence for the same view whatever backend made it. It goes beside the view on the
+// record (`evidence.<view>`), never into a prompt.
+//
+// Fields by role:
+// - claim: what the view says the text states (scope, the lists of facts, actions, limits):
+//   located, and checked for numbers, identifiers, units, comparators, negation and entities;
+// - entity: entities.systems and entities.components: located; one the text never names is novel;
+// - id: entities.equipment_ids: located (its own check is ungrounded_equipment_id);
+// - free: keywords_synonyms and unknowns (search terms and notes on what the text leaves open):
+//   located, never flagged, not counted in the summary.
+import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
+import type { JsonObject } from '../runtime/stage.js';
+import { entityMentions, negationCues, quantityFlags, ruledOutFlags, spanNegated, type NegatedMention } from './claims.js';
+import { normaliseTokens, type EvidenceText } from './evidence-text.js';
+import { locate, splitSentences, type Located, type MatchKind } from './evidence-match.js';
+import type { GroundingText } from './grounding.js';
+import { numbersIn } from './grounding.js';
+import { VIEW_SHAPES } from './view-shape.js';
+import type { ViewType } from './view-types.js';
+
+export type FieldRole = 'claim' | 'entity' | 'id' | 'free';
+
+export interface EvidenceSpan {
+  /** chunk: offsets into the chunk's text; for a section: chunk (a child chunk's text), section_text
+   *  (the section's joined text, when its chunks cannot be told apart), title, or child (a child section's summary). */
+  source: 'chunk' | 'section_text' | 'title' | 'child';
+  /** The chunk id or the child section id; null where the source has none. */
+  id: string | null;
+  start: number;
+  end: number;
+}
+
+export interface ItemEvidence {
+  /** The view's field ("symptoms_outcomes", "entities.systems", "summary"). */
+  field: string;
+  /** The item's position in its list; for scope 0; for a summary the sentence's position. */
+  index: number;
+  role: FieldRole;
+  match: MatchKind;
+  score: number;
+  spans: EvidenceSpan[];
+  /** The claim checks the item failed (the flags it adds to the view). */
+  checks: string[];
+}
+
+export interface GroundingSummary {
+  /** Items counted (every role but free). */
+  items: number;
+  exact: number;
+  normalised: number;
+  partial: number;
+  none: number;
+  /** Entity names used (entity fields, acronyms and "<modifier> <component>" phrases of claims). */
+  entities: number;
+  novel_entities: number;
+  novel_entity_rate: number | null;
+}
+
+export interface ViewEvidence {
+  items: ItemEvidence[];
+  grounding: GroundingSummary;
+}
+
+export interface EvidenceOptions {
+  /** ner_seed.negated of the record, when the tag stage wrote it. */
+  negated?: readonly NegatedMention[];
+  /** weak_grounding below this share of exact or normalised items (0: off). */
+  floor?: number;
+}
+
+/** Maps a span of the source text to where it is for a reader. */
+export type SpanMapper = (span: { start: number; end: number }) => EvidenceSpan;
+
+const TRUSTED = new Set<string>(TRUSTED_KEYS);
+const FREE_FIELDS = new Set(['keywords_synonyms', 'unknowns']);
+const ENTITY_FIELDS = new Set(['entities.systems', 'entities.components']);
+const ID_FIELDS = new Set(['entities.equipment_ids']);
+// A plant-style identifier inside a claim: letters and digits joined by '-', '_' or '*', with both ("P-101A", "FT-1102", "2RCS*PT455").
+const ID_IN_TEXT_RE = /(?<![\p{L}\p{N}_*-])(?=[\p{L}\p{N}_*-]*\d)(?=[\p{L}\p{N}_*-]*\p{Lu})[\p{L}\p{N}]+(?:[-_*][\p{L}\p{N}]+)+(?![\p{L}\p{N}_*-])/gu;
+const HAS_CONTENT_RE = /[\p{L}\p{N}]/u;
+const FLAG_VALUE_MAX = 80;
+
+export function fieldRole(field: string): FieldRole {
+  if (FREE_FIELDS.has(field)) return 'free';
+  if (ENTITY_FIELDS.has(field)) return 'entity';
+  if (ID_FIELDS.has(field)) return 'id';
+  return 'claim';
+}
+
+/** Every item of a chunk view, in contract order: [field, index, text]. */
+export function chunkViewItems(view: ViewType, obj: JsonObject): [string, number, string][] {
+  const out: [string, number, string][] = [];
+  const walk = (fields: ReadonlyMap<string, { kind: string }>, value: JsonObject, prefix: string): void => {
+    for (const [key, shape] of fields) {
+      if (prefix === '' && TRUSTED.has(key)) continue;
+      const v = value[key];
+      const field = prefix + key;
+      if (shape.kind === 'string' && typeof v === 'string' && HAS_CONTENT_RE.test(v)) out.push([field, 0, v]);
+      else if (shape.kind === 'list' && Array.isArray(v)) v.forEach((item, i) => typeof item === 'string' && HAS_CONTENT_RE.test(item) && out.push([field, i, item]));
+      else if (shape.kind === 'object' && v !== null && typeof v === 'object' && !Array.isArray(v)) walk((shape as unknown as { fields: ReadonlyMap<string, { kind: string }> }).fields, v as JsonObject, `${field}.`);
+    }
+  };
+  walk(VIEW_SHAPES[view].fields, obj, '');
+  return out;
+}
+
+/** The evidence and claim flags of a chunk view (its checks are the item checks, unique). */
+export function chunkViewEvidence(view: ViewType, obj: JsonObject, grounding: GroundingText, chunkId: string, options: EvidenceOptions = {}): { evidence: ViewEvidence; flags: string[] } {
+  const map: SpanMapper = (s) => ({ source: 'chunk', id: chunkId, start: s.start, end: s.end });
+  const items = chunkViewItems(view, obj).map(([field, index, value]) => itemEvidence(field, index, value, fieldRole(field), grounding, map, options, true));
+  return finish(items, options);
+}
+
+/** One item: located, and checked by its role. `checkNumbers`: numbers and ids are checked here (chunk views). */
+export function itemEvidence(field: string, index: number, value: string, role: FieldRole, grounding: GroundingText, map: SpanMapper, options: EvidenceOptions, checkNumbers: boolean): ItemEvidence & { mentions: number; novel: number } {
+  const text = grounding.evidence;
+  const located = locate(value, text);
+  const checks: string[] = [];
+  let mentions = 0;
+  let novel = 0;
+  if (role === 'entity') {
+    mentions = 1;
+    if (located.match === 'none') {
+      novel = 1;
+      checks.push(`novel_entity:${flagValue(value)}`);
+    }
+  } else if (role === 'claim') {
+    if (located.match === 'none') checks.push(`unsupported_item:${field}[${index}]`);
+    if (checkNumbers) {
+      const trimmed = value.trim();
+      for (const number of numbersIn(value)) if (!grounding.hasNumber(number)) checks.push(trimmed === number ? `ungrounded_number:${number}` : `ungrounded_number:${number} in "${flagValue(trimmed, 40)}"`);
+      for (const m of value.matchAll(ID_IN_TEXT_RE)) if (!grounding.hasIdentifier(m[0])) checks.push(`ungrounded_id:${m[0]}`);
+    }
+    checks.push(...quantityFlags(value, text));
+    checks.push(...negationFlags(value, text, located));
+    checks.push(...ruledOutFlags(value, options.negated ?? []));
+    const entities = entityMentions(value, text);
+    mentions = entities.mentions.length;
+    novel = entities.novel.length;
+    for (const name of entities.novel) checks.push(`novel_entity:${flagValue(name)}`);
+  }
+  return { field, index, role, match: located.match, score: located.score, spans: located.spans.map(map), checks: [...new Set(checks)], mentions, novel };
+}
+
+// Each sentence of the item against the text where it was found: a sentence that negates what
+// the text states, or states what the text negates, is negation_mismatch.
+function negationFlags(value: string, text: EvidenceText, whole: Located): string[] {
+  const sentences = splitSentences(value);
+  const flags: string[] = [];
+  for (const sentence of sentences) {
+    const located = sentences.length === 1 ? whole : locate(sentence.text, text);
+    if (located.match === 'none' || located.spans.length === 0) continue;
+    const itemNegated = negationCues(normaliseTokens(sentence.text)).length > 0;
+    const span = located.spans[0]!;
+    const clauses = located.clauses.filter((c) => c.end > span.start && c.start < span.end);
+    if (clauses.length === 0) continue;
+    const textNegated = clauses.some((c) => spanNegated(text, c, { start: Math.max(span.start, c.start), end: Math.min(span.end, c.end) }));
+    if (itemNegated !== textNegated) flags.push(`negation_mismatch:${flagValue(sentence.text)}`);
+  }
+  return flags;
+}
+
+/** The view's evidence from its items, and its flags (the items' checks, then the floor's). */
+export function finish(items: (ItemEvidence & { mentions: number; novel: number })[], options: EvidenceOptions): { evidence: ViewEvidence; flags: string[] } {
+  const counted = items.filter((i) => i.role !== 'free');
+  const n = counted.length;
+  const share = (kind: MatchKind): number => (n === 0 ? 0 : round(counted.filter((i) => i.match === kind).length / n));
+  const entities = items.reduce((sum, i) => sum + i.mentions, 0);
+  const novel = items.reduce((sum, i) => sum + i.novel, 0);
+  const grounding: GroundingSummary = {
+    items: n,
+    exact: share('exact'),
+    normalised: share('normalised'),
+    partial: share('partial'),
+    none: share('none'),
+    entities,
+    novel_entities: novel,
+    novel_entity_rate: entities === 0 ? null : round(novel / entities),
+  };
+  const flags = items.flatMap((i) => i.checks);
+  const strong = n === 0 ? 1 : counted.filter((i) => i.match === 'exact' || i.match === 'normalised').length / n;
+  if (options.floor !== undefined && options.floor > 0 && strong < options.floor) flags.push(`weak_grounding:${round(strong)}`);
+  return { evidence: { items: items.map(({ mentions: _m, novel: _n, ...item }) => item), grounding }, flags: [...new Set(flags)] };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+function flagValue(value: string, max = FLAG_VALUE_MAX): string {
+  const one = value.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+/** Items by how they matched, over every view of a run: the summary line and --stats. */
+export class GroundingTally {
+  views = 0;
+  items = 0;
+  readonly matches = { exact: 0, normalised: 0, partial: 0, none: 0 };
+  entities = 0;
+  novelEntities = 0;
+
+  add(e: ViewEvidence): void {
+    this.views++;
+    for (const item of e.items) {
+      if (item.role === 'free') continue;
+      this.items++;
+      this.matches[item.match]++;
+    }
+    this.entities += e.grounding.entities;
+    this.novelEntities += e.grounding.novel_entities;
+  }
+
+  line(): string | null {
+    if (this.items === 0) return null;
+    const pct = (n: number): string => `${((100 * n) / this.items).toFixed(1)}%`;
+    const m = this.matches;
+    const novel = this.entities === 0 ? '' : `; novel entities ${this.novelEntities} of ${this.entities}`;
+    return `grounding: ${this.items} items: exact ${pct(m.exact)}, normalised ${pct(m.normalised)}, partial ${pct(m.partial)}, none ${pct(m.none)}${novel}`;
+  }
+
+  toJson(): Record<string, unknown> {
+    return {
+      views: this.views,
+      items: this.items,
+      ...this.matches,
+      entities: this.entities,
+      novel_entities: this.novelEntities,
+      novel_entity_rate: this.entities === 0 ? null : Math.round((1000 * this.novelEntities) / this.entities) / 1000,
+    };
+  }
+}
