@@ -21,8 +21,8 @@ export const ItemEvidence = z
     field: z.string().describe('the view field, dotted for nested ones: "symptoms_outcomes", "entities.systems", "summary", "concepts"'),
     index: z.number().int().describe('position in the list; 0 for scope; for summary the sentence number'),
     role: z
-      .enum(['claim', 'entity', 'id', 'free'])
-      .describe('claim: checked for support, numbers, ids, units, comparators, negation, entities; entity: a system or component name; id: located only (its own check is ungrounded_equipment_id / ungrounded_concept); free: keywords and unknowns, located, never flagged, not counted'),
+      .enum(['claim', 'summary', 'entity', 'id', 'free'])
+      .describe('claim: checked for support, numbers, ids, units, comparators, negation, entities; summary: scope, checked as a claim except that a description no clause supports is not flagged; entity: a system or component name; id: located only (its own check is ungrounded_equipment_id / ungrounded_concept); free: keywords and unknowns, located, never flagged, not counted'),
     match: z.enum(['exact', 'normalised', 'partial', 'none']).describe('exact: as written; normalised: after folding case, whitespace, punctuation, markdown and number formatting; partial: a clause holds at least 60% of its content words; none'),
     score: z.number().describe('1 for exact and normalised; otherwise the share of content words found in the best clause'),
     spans: z.array(EvidenceSpan).describe('where the support is; [] for none'),

@@ -784,11 +784,12 @@ export const JSON_SCHEMAS = {
               "type": "string",
               "enum": [
                 "claim",
+                "summary",
                 "entity",
                 "id",
                 "free"
               ],
-              "description": "claim: checked for support, numbers, ids, units, comparators, negation, entities; entity: a system or component name; id: located only (its own check is ungrounded_equipment_id / ungrounded_concept); free: keywords and unknowns, located, never flagged, not counted"
+              "description": "claim: checked for support, numbers, ids, units, comparators, negation, entities; summary: scope, checked as a claim except that a description no clause supports is not flagged; entity: a system or component name; id: located only (its own check is ungrounded_equipment_id / ungrounded_concept); free: keywords and unknowns, located, never flagged, not counted"
             },
             "match": {
               "type": "string",

@@ -97,6 +97,8 @@ export class Validator {
     const evidence: Partial<Record<ViewType, ViewEvidence>> = {};
     const warnings: string[] = [];
     const negated = negatedMentions(record.ner_seed);
+    // Names a view may take from the document rather than the chunk: its path, id and title.
+    const contextText = [context.section_path, context.doc_id, ...['doc_name', 'doc_title', 'title'].flatMap((k) => (typeof record[k] === 'string' ? [record[k] as string] : []))];
     let grounding: GroundingText | null = null;
     for (const view of VIEW_TYPES) {
       const field = this.fields[view];
@@ -106,7 +108,7 @@ export class Validator {
       let result: { flags: string[]; fixed: string[]; normalised: string[] };
       if (isPlainObject(value)) {
         grounding ??= new GroundingText(text);
-        const checked = validateView(view, value, context, grounding, { negated, floor: this.floor });
+        const checked = validateView(view, value, context, grounding, { negated, floor: this.floor, context: contextText });
         out[field] = checked.view;
         evidence[view] = checked.evidence;
         this.grounding.add(checked.evidence);

@@ -41,7 +41,7 @@ export interface Quantity {
 }
 
 /** The quantities of a token list: a number, its unit (the next token) and its comparator (up to four tokens before). */
-export function quantitiesOf(tokens: readonly Token[] | readonly string[], raw?: string): Quantity[] {
+export function quantitiesOf(tokens: readonly Token[] | readonly string[], raw?: string, clauseStart: (i: number) => number = () => 0): Quantity[] {
   const norms = tokens.map((t) => (typeof t === 'string' ? t : t.norm));
   const out: Quantity[] = [];
   for (let i = 0; i < norms.length; i++) {
@@ -56,7 +56,11 @@ export function quantitiesOf(tokens: readonly Token[] | readonly string[], raw?:
       unit = UNITS.get(next)!;
       unitEnd = i + 1;
     }
-    const { direction, from } = comparatorBefore(norms, i);
+    const found = comparatorBefore(norms, i);
+    const from = found.from;
+    let direction = found.direction;
+    // "Do not operate … for more than 2 minutes" sets an upper limit: a negated comparator turns round.
+    if (direction !== null && from !== null && negationCues(norms.slice(clauseStart(i), from)).length > 0) direction = direction === 'gt' ? 'lt' : 'gt';
     const first = from ?? i;
     const phrase = raw !== undefined && typeof tokens[first] !== 'string' ? raw.slice((tokens[first] as Token).start, (tokens[unitEnd] as Token).end) : norms.slice(first, unitEnd + 1).join(' ');
     out.push({ value: norms[i]!, unit, comparator: direction, phrase });
@@ -83,7 +87,7 @@ function quantitiesByValue(text: EvidenceText): Map<string, Quantity[]> {
   let byValue = textQuantities.get(text);
   if (byValue === undefined) {
     byValue = new Map();
-    for (const q of quantitiesOf(text.tokens)) {
+    for (const q of quantitiesOf(text.tokens, undefined, (i) => text.clauseOf(i)?.first ?? 0)) {
       const list = byValue.get(q.value) ?? [];
       list.push(q);
       byValue.set(q.value, list);
@@ -178,10 +182,11 @@ const MODIFIER_STOP = new Set('a an the of to in on at by for from with and or a
  * phrases ("Charging Pump"). Those the text never mentions are novel: the acronym, or the
  * modifier, is nowhere in it.
  */
-export function entityMentions(item: string, text: EvidenceText): { mentions: string[]; novel: string[] } {
+export function entityMentions(item: string, text: EvidenceText, context: ReadonlySet<string> = new Set()): { mentions: string[]; novel: string[] } {
   const mentions: string[] = [];
   const novel: string[] = [];
-  const textWords = wordsOf(text);
+  const inText = wordsOf(text);
+  const textWords = { has: (w: string): boolean => inText.has(w) || context.has(w) };
   const acronyms = new Set<string>();
   for (const m of item.matchAll(ACRONYM_RE)) {
     const norm = m[0].toLowerCase();
@@ -206,7 +211,8 @@ export function entityMentions(item: string, text: EvidenceText): { mentions: st
 }
 
 const textWordSets = new WeakMap<EvidenceText, Set<string>>();
-function wordsOf(text: EvidenceText): Set<string> {
+/** Every word of a text, stemmed too, and the parts of hyphenated tokens. */
+export function wordsOf(text: EvidenceText): Set<string> {
   let words = textWordSets.get(text);
   if (words === undefined) {
     words = new Set();

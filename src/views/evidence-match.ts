@@ -103,7 +103,7 @@ function partial(item: string, text: EvidenceText): Located {
   const words = contentWords(item);
   if (words.length === 0 || text.clauses.length === 0) return { match: 'none', score: 0, spans: [], clauses: [] };
   const stems = text.tokens.map((t) => stem(t.norm));
-  let best = { score: 0, from: 0, to: 0, tokens: [] as number[] };
+  let best = { score: 0, rank: 0, from: 0, to: 0, tokens: [] as number[] };
   const clauses = text.clauses;
   for (let c = 0; c < clauses.length; c++) {
     for (const width of [1, 2]) {
@@ -122,8 +122,9 @@ function partial(item: string, text: EvidenceText): Located {
         }
       }
       const score = covered / words.length;
-      // A wider window must do strictly better to be preferred.
-      if (score > best.score + (width === 2 ? 1e-9 : 0)) best = { score, from: c, to: c + width, tokens: hits };
+      // A wider window must do strictly better than a single clause to be preferred.
+      const rankScore = score - (width === 2 ? 1e-6 : 0);
+      if (rankScore > best.rank) best = { score, rank: rankScore, from: c, to: c + width, tokens: hits };
     }
   }
   const score = Math.round(best.score * 1000) / 1000;
@@ -142,20 +143,17 @@ export function contentWords(value: string): string[] {
 /** A light suffix fold, the same on both sides: "tripped" ~ "trip", "pumps" ~ "pump". */
 export function stem(word: string): string {
   if (!/^\p{L}+$/u.test(word) || word.length <= 3) return word;
-  for (const [suffix, min] of [
-    ['ing', 5],
-    ['ed', 4],
-    ['es', 4],
-    ['s', 3],
-  ] as const) {
-    if (word.endsWith(suffix) && word.length - suffix.length >= min - 1 && !(suffix === 's' && word.endsWith('ss'))) {
-      let base = word.slice(0, -suffix.length);
-      // "tripped" → "tripp" → "trip"
-      if (base.length > 3 && base.at(-1) === base.at(-2)) base = base.slice(0, -1);
-      return base;
-    }
-  }
-  return word;
+  let base = word;
+  if (word.endsWith('ing') && word.length >= 6) base = word.slice(0, -3);
+  else if (word.endsWith('ed') && word.length >= 5) base = word.slice(0, -2);
+  // "switches", "boxes", "passes": -es; "tubes", "valves": -s.
+  else if (/(?:ch|sh|ss|x|z)es$/.test(word)) base = word.slice(0, -2);
+  else if (word.endsWith('s') && !word.endsWith('ss')) base = word.slice(0, -1);
+  // "tripped" → "tripp" → "trip"
+  if (base !== word && base.length > 3 && base.at(-1) === base.at(-2) && !base.endsWith('ss') && !base.endsWith('ll')) base = base.slice(0, -1);
+  // "started"/"starting" → "start"; "closed" → "clos" and "close" → "close": fold a final e.
+  if (base.length > 3 && base.endsWith('e')) base = base.slice(0, -1);
+  return base;
 }
 
 function rank(l: Located): number {

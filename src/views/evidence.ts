@@ -5,23 +5,26 @@
 // record (`evidence.<view>`), never into a prompt.
 //
 // Fields by role:
-// - claim: what the view says the text states (scope, the lists of facts, actions, limits):
-//   located, and checked for numbers, identifiers, units, comparators, negation and entities;
+// - claim: what the view says the text states (the lists of facts, actions, limits): located,
+//   and checked for support, numbers, identifiers, units, comparators, negation and entities;
+// - summary: scope, which describes the chunk in its own words: as a claim, but a description
+//   with no clause of the text behind it is not flagged (its numbers, ids and entities are);
 // - entity: entities.systems and entities.components: located; one the text never names is novel;
 // - id: entities.equipment_ids: located (its own check is ungrounded_equipment_id);
 // - free: keywords_synonyms and unknowns (search terms and notes on what the text leaves open):
 //   located, never flagged, not counted in the summary.
 import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
 import type { JsonObject } from '../runtime/stage.js';
-import { entityMentions, negationCues, quantityFlags, ruledOutFlags, spanNegated, type NegatedMention } from './claims.js';
-import { normaliseTokens, type EvidenceText } from './evidence-text.js';
-import { locate, splitSentences, type Located, type MatchKind } from './evidence-match.js';
+import { entityMentions, negationCues, quantityFlags, ruledOutFlags, spanNegated, wordsOf, type NegatedMention } from './claims.js';
+import { EvidenceText } from './evidence-text.js';
+import { normaliseTokens } from './evidence-text.js';
+import { contentWords, locate, splitSentences, type Located, type MatchKind } from './evidence-match.js';
 import type { GroundingText } from './grounding.js';
 import { numbersIn } from './grounding.js';
 import { VIEW_SHAPES } from './view-shape.js';
 import type { ViewType } from './view-types.js';
 
-export type FieldRole = 'claim' | 'entity' | 'id' | 'free';
+export type FieldRole = 'claim' | 'summary' | 'entity' | 'id' | 'free';
 
 export interface EvidenceSpan {
   /** chunk: offsets into the chunk's text; for a section: chunk (a child chunk's text), section_text
@@ -69,6 +72,8 @@ export interface EvidenceOptions {
   negated?: readonly NegatedMention[];
   /** weak_grounding below this share of exact or normalised items (0: off). */
   floor?: number;
+  /** Trusted text around the source (section path, document id): names an entity may take from it. */
+  context?: readonly string[];
 }
 
 /** Maps a span of the source text to where it is for a reader. */
@@ -78,6 +83,11 @@ const TRUSTED = new Set<string>(TRUSTED_KEYS);
 const FREE_FIELDS = new Set(['keywords_synonyms', 'unknowns']);
 const ENTITY_FIELDS = new Set(['entities.systems', 'entities.components']);
 const ID_FIELDS = new Set(['entities.equipment_ids']);
+const SUMMARY_FIELDS = new Set(['scope']);
+// Fields that state what happened or what to do: an item there keeps the polarity of its clause.
+// Lists of checks and limits are not: "bearing temperature alarms" is what was checked whether or
+// not one came, and "no more than 2 minutes" is the limit "do not … for more than 2 minutes".
+const POLARITY_FIELDS = new Set(['scope', 'symptoms_outcomes', 'mechanisms', 'corrective_actions', 'observed', 'hypotheses', 'candidate_actions', 'summary']);
 // A plant-style identifier inside a claim: letters and digits joined by '-', '_' or '*', with both ("P-101A", "FT-1102", "2RCS*PT455").
 const ID_IN_TEXT_RE = /(?<![\p{L}\p{N}_*-])(?=[\p{L}\p{N}_*-]*\d)(?=[\p{L}\p{N}_*-]*\p{Lu})[\p{L}\p{N}]+(?:[-_*][\p{L}\p{N}]+)+(?![\p{L}\p{N}_*-])/gu;
 const HAS_CONTENT_RE = /[\p{L}\p{N}]/u;
@@ -87,6 +97,7 @@ export function fieldRole(field: string): FieldRole {
   if (FREE_FIELDS.has(field)) return 'free';
   if (ENTITY_FIELDS.has(field)) return 'entity';
   if (ID_FIELDS.has(field)) return 'id';
+  if (SUMMARY_FIELDS.has(field)) return 'summary';
   return 'claim';
 }
 
@@ -121,23 +132,25 @@ export function itemEvidence(field: string, index: number, value: string, role: 
   const checks: string[] = [];
   let mentions = 0;
   let novel = 0;
+  const context = contextWords(grounding, options.context);
   if (role === 'entity') {
     mentions = 1;
-    if (located.match === 'none') {
+    // Not in the text as a phrase, and a word of it in neither the text nor the trusted context.
+    if (located.match === 'none' && contentWords(value).some((w) => !wordsOf(text).has(w) && !context.has(w))) {
       novel = 1;
       checks.push(`novel_entity:${flagValue(value)}`);
     }
-  } else if (role === 'claim') {
-    if (located.match === 'none') checks.push(`unsupported_item:${field}[${index}]`);
+  } else if (role === 'claim' || role === 'summary') {
+    if (located.match === 'none' && role === 'claim') checks.push(`unsupported_item:${field}[${index}]`);
     if (checkNumbers) {
       const trimmed = value.trim();
       for (const number of numbersIn(value)) if (!grounding.hasNumber(number)) checks.push(trimmed === number ? `ungrounded_number:${number}` : `ungrounded_number:${number} in "${flagValue(trimmed, 40)}"`);
-      for (const m of value.matchAll(ID_IN_TEXT_RE)) if (!grounding.hasIdentifier(m[0])) checks.push(`ungrounded_id:${m[0]}`);
+      for (const m of value.matchAll(ID_IN_TEXT_RE)) if (!grounding.hasIdentifier(m[0]) && !context.has(normaliseTokens(m[0]).join(' '))) checks.push(`ungrounded_id:${m[0]}`);
     }
     checks.push(...quantityFlags(value, text));
-    checks.push(...negationFlags(value, text, located));
+    if (POLARITY_FIELDS.has(field)) checks.push(...negationFlags(value, text, located));
     checks.push(...ruledOutFlags(value, options.negated ?? []));
-    const entities = entityMentions(value, text);
+    const entities = entityMentions(value, text, context);
     mentions = entities.mentions.length;
     novel = entities.novel.length;
     for (const name of entities.novel) checks.push(`novel_entity:${flagValue(name)}`);
@@ -161,6 +174,18 @@ function negationFlags(value: string, text: EvidenceText, whole: Located): strin
     if (itemNegated !== textNegated) flags.push(`negation_mismatch:${flagValue(sentence.text)}`);
   }
   return flags;
+}
+
+// The context's words, prepared once per grounding text and context.
+const contextCache = new WeakMap<GroundingText, { key: string; words: Set<string> }>();
+function contextWords(grounding: GroundingText, context: readonly string[] | undefined): ReadonlySet<string> {
+  if (context === undefined || context.length === 0) return new Set();
+  const key = context.join('\u0000');
+  const cached = contextCache.get(grounding);
+  if (cached?.key === key) return cached.words;
+  const words = wordsOf(new EvidenceText(context.join('\n')));
+  contextCache.set(grounding, { key, words });
+  return words;
 }
 
 /** The view's evidence from its items, and its flags (the items' checks, then the floor's). */

@@ -124,21 +124,21 @@ export function validateSectionSummary(obj: JsonObject, section: SectionInput, s
   const fixed = stampSectionProvenance(obj, section);
   const flags = shapeFlags(SECTION_SUMMARY_SHAPE, obj);
   keepContractKeys(SECTION_SUMMARY_SHAPE, obj);
-  const checked = sectionEvidence(obj, sources);
+  const checked = sectionEvidence(obj, sources, [section.section_path, section.doc_id]);
   flags.push(...qualityFlags(obj, sources.words), ...groundingFlags(obj, sources.grounding), ...checked.flags);
   return { view: obj, flags: [...new Set(flags)], fixed, evidence: checked.evidence };
 }
 
 /** Each sentence of the summary is a claim (checked for units, comparators, negation, entities;
  *  its numbers and quotes are checked above); each concept is located (ungrounded_concept is its check). */
-export function sectionEvidence(obj: JsonObject, sources: SectionSources): { evidence: ViewEvidence; flags: string[] } {
+export function sectionEvidence(obj: JsonObject, sources: SectionSources, context: readonly string[] = []): { evidence: ViewEvidence; flags: string[] } {
   const items = [];
   if (typeof obj.summary === 'string') {
-    for (const [i, sentence] of splitSentences(obj.summary).entries()) items.push(itemEvidence('summary', i, sentence.text, 'claim', sources.grounding, sources.mapSpan, {}, false));
+    for (const [i, sentence] of splitSentences(obj.summary).entries()) items.push(itemEvidence('summary', i, sentence.text, 'claim', sources.grounding, sources.mapSpan, { context }, false));
   }
   if (Array.isArray(obj.concepts)) {
     obj.concepts.forEach((c, i) => {
-      if (typeof c === 'string' && HAS_CONTENT_RE.test(c)) items.push({ ...itemEvidence('concepts', i, c, 'id', sources.grounding, sources.mapSpan, {}, false) });
+      if (typeof c === 'string' && HAS_CONTENT_RE.test(c)) items.push(itemEvidence('concepts', i, c, 'id', sources.grounding, sources.mapSpan, { context }, false));
     });
   }
   return finish(items, {});
