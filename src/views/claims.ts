@@ -17,7 +17,7 @@ const UNITS: ReadonlyMap<string, string> = new Map(
     day: 'd', days: 'd', week: 'wk', weeks: 'wk', month: 'mo', months: 'mo', year: 'yr', years: 'yr',
     kv: 'kv', v: 'v', vac: 'vac', vdc: 'vdc', volt: 'v', volts: 'v', amp: 'amp', amps: 'amp', amperes: 'amp', ma: 'ma',
     mw: 'mw', kw: 'kw', hp: 'hp', hz: 'hz', gal: 'gal', gallon: 'gal', gallons: 'gal', lb: 'lb', lbs: 'lb', lbm: 'lbm', lbf: 'lbf',
-    rem: 'rem', mrem: 'mrem', ppm: 'ppm', ppb: 'ppb', inhg: 'inhg', ips: 'ips', times: 'x', x: 'x', g: 'g', gph: 'gph', cfm: 'cfm',
+    'ft-lbs': 'ft-lb', 'ft-lb': 'ft-lb', 'lb-ft': 'ft-lb', 'ft-lbf': 'ft-lb', 'in-lbs': 'in-lb', 'in-lb': 'in-lb', rem: 'rem', mrem: 'mrem', ppm: 'ppm', ppb: 'ppb', inhg: 'inhg', ips: 'ips', times: 'x', x: 'x', g: 'g', gph: 'gph', cfm: 'cfm',
   }),
 );
 const NUMBER_TOKEN_RE = /^\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)?$/;
@@ -30,7 +30,8 @@ const COMPARATORS: ReadonlyArray<readonly [string, Direction]> = [
   ['above', 'gt'], ['over', 'gt'], ['exceeds', 'gt'], ['exceed', 'gt'], ['exceeded', 'gt'], ['exceeding', 'gt'], ['minimum', 'gt'], ['>', 'gt'], ['≥', 'gt'],
   ['below', 'lt'], ['under', 'lt'], ['maximum', 'lt'], ['max', 'lt'], ['<', 'lt'], ['≤', 'lt'],
 ];
-const COMPARATOR_WINDOW = 4;
+// How far before a number its comparator may stand: "below the alert limit of 0.325 in/s".
+const COMPARATOR_WINDOW = 6;
 
 export interface Quantity {
   value: string;
@@ -51,6 +52,9 @@ export function quantitiesOf(tokens: readonly Token[] | readonly string[], raw?:
     const next = norms[i + 1];
     if (next === '°' && (norms[i + 2] === 'f' || norms[i + 2] === 'c')) {
       unit = `°${norms[i + 2]}`;
+      unitEnd = i + 2;
+    } else if (next === 'in' && norms[i + 2] === 's') {
+      unit = 'in/s';
       unitEnd = i + 2;
     } else if (next !== undefined && UNITS.has(next)) {
       unit = UNITS.get(next)!;

@@ -31,6 +31,8 @@ const STOPWORDS = new Set(
   'a an the of to in on at by for from with and or as is are was were be been being it its this that these those there their which who whom than then into onto upon per via during about has have had do does did shall should will would may might can could must also any all each both such same other'.split(' '),
 );
 
+const POLARITY_WORDS = new Set(['no', 'not', 'never', 'none', 'neither', 'nor', 'without']);
+
 export function locate(item: string, text: EvidenceText): Located {
   const whole = locateWhole(item, text);
   if (whole.match === 'exact' || whole.match === 'normalised') return whole;
@@ -136,7 +138,9 @@ function partial(item: string, text: EvidenceText): Located {
 
 /** Content words of a string, normalised and stemmed, each once. */
 export function contentWords(value: string): string[] {
-  const words = normaliseTokens(value).filter((w) => !STOPWORDS.has(w) && /[\p{L}\p{N}]/u.test(w));
+  // Negation words are left out too: where an item is found must not depend on its polarity,
+  // which is checked on its own (claims.ts), against the clause it was found in.
+  const words = normaliseTokens(value).filter((w) => !STOPWORDS.has(w) && !POLARITY_WORDS.has(w) && /[\p{L}\p{N}]/u.test(w));
   return [...new Set(words.map(stem))];
 }
 

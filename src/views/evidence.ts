@@ -134,19 +134,15 @@ export function itemEvidence(field: string, index: number, value: string, role: 
   let novel = 0;
   const context = contextWords(grounding, options.context);
   if (role === 'entity') {
-    mentions = 1;
     // Not in the text as a phrase, and a word of it in neither the text nor the trusted context.
-    if (located.match === 'none' && contentWords(value).some((w) => !wordsOf(text).has(w) && !context.has(w))) {
-      novel = 1;
-      checks.push(`novel_entity:${flagValue(value)}`);
-    }
+    const entities = entityMentions(value, text, context);
+    const unnamed = located.match === 'none' && contentWords(value).some((w) => !wordsOf(text).has(w) && !context.has(w));
+    mentions = Math.max(1, entities.mentions.length);
+    novel = unnamed ? Math.max(1, entities.novel.length) : entities.novel.length;
+    if (unnamed) checks.push(`novel_entity:${flagValue(value)}`);
+    for (const name of entities.novel) checks.push(`novel_entity:${flagValue(name)}`);
   } else if (role === 'claim' || role === 'summary') {
     if (located.match === 'none' && role === 'claim') checks.push(`unsupported_item:${field}[${index}]`);
-    if (checkNumbers) {
-      const trimmed = value.trim();
-      for (const number of numbersIn(value)) if (!grounding.hasNumber(number)) checks.push(trimmed === number ? `ungrounded_number:${number}` : `ungrounded_number:${number} in "${flagValue(trimmed, 40)}"`);
-      for (const m of value.matchAll(ID_IN_TEXT_RE)) if (!grounding.hasIdentifier(m[0]) && !context.has(normaliseTokens(m[0]).join(' '))) checks.push(`ungrounded_id:${m[0]}`);
-    }
     checks.push(...quantityFlags(value, text));
     if (POLARITY_FIELDS.has(field)) checks.push(...negationFlags(value, text, located));
     checks.push(...ruledOutFlags(value, options.negated ?? []));
@@ -154,6 +150,12 @@ export function itemEvidence(field: string, index: number, value: string, role: 
     mentions = entities.mentions.length;
     novel = entities.novel.length;
     for (const name of entities.novel) checks.push(`novel_entity:${flagValue(name)}`);
+  }
+  // Numbers and identifiers of claims and entity names must be the text's (section summaries check numbers themselves).
+  if (checkNumbers && role !== 'free' && role !== 'id') {
+    const trimmed = value.trim();
+    for (const number of numbersIn(value)) if (!grounding.hasNumber(number)) checks.push(trimmed === number ? `ungrounded_number:${number}` : `ungrounded_number:${number} in "${flagValue(trimmed, 40)}"`);
+    for (const m of value.matchAll(ID_IN_TEXT_RE)) if (!grounding.hasIdentifier(m[0]) && !context.has(normaliseTokens(m[0]).join(' '))) checks.push(`ungrounded_id:${m[0]}`);
   }
   return { field, index, role, match: located.match, score: located.score, spans: located.spans.map(map), checks: [...new Set(checks)], mentions, novel };
 }
