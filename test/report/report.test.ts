@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY, escapeHtml } from '../../src/commands/report.js';
+import { buildFixture, HOSTILE_TEXT } from './build-fixture.js';
+
+describe('rca report', () => {
+  it('escapes every character that could open markup', () => {
+    expect(escapeHtml(`<script>"x" & 'y'</script>`)).toBe('&lt;script&gt;&quot;x&quot; &amp; &#39;y&#39;&lt;/script&gt;');
+  });
+
+  it('writes one self-contained page: the tables, the charts, the chosen chunk with its evidence, no script', async () => {
+    const { report, stderr, code } = await buildFixture();
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/^rca report: wrote .*report\.html\n$/);
+    const html = readFileSync(report, 'utf8');
+    // The page's own tags (escaped text holds no '<'): no script, no event handler, no inline
+    // style attribute, nothing loaded from elsewhere.
+    const tags = html.match(/<[a-zA-Z][^>]*>/g)!;
+    expect(tags.filter((tag) => /^<script|\son[a-z]+=|\sstyle=|\ssrc=|\shref="(?!data:,)|https?:|javascript:/i.test(tag))).toEqual([]);
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CONTENT_SECURITY_POLICY)}">`);
+    // The one inline style is the one the policy's hash allows.
+    const style = /<style>([^]*?)<\/style>/.exec(html)![1]!;
+    expect(CONTENT_SECURITY_POLICY).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    expect(html).toContain(escapeHtml(HOSTILE_TEXT.slice(HOSTILE_TEXT.indexOf('<script>'), HOSTILE_TEXT.indexOf('</script>'))));
+    // Per-document table: 10 records, 20 views, of which the flagged ones.
+    expect(html).toMatch(/<tr><td>ad61d26ecf6e<\/td><td>CR<\/td><td>10<\/td><td>\d+<\/td><td>\d+<\/td><td>0<\/td><td>0<\/td><\/tr>/);
+    expect(html.match(/<svg /g)).toHaveLength(3);
+    expect(html).toContain('<h2>Chunk chunk:hostile</h2>');
+    expect(html).toMatch(/<mark class="exact" title="[^"]*#\d+ retrieval_summary\.entities\.equipment_ids\[0\] exact[^"]*">P-101A<\/mark>/);
+    expect(html).toMatch(/<mark class="exact" title="[^"]*numbers_limits\[0\] exact[^"]*">6\.2 mils<\/mark>/);
+    expect(html).toMatch(/records in [\d.]+ s of run time over 1 runs/);
+  });
+});
