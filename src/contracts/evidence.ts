@@ -27,6 +27,14 @@ export const ItemEvidence = z
     score: z.number().describe('1 for exact and normalised; otherwise the share of content words found in the best clause'),
     spans: z.array(EvidenceSpan).describe('where the support is; [] for none'),
     checks: z.array(z.string()).describe("the claim checks the item failed: the flags it adds to the view's flags"),
+    model_check: z
+      .strictObject({
+        model: z.string(),
+        supported: z.boolean().nullable().describe("the model's answer; null when none could be had"),
+        error: z.string().nullable().describe('why there is no answer: a model error code, REPLY_INVALID or REPLY_NOT_JSON'),
+      })
+      .optional()
+      .describe('with rca-validate --check-claims MODEL: whether the model finds the claim in the source'),
   })
   .describe('the evidence of one item of a view');
 export type ItemEvidence = z.infer<typeof ItemEvidence>;

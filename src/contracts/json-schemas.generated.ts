@@ -853,6 +853,35 @@ export const JSON_SCHEMAS = {
                 "type": "string"
               },
               "description": "the claim checks the item failed: the flags it adds to the view's flags"
+            },
+            "model_check": {
+              "description": "with rca-validate --check-claims MODEL: whether the model finds the claim in the source",
+              "type": "object",
+              "properties": {
+                "model": {
+                  "type": "string"
+                },
+                "supported": {
+                  "description": "the model's answer; null when none could be had",
+                  "type": [
+                    "boolean",
+                    "null"
+                  ]
+                },
+                "error": {
+                  "description": "why there is no answer: a model error code, REPLY_INVALID or REPLY_NOT_JSON",
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                }
+              },
+              "required": [
+                "model",
+                "supported",
+                "error"
+              ],
+              "additionalProperties": false
             }
           },
           "required": [

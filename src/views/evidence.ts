@@ -47,6 +47,8 @@ export interface ItemEvidence {
   spans: EvidenceSpan[];
   /** The claim checks the item failed (the flags it adds to the view). */
   checks: string[];
+  /** With rca-validate --check-claims: the model's answer (claim-model.ts). */
+  model_check?: { model: string; supported: boolean | null; error: string | null };
 }
 
 export interface GroundingSummary {
