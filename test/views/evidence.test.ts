@@ -4,6 +4,7 @@ import type { ChunkContext } from '../../src/contracts/chunk.js';
 import { quantityFlags, ruledOutFlags } from '../../src/views/claims.js';
 import { chunkViewEvidence } from '../../src/views/evidence.js';
 import { locate, splitSentences } from '../../src/views/evidence-match.js';
+import { feedbackFor } from '../../src/views/feedback.js';
 import { EvidenceText, normalisedForm } from '../../src/views/evidence-text.js';
 import { GroundingText } from '../../src/views/grounding.js';
 import { sectionSources, validateSectionSummary } from '../../src/views/section-validate.js';
@@ -169,5 +170,16 @@ describe('the evidence record', () => {
       ['concepts', 0, 'exact', [{ source: 'chunk', id: 'c1', start: chunks[0]!.indexOf('high'), end: chunks[0]!.indexOf('high') + 14 }]],
     ]);
     expect(flags).toContain('unsupported_item:summary[3]');
+  });
+});
+
+describe('retry feedback names what a claim check found', () => {
+  it.each<[string, string]>([
+    ['wrong_unit:6.2 psig', '"6.2 psig" has a unit CHUNK_TEXT does not give that number'],
+    ['negation_mismatch:reactor trip', '"reactor trip" reverses CHUNK_TEXT'],
+    ['unsupported_item:observed[2]', 'observed[2] says something no sentence of CHUNK_TEXT states'],
+    ['ungrounded_number:101 in "101a"', 'the number 101 in "101a" does not occur in CHUNK_TEXT'],
+  ])('%s', (flag, says) => {
+    expect(feedbackFor({ flags: [flag] })).toContain(says);
   });
 });
