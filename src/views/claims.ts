@@ -2,7 +2,7 @@
 // an item keeps the polarity of the clause it comes from, and the systems and components it
 // names are ones the text names. Each check reads the normalised tokens of evidence-text.ts, so
 // "5.0 mils", "5.0 MILS" and "| 5.0 | mils |" are the same quantity.
-import { EvidenceText, normaliseTokens, normalisedForm, type Clause, type Token } from './evidence-text.js';
+import { normaliseTokens, normalisedForm, tokensOf, type Clause, type EvidenceText, type Token } from './evidence-text.js';
 import { stem } from './evidence-match.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -72,15 +72,30 @@ export function quantitiesOf(tokens: readonly Token[] | readonly string[], raw?:
   return out;
 }
 
+// The comparators by their last word, each split once.
+const COMPARATORS_BY_LAST = new Map<string, { words: string[]; direction: Direction }[]>();
+for (const [phrase, direction] of COMPARATORS) {
+  const words = phrase.split(' ');
+  const last = words.at(-1)!;
+  const list = COMPARATORS_BY_LAST.get(last) ?? [];
+  list.push({ words, direction });
+  COMPARATORS_BY_LAST.set(last, list);
+}
+
 function comparatorBefore(norms: readonly string[], at: number): { direction: Direction | null; from: number | null } {
   for (let back = 1; back <= COMPARATOR_WINDOW && at - back >= 0; back++) {
-    if (NUMBER_TOKEN_RE.test(norms[at - back]!)) break;
-    for (const [phrase, direction] of COMPARATORS) {
-      const words = phrase.split(' ');
-      const start = at - back - words.length + 1;
-      if (start < 0) continue;
-      if (words.every((w, k) => norms[start + k] === w)) return { direction, from: start };
+    const end = at - back;
+    if (NUMBER_TOKEN_RE.test(norms[end]!)) break;
+    const candidates = COMPARATORS_BY_LAST.get(norms[end]!);
+    if (candidates === undefined) continue;
+    // Longest first: "not less than" before "less than".
+    let best: { words: string[]; direction: Direction } | null = null;
+    for (const c of candidates) {
+      const start = end - c.words.length + 1;
+      if (start < 0 || !c.words.every((w, k) => norms[start + k] === w)) continue;
+      if (best === null || c.words.length > best.words.length) best = c;
     }
+    if (best !== null) return { direction: best.direction, from: end - best.words.length + 1 };
   }
   return { direction: null, from: null };
 }
@@ -201,7 +216,7 @@ export function entityMentions(item: string, text: EvidenceText, context: Readon
   }
   // "<Name> <head>" with the name capitalised as written ("Charging Pump", "Service Water pump"):
   // a lower-case word before a head noun is as often a verb or an adjective as a name.
-  const words = new EvidenceText(item).tokens;
+  const words = tokensOf(item);
   for (let i = 1; i < words.length; i++) {
     if (!COMPONENT_HEADS.has(words[i]!.norm)) continue;
     const modifier = words[i - 1]!;
@@ -250,10 +265,7 @@ export function ruledOutFlags(item: string, negated: readonly NegatedMention[]):
   return flags;
 }
 
-// The item's own tokens with their offsets, so a flag quotes the item as written.
-function tokensOf(value: string): Token[] {
-  return new EvidenceText(value).tokens;
-}
+
 
 /** ner_seed.negated when the tag stage wrote it: [{text, kind, cue}]; anything else is none. */
 export function negatedMentions(seed: unknown): NegatedMention[] {

@@ -104,7 +104,7 @@ function glued(next: string, beyond: string): boolean {
 function partial(item: string, text: EvidenceText): Located {
   const words = contentWords(item);
   if (words.length === 0 || text.clauses.length === 0) return { match: 'none', score: 0, spans: [], clauses: [] };
-  const stems = text.tokens.map((t) => stem(t.norm));
+  const stems = stemsOf(text);
   let best = { score: 0, rank: 0, from: 0, to: 0, tokens: [] as number[] };
   const clauses = text.clauses;
   for (let c = 0; c < clauses.length; c++) {
@@ -134,6 +134,13 @@ function partial(item: string, text: EvidenceText): Located {
   const tokens = best.tokens.sort((a, b) => a - b);
   const span = { start: text.tokens[tokens[0]!]!.start, end: text.tokens[tokens.at(-1)!]!.end };
   return { match: 'partial', score, spans: [span], clauses: clauses.slice(best.from, best.to) };
+}
+
+const textStems = new WeakMap<EvidenceText, string[]>();
+function stemsOf(text: EvidenceText): string[] {
+  let stems = textStems.get(text);
+  if (stems === undefined) textStems.set(text, (stems = text.tokens.map((t) => stem(t.norm))));
+  return stems;
 }
 
 /** Content words of a string, normalised and stemmed, each once. */

@@ -78,6 +78,11 @@ export class EvidenceText {
   }
 }
 
+/** The tokens of a string with their offsets (what EvidenceText holds for a text). */
+export function tokensOf(value: string): readonly Token[] {
+  return tokenize(value);
+}
+
 /** The normalised tokens of a string (what EvidenceText holds for a text). */
 export function normaliseTokens(value: string): string[] {
   return tokenize(value).map((t) => t.norm);
@@ -91,37 +96,55 @@ export function normalisedForm(value: string): string {
 // One pass over the text: each character is folded (NFKC, lower case) and either joins the
 // current token, separates tokens, or is a symbol token of its own. Thousands separators and
 // decimal points between digits join, hyphens and underscores between word characters join.
+// Items are tokenized several times (located, checked for units, entities, negation): the last
+// strings seen are kept, so each is read once.
+const TOKEN_CACHE_MAX = 4096;
+const tokenCache = new Map<string, Token[]>();
+
 function tokenize(raw: string): Token[] {
+  const cached = tokenCache.get(raw);
+  if (cached !== undefined) return cached;
+  const tokens = tokenizeUncached(raw);
+  if (raw.length <= 2000) {
+    if (tokenCache.size >= TOKEN_CACHE_MAX) tokenCache.clear();
+    tokenCache.set(raw, tokens);
+  }
+  return tokens;
+}
+
+function tokenizeUncached(raw: string): Token[] {
   const tokens: Token[] = [];
   let norm = '';
   let start = -1;
   let end = -1;
   const flush = (): void => {
     // Number formatting: "5.0" and "5.00" are "5", "6.20" is "6.2".
-    if (norm !== '') tokens.push({ norm: norm.replace(TRAILING_ZEROS_RE, (_m, whole: string, frac: string) => (frac === '' ? whole : `${whole}.${frac}`)), start, end });
+    if (norm !== '') tokens.push({ norm: norm.includes('.') ? norm.replace(TRAILING_ZEROS_RE, (_m, whole: string, frac: string) => (frac === '' ? whole : `${whole}.${frac}`)) : norm, start, end });
     norm = '';
     start = -1;
   };
+  const foldAt = (i: number): string => (i < raw.length ? fold(raw, i) : '');
   for (let i = 0; i < raw.length; ) {
-    const cp = raw.codePointAt(i)!;
-    const width = cp > 0xffff ? 2 : 1;
-    const ch = String.fromCodePoint(cp);
-    const folded = fold(ch);
-    const next = i + width < raw.length ? fold(String.fromCodePoint(raw.codePointAt(i + width)!)) : '';
-    const prev = norm.at(-1) ?? '';
-    if (WORD_RE.test(folded)) {
+    const code = raw.charCodeAt(i);
+    const width = code >= 0xd800 && code <= 0xdbff && i + 1 < raw.length ? 2 : 1;
+    const folded = fold(raw, i);
+    if (isWord(folded)) {
       if (start < 0) start = i;
       norm += folded;
       end = i + width;
-    } else if (folded === ',' && DIGIT_RE.test(prev) && /^\d{3}(?!\d)/.test(raw.slice(i + 1, i + 5).normalize('NFKC'))) {
-      // "1,175": the separator is dropped, the number stays one token.
-      end = i + width;
-    } else if (folded === '.' && DIGIT_RE.test(prev) && DIGIT_RE.test(next)) {
-      norm += '.';
-      end = i + width;
-    } else if ((folded === '-' || folded === '_') && WORD_RE.test(prev) && WORD_RE.test(next)) {
-      norm += '-';
-      end = i + width;
+    } else if (folded === ',' || folded === '.' || folded === '-' || folded === '_') {
+      const prev = norm.at(-1) ?? '';
+      const next = foldAt(i + width);
+      if (folded === ',' && DIGIT_RE.test(prev) && /^\d{3}(?!\d)/.test(raw.slice(i + 1, i + 5).normalize('NFKC'))) {
+        // "1,175": the separator is dropped, the number stays one token.
+        end = i + width;
+      } else if (folded === '.' && DIGIT_RE.test(prev) && DIGIT_RE.test(next)) {
+        norm += '.';
+        end = i + width;
+      } else if ((folded === '-' || folded === '_') && prev !== '' && isWord(prev) && isWord(next)) {
+        norm += '-';
+        end = i + width;
+      } else flush();
     } else if (SYMBOLS.has(folded)) {
       flush();
       tokens.push({ norm: folded, start: i, end: i + width });
@@ -134,7 +157,19 @@ function tokenize(raw: string): Token[] {
   return tokens;
 }
 
-function fold(ch: string): string {
+function isWord(ch: string): boolean {
+  if (ch.length === 1) {
+    const c = ch.charCodeAt(0);
+    if (c < 128) return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+  }
+  return WORD_RE.test(ch);
+}
+
+// The folded form of the character at i: ASCII by table, anything else through NFKC.
+function fold(raw: string, i: number): string {
+  const c = raw.charCodeAt(i);
+  if (c < 128) return c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : raw[i]!;
+  const ch = String.fromCodePoint(raw.codePointAt(i)!);
   if (HYPHEN_VARIANTS_RE.test(ch)) return '-';
   if (APOSTROPHES_RE.test(ch)) return "'";
   const f = ch.normalize('NFKC').toLowerCase();
