@@ -174,7 +174,14 @@ function negationFlags(value: string, text: EvidenceText, whole: Located): strin
     const span = located.spans[0]!;
     const clauses = located.clauses.filter((c) => c.end > span.start && c.start < span.end);
     if (clauses.length === 0) continue;
-    const textNegated = clauses.some((c) => spanNegated(text, c, { start: Math.max(span.start, c.start), end: Math.min(span.end, c.end) }));
+    let textNegated: boolean;
+    if (located.match === 'exact' || located.match === 'normalised') {
+      // The item is a span of the text, its own words included: only a negation before it in
+      // the same clause can reverse it ("No safety injection or reactor trip occurred" → "reactor trip").
+      textNegated = itemNegated || clauses.some((c) => c.start < span.start && spanNegated(text, c, { start: c.start, end: span.start }));
+    } else {
+      textNegated = clauses.some((c) => spanNegated(text, c, { start: Math.max(span.start, c.start), end: Math.min(span.end, c.end) }));
+    }
     if (itemNegated !== textNegated) flags.push(`negation_mismatch:${flagValue(sentence.text)}`);
   }
   return flags;

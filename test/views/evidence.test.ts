@@ -117,6 +117,12 @@ describe('claim checks of a view', () => {
     expect(flagsOf([item])).toContain(flag);
   });
 
+  it('an item cut inside a limit ("CAUTION: Do not" of "Do not exceed 80%") is the text as written, not a negation; the limit itself is a comparator', () => {
+    const t = 'CAUTION: Do not exceed 80% on MOV-1041B prior to completing Step 4.4.';
+    expect(validateView('rca_frame', frame(['CAUTION: Do not']), CTX, t).flags).toEqual([]);
+    expect(validateView('rca_frame', frame(['exceed 80% on MOV-1041B']), CTX, t).flags).toEqual(['contradicted_comparator:exceed 80%']);
+  });
+
   it('names in the section path or document id are not novel', () => {
     expect(flagsOf(['AFW Train B remained available on P-101A'])).toEqual([]);
   });
