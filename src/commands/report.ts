@@ -341,6 +341,19 @@ interface Highlight {
 function renderChunk(rec: Json): string {
   const text = typeof rec.text === 'string' ? rec.text : typeof rec.raw_text === 'string' ? rec.raw_text : '';
   const ownId = String(rec.chunk_id ?? rec.section_id ?? '');
+  // A section's text is its chunks joined by a blank line: a span into one of them is shifted to
+  // where that chunk starts (when the pieces and the chunk ids agree, as evidence assumed).
+  const chunkStarts = new Map<string, number>();
+  if (rec.kind === 'section' && Array.isArray(rec.chunk_ids)) {
+    const pieces = text.split('\n\n');
+    if (pieces.length === rec.chunk_ids.length) {
+      let at = 0;
+      pieces.forEach((piece, i) => {
+        chunkStarts.set(String((rec.chunk_ids as unknown[])[i]), at);
+        at += piece.length + 2;
+      });
+    }
+  }
   const evidence = isObject(rec.evidence) ? rec.evidence : {};
   const highlights: Highlight[] = [];
   const lists: string[] = [];
@@ -357,8 +370,11 @@ function renderChunk(rec: Json): string {
       for (const span of Array.isArray(item.spans) ? item.spans : []) {
         // Spans into this record's own text: the chunk's, or a section's text when its chunks are not told apart.
         if (!isObject(span) || typeof span.start !== 'number' || typeof span.end !== 'number') continue;
-        const own = span.source === 'section_text' || (span.source === 'chunk' && (span.id === ownId || rec.kind !== 'section'));
-        if (own && span.start >= 0 && span.end <= text.length && span.start < span.end) highlights.push({ n, view, field: String(item.field), index: Number(item.index), match, start: span.start, end: span.end });
+        const shift = span.source === 'chunk' && rec.kind === 'section' ? chunkStarts.get(String(span.id)) : undefined;
+        const own = span.source === 'section_text' || shift !== undefined || (span.source === 'chunk' && rec.kind !== 'section' && span.id === ownId);
+        const start = span.start + (shift ?? 0);
+        const end = span.end + (shift ?? 0);
+        if (own && start >= 0 && end <= text.length && start < end) highlights.push({ n, view, field: String(item.field), index: Number(item.index), match, start, end });
       }
       const checks = Array.isArray(item.checks) && item.checks.length > 0 ? ` <span class="checks">${item.checks.map((c) => escapeHtml(c)).join(', ')}</span>` : '';
       const score = typeof item.score === 'number' && match === 'partial' ? ` ${item.score}` : '';

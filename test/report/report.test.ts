@@ -32,3 +32,25 @@ describe('rca report', () => {
     expect(html).toMatch(/records in [\d.]+ s of run time over 1 runs/);
   });
 });
+
+describe('rca report --chunk SECTION_ID', () => {
+  it("marks a section summary's evidence in the section's text, each span shifted to its chunk", async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { PassThrough } = await import('node:stream');
+    const summarize = (await import('../../src/transforms/summarize.js')).default;
+    const report = (await import('../../src/commands/report.js')).default;
+    const { runInProcess } = await import('../support/run-in-process.js');
+    const input = readFileSync('test/golden/summarize/section-summaries-extractive/input.jsonl');
+    const r = await runInProcess(summarize, [input], ['--view', 'section_summary', '--bottom-up', '--backend', 'extractive']);
+    const dir = mkdtempSync(join(tmpdir(), 'rca-report-sections-'));
+    writeFileSync(join(dir, 's.summarized.jsonl'), r.stdout);
+    const first = JSON.parse(r.stdout.split('\n').find((l) => JSON.parse(l).text !== '')!);
+    const code = await report.run({ argv: [dir, '--chunk', first.section_id], stdout: new PassThrough(), stderr: new PassThrough(), env: {} });
+    expect(code).toBe(0);
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    const sentence = first.section_summary.summary.split(/(?<=[.!?;])\s+/)[0];
+    expect(html).toContain(`<mark class="exact" title="#1 section_summary.summary[0] exact">${escapeHtml(sentence.slice(0, 20))}`);
+  });
+});
