@@ -70,6 +70,8 @@ const STAGE_FIELDS = new Set([
   'generation',
   'requests',
   'provenance_fixed',
+  'provenance_normalised',
+  'evidence',
   'embedding_text',
 ]);
 

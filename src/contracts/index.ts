@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { ChunkContext, ChunkInput, NerSeed } from './chunk.js';
 import { ChromaRecord, WeaviateChunk, WeaviateSummary } from './export.js';
+import { ViewEvidence } from './evidence.js';
 import { RejectRecord } from './reject.js';
 import { SectionRecord, SectionSummary } from './sections.js';
 import { RcaFrame, RetrievalSummary, VIEW_SCHEMAS } from './views.js';
@@ -16,6 +17,7 @@ export const RECORD_KINDS = {
   rca_frame: { schema: RcaFrame, summary: 'the root-cause-analysis view of a chunk' },
   section: { schema: SectionRecord, summary: 'a node of a section tree, as rca-count-sections writes it' },
   section_summary: { schema: SectionSummary, summary: 'the summary and key concepts of a section' },
+  view_evidence: { schema: ViewEvidence, summary: 'evidence.<view>: where each item of a view is supported in its source text' },
   reject: { schema: RejectRecord, summary: 'a refused input line, as written by --rejects' },
   weaviate_summary: { schema: WeaviateSummary, summary: 'a section summary as a Weaviate Summary object (rca export)' },
   weaviate_chunk: { schema: WeaviateChunk, summary: 'a chunk as a Weaviate Chunk object (rca export)' },

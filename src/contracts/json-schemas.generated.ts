@@ -876,6 +876,197 @@ export const JSON_SCHEMAS = {
     "additionalProperties": false,
     "description": "section_summary: a summary and the key concepts of one section, to search sections before their chunks"
   },
+  "view_evidence": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "field": {
+              "type": "string",
+              "description": "the view field, dotted for nested ones: \"symptoms_outcomes\", \"entities.systems\", \"summary\", \"concepts\""
+            },
+            "index": {
+              "type": "integer",
+              "description": "position in the list; 0 for scope; for summary the sentence number"
+            },
+            "role": {
+              "type": "string",
+              "enum": [
+                "claim",
+                "summary",
+                "entity",
+                "id",
+                "free"
+              ],
+              "description": "claim: checked for support, numbers, ids, units, comparators, negation, entities; summary: scope, checked as a claim except that a description no clause supports is not flagged; entity: a system or component name; id: located only (its own check is ungrounded_equipment_id / ungrounded_concept); free: keywords and unknowns, located, never flagged, not counted"
+            },
+            "match": {
+              "type": "string",
+              "enum": [
+                "exact",
+                "normalised",
+                "partial",
+                "none"
+              ],
+              "description": "exact: as written; normalised: after folding case, whitespace, punctuation, markdown and number formatting; partial: a clause holds at least 60% of its content words; none"
+            },
+            "score": {
+              "type": "number",
+              "description": "1 for exact and normalised; otherwise the share of content words found in the best clause"
+            },
+            "spans": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "source": {
+                    "type": "string",
+                    "enum": [
+                      "chunk",
+                      "section_text",
+                      "title",
+                      "child"
+                    ],
+                    "description": "chunk: offsets into the chunk's text (for a section, one of its chunks); section_text: into the section's joined text when its chunks cannot be told apart; title: a section title; child: a child section's summary"
+                  },
+                  "id": {
+                    "description": "the chunk id, or the section id of a title or child summary; null where unknown",
+                    "type": [
+                      "string",
+                      "null"
+                    ]
+                  },
+                  "start": {
+                    "type": "integer",
+                    "description": "offset of the first character (UTF-16 code units, as JavaScript strings count)"
+                  },
+                  "end": {
+                    "type": "integer",
+                    "description": "offset after the last character"
+                  }
+                },
+                "required": [
+                  "source",
+                  "id",
+                  "start",
+                  "end"
+                ],
+                "additionalProperties": false,
+                "description": "a span of source text that supports an item"
+              },
+              "description": "where the support is; [] for none"
+            },
+            "checks": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              },
+              "description": "the claim checks the item failed: the flags it adds to the view's flags"
+            },
+            "model_check": {
+              "description": "with rca-validate --check-claims MODEL: whether the model finds the claim in the source",
+              "type": "object",
+              "properties": {
+                "model": {
+                  "type": "string"
+                },
+                "supported": {
+                  "description": "the model's answer; null when none could be had",
+                  "type": [
+                    "boolean",
+                    "null"
+                  ]
+                },
+                "error": {
+                  "description": "why there is no answer: a model error code, REPLY_INVALID or REPLY_NOT_JSON",
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                }
+              },
+              "required": [
+                "model",
+                "supported",
+                "error"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "required": [
+            "field",
+            "index",
+            "role",
+            "match",
+            "score",
+            "spans",
+            "checks"
+          ],
+          "additionalProperties": false,
+          "description": "the evidence of one item of a view"
+        }
+      },
+      "grounding": {
+        "type": "object",
+        "properties": {
+          "items": {
+            "type": "integer",
+            "description": "items counted (every role but free)"
+          },
+          "exact": {
+            "type": "number",
+            "description": "share of counted items, 3 decimals"
+          },
+          "normalised": {
+            "type": "number"
+          },
+          "partial": {
+            "type": "number"
+          },
+          "none": {
+            "type": "number"
+          },
+          "entities": {
+            "type": "integer",
+            "description": "entity names used: entity items, acronyms and \"<modifier> <component>\" phrases in claims"
+          },
+          "novel_entities": {
+            "type": "integer",
+            "description": "of those, names the source never mentions"
+          },
+          "novel_entity_rate": {
+            "description": "novel_entities / entities; null when there are none",
+            "type": [
+              "number",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "items",
+          "exact",
+          "normalised",
+          "partial",
+          "none",
+          "entities",
+          "novel_entities",
+          "novel_entity_rate"
+        ],
+        "additionalProperties": false,
+        "description": "how the items of a view are supported"
+      }
+    },
+    "required": [
+      "items",
+      "grounding"
+    ],
+    "additionalProperties": false,
+    "description": "evidence.<view>: where every item of the view is supported in its source text"
+  },
   "reject": {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",

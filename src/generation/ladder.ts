@@ -7,6 +7,8 @@
 import { checkerFor } from '../contracts/runtime.js';
 import { ModelError } from '../llm/model-client.js';
 import type { JsonObject } from '../runtime/stage.js';
+import { negatedMentions } from '../views/claims.js';
+import type { ViewEvidence } from '../views/evidence.js';
 import { feedbackFor, type ReplyProblem } from '../views/feedback.js';
 import type { GroundingText } from '../views/grounding.js';
 import { recoverJson } from '../views/json-recovery.js';
@@ -44,10 +46,10 @@ export interface GenerationEntry extends BackendInfo {
 
 export type ViewResult =
   /** `content`: the accepted reply as the backend gave it (what the response cache keeps). */
-  | { status: 'ok'; view: JsonObject; flags: string[]; fixed: string[]; generation: GenerationEntry; transportRetries: number; content: string }
+  | { status: 'ok'; view: JsonObject; flags: string[]; fixed: string[]; evidence: ViewEvidence; generation: GenerationEntry; transportRetries: number; content: string }
   /** `content`: the reply kept with its flags; `keptAttempt`: the attempt that gave it. */
-  | { status: 'flagged'; view: JsonObject; flags: string[]; fixed: string[]; generation: GenerationEntry; transportRetries: number; content: string; keptAttempt: number }
-  | { status: 'failed'; view: null; flags: null; fixed: null; generation: GenerationEntry; transportRetries: number };
+  | { status: 'flagged'; view: JsonObject; flags: string[]; fixed: string[]; evidence: ViewEvidence; generation: GenerationEntry; transportRetries: number; content: string; keptAttempt: number }
+  | { status: 'failed'; view: null; flags: null; fixed: null; evidence: null; generation: GenerationEntry; transportRetries: number };
 
 /** The text budget of an attempt: --max-chars throughout, and from the third on at most --truncate-chars. */
 export function attemptMaxChars(policy: LadderPolicy, attempt: number): number | undefined {
@@ -55,14 +57,14 @@ export function attemptMaxChars(policy: LadderPolicy, attempt: number): number |
 }
 
 /** A reply parsed and checked as the ladder checks it: the view with provenance stamped, its flags, and whether it fits the contract. */
-function checkReply(job: Job, grounding: GroundingText, content: string): { ok: true; view: JsonObject; flags: string[]; fixed: string[]; withinContract: boolean } | { ok: false; error: string } {
+function checkReply(job: Job, grounding: GroundingText, content: string): { ok: true; view: JsonObject; flags: string[]; fixed: string[]; evidence: ViewEvidence; withinContract: boolean } | { ok: false; error: string } {
   const recovered = recoverJson(content);
   if (!recovered.ok) return { ok: false, error: recovered.error };
   // A section job is checked against its own sources (text, titles, child summaries): job.sources.
   if (isSectionJob(job)) return { ok: true, ...checkSectionReply(job, recovered.value) };
-  const checked = validateView(job.view, recovered.value, job.context, grounding);
+  const checked = validateView(job.view, recovered.value, job.context, grounding, { negated: negatedMentions(job.nerSeed) });
   // `fixed` names the trusted fields the model got wrong: stamped over, and reported in the record.
-  return { ok: true, view: checked.view, flags: checked.flags, fixed: checked.fixed, withinContract: checkerFor(job.view)(checked.view) === null };
+  return { ok: true, view: checked.view, flags: checked.flags, fixed: checked.fixed, evidence: checked.evidence, withinContract: checkerFor(job.view)(checked.view) === null };
 }
 
 /** What the response cache holds for a view: its accepted reply and the ladder's totals. */
@@ -104,9 +106,9 @@ export function replayOutcome(job: Job, grounding: GroundingText, info: BackendI
     error: null,
   };
   if (flagged !== undefined) {
-    return { status: 'flagged', view: checked.view, flags: checked.flags, fixed: checked.fixed, generation, transportRetries: 0, content: outcome.content, keptAttempt: flagged.keptAttempt };
+    return { status: 'flagged', view: checked.view, flags: checked.flags, fixed: checked.fixed, evidence: checked.evidence, generation, transportRetries: 0, content: outcome.content, keptAttempt: flagged.keptAttempt };
   }
-  return { status: 'ok', view: checked.view, flags: [], fixed: checked.fixed, generation, transportRetries: 0, content: outcome.content };
+  return { status: 'ok', view: checked.view, flags: [], fixed: checked.fixed, evidence: checked.evidence, generation, transportRetries: 0, content: outcome.content };
 }
 
 function sameFlags(a: readonly string[], b: readonly string[]): boolean {
@@ -119,6 +121,7 @@ interface Candidate {
   view: JsonObject;
   flags: string[];
   fixed: string[];
+  evidence: ViewEvidence;
   doneReason: string | null;
   textCut: TextCut | null;
 }
@@ -156,7 +159,7 @@ export async function runLadder(job: Job, grounding: GroundingText, backend: Bac
       transportRetries += err.retries;
       // A transport failure that survived its retries, or a refusal: another prompt will not help.
       const error = { code: err.code, message: err.message, attempts: attempt };
-      return { status: 'failed', view: null, flags: null, fixed: null, generation: entry(attempt, { doneReason: null, textCut: lastCut }, error), transportRetries };
+      return { status: 'failed', view: null, flags: null, fixed: null, evidence: null, generation: entry(attempt, { doneReason: null, textCut: lastCut }, error), transportRetries };
     }
     transportRetries += reply.transportRetries;
     tokens.prompt = addCount(tokens.prompt, reply.promptTokens);
@@ -179,10 +182,10 @@ export async function runLadder(job: Job, grounding: GroundingText, backend: Bac
     }
     const { withinContract } = checked;
     if (withinContract && checked.flags.length === 0) {
-      return { status: 'ok', view: checked.view, flags: [], fixed: checked.fixed, generation: entry(attempt, reply, null), transportRetries, content: reply.content };
+      return { status: 'ok', view: checked.view, flags: [], fixed: checked.fixed, evidence: checked.evidence, generation: entry(attempt, reply, null), transportRetries, content: reply.content };
     }
     if (withinContract && (best === null || checked.flags.length < best.flags.length)) {
-      best = { content: reply.content, attempt, view: checked.view, flags: checked.flags, fixed: checked.fixed, doneReason: reply.doneReason, textCut: reply.textCut };
+      best = { content: reply.content, attempt, view: checked.view, flags: checked.flags, fixed: checked.fixed, evidence: checked.evidence, doneReason: reply.doneReason, textCut: reply.textCut };
     }
     problem = { flags: checked.flags };
     lastError = { code: 'REPLY_INVALID', message: checked.flags.join(', ') };
@@ -191,10 +194,10 @@ export async function runLadder(job: Job, grounding: GroundingText, backend: Bac
   // Out of tries. A reply within the contract is kept with its flags (in band, for the reader to
   // judge); anything else leaves the view null with the last reason.
   if (best !== null) {
-    return { status: 'flagged', view: best.view, flags: best.flags, fixed: best.fixed, generation: entry(tries, best, null), transportRetries, content: best.content, keptAttempt: best.attempt };
+    return { status: 'flagged', view: best.view, flags: best.flags, fixed: best.fixed, evidence: best.evidence, generation: entry(tries, best, null), transportRetries, content: best.content, keptAttempt: best.attempt };
   }
   const error = { ...lastError, attempts: tries };
-  return { status: 'failed', view: null, flags: null, fixed: null, generation: entry(tries, { doneReason: lastDoneReason, textCut: lastCut }, error), transportRetries };
+  return { status: 'failed', view: null, flags: null, fixed: null, evidence: null, generation: entry(tries, { doneReason: lastDoneReason, textCut: lastCut }, error), transportRetries };
 }
 
 function addCount(total: number | null, more: number | null): number | null {

@@ -1,6 +1,6 @@
 // What generate reads from a tagged record, which of its views still need work, and how the
 // results are written back: each view at its own key, its flags under `flags.<view>` (the shape
-// rca-validate writes), and `generation.<view>`. Fields owned by other stages pass through.
+// rca-validate writes), its evidence under `evidence.<view>`, and `generation.<view>`. Fields owned by other stages pass through.
 import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import { checkerFor } from '../contracts/runtime.js';
 import { chunkTextOf } from '../tagging/chunk-fields.js';
@@ -47,6 +47,7 @@ export function withResults(record: JsonObject, results: ReadonlyMap<ViewType, V
   const flags: JsonObject = isPlainObject(record.flags) ? { ...record.flags } : {};
   const fixed: JsonObject = isPlainObject(record.provenance_fixed) ? { ...record.provenance_fixed } : {};
   const generation: JsonObject = isPlainObject(record.generation) ? { ...record.generation } : {};
+  const evidence: JsonObject = isPlainObject(record.evidence) ? { ...record.evidence } : {};
   for (const [view, result] of results) {
     out[view] = result.view;
     if (result.flags === null) delete flags[view];
@@ -54,9 +55,12 @@ export function withResults(record: JsonObject, results: ReadonlyMap<ViewType, V
     if (result.fixed === null) delete fixed[view];
     else fixed[view] = result.fixed;
     generation[view] = result.generation;
+    if (result.evidence === null) delete evidence[view];
+    else evidence[view] = result.evidence;
   }
   out.flags = flags;
   out.provenance_fixed = fixed;
+  out.evidence = evidence;
   out.generation = generation;
   return out;
 }

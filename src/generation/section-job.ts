@@ -5,6 +5,7 @@
 // (requests.ts), the ladder through checkReply; everything else is shared with the chunk views.
 import { checkerFor, jsonSchemaFor, type JsonSchema } from '../contracts/runtime.js';
 import type { JsonObject } from '../runtime/stage.js';
+import type { ViewEvidence } from '../views/evidence.js';
 import { buildSectionPrompt, sectionSourceName } from '../views/section-prompt.js';
 import { validateSectionSummary, type SectionSources } from '../views/section-validate.js';
 import { SECTION_VIEW, type ChildSummary, type SectionInput, type SectionView } from '../views/section-view.js';
@@ -44,9 +45,9 @@ export function sectionFormat(): JsonSchema {
 }
 
 /** A recovered reply checked as the chunk views' replies are: stamped, flagged, and held to its contract. */
-export function checkSectionReply(job: SectionJob, value: JsonObject): { view: JsonObject; flags: string[]; fixed: string[]; withinContract: boolean } {
+export function checkSectionReply(job: SectionJob, value: JsonObject): { view: JsonObject; flags: string[]; fixed: string[]; evidence: ViewEvidence; withinContract: boolean } {
   const checked = validateSectionSummary(value, job.section, job.sources);
-  return { view: checked.view, flags: checked.flags, fixed: checked.fixed, withinContract: checkerFor(SECTION_VIEW)(checked.view) === null };
+  return { view: checked.view, flags: checked.flags, fixed: checked.fixed, evidence: checked.evidence, withinContract: checkerFor(SECTION_VIEW)(checked.view) === null };
 }
 
 /** How feedback names the text a section's reply must come from. */

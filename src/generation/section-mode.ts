@@ -119,6 +119,7 @@ export function readSection(record: JsonObject): ReadSection {
       page_start: r.page_start,
       page_end: r.page_end,
       text: r.text,
+      chunk_ids: r.chunk_ids,
     },
   };
 }
@@ -133,11 +134,15 @@ export function withSectionResult(record: JsonObject, result: ViewResult, childr
   const out: JsonObject = { ...record };
   const flags: JsonObject = isPlainObject(record.view_flags) ? { ...record.view_flags } : {};
   const generation: JsonObject = isPlainObject(record.generation) ? { ...record.generation } : {};
+  const evidence: JsonObject = isPlainObject(record.evidence) ? { ...record.evidence } : {};
   out[SECTION_VIEW] = result.view;
   if (result.flags === null) delete flags[SECTION_VIEW];
   else flags[SECTION_VIEW] = result.flags;
+  if (result.evidence === null) delete evidence[SECTION_VIEW];
+  else evidence[SECTION_VIEW] = result.evidence;
   generation[SECTION_VIEW] = childrenMissing === null ? result.generation : { ...result.generation, children_missing: childrenMissing };
   out.view_flags = flags;
+  out.evidence = evidence;
   out.generation = generation;
   return out;
 }
@@ -217,7 +222,7 @@ export class SectionGenerator extends Generator {
     }
     if (this.waiting !== null && section.parent_id !== null) {
       const title = section.title;
-      this.waiting.add(section.parent_id, Promise.resolve(work).then((w) => (w.summary === null || w.summary.trim() === '' ? null : { title, summary: w.summary })));
+      this.waiting.add(section.parent_id, Promise.resolve(work).then((w) => (w.summary === null || w.summary.trim() === '' ? null : { title, summary: w.summary, section_id: section.section_id })));
     }
     return this.inOrder(work instanceof Promise ? work.then((w) => w.prepared) : work.prepared, meta);
   }

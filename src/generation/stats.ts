@@ -1,6 +1,7 @@
 // Run counters of generate and summarize, and how they read on stderr (summary, progress, the
 // messages of a pool of hosts) and in the --stats JSON. Timing is passed in, never read here.
 import type { HostPoolEvent, HostStats } from '../llm/host-pool.js';
+import { GroundingTally } from '../views/evidence.js';
 import type { ViewResult } from './ladder.js';
 
 export class GenerationStats {
@@ -19,8 +20,11 @@ export class GenerationStats {
   outputTokens = 0;
   requestsRendered = 0;
   readonly failuresByCode = new Map<string, number>();
+  /** How the items of the views written matched their source text (cached ones too). */
+  readonly grounding = new GroundingTally();
 
   countView(result: ViewResult): void {
+    if (result.evidence !== null) this.grounding.add(result.evidence);
     // Attempts and tokens measure this run's work: a replayed view cost none.
     if (result.generation.cached) {
       this.viewsCached++;
@@ -60,6 +64,7 @@ export class GenerationStats {
       transport_retries: this.transportRetries,
       tokens: { prompt: this.promptTokens, output: this.outputTokens },
       requests_rendered: this.requestsRendered,
+      grounding: this.grounding.toJson(),
     };
   }
 }
@@ -93,6 +98,8 @@ export function summaryLines(stats: GenerationStats, wallMs: number | null, mode
     const codes = [...stats.failuresByCode].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     lines.push(`failed views by cause: ${codes.map(([code, n]) => `${code} ${number.format(n)}`).join(', ')}`);
   }
+  const grounding = stats.grounding.line();
+  if (grounding !== null) lines.push(grounding);
   lines.push(...hosts);
   // On a line of its own: the one part of the summary that differs from run to run.
   if (wallMs !== null) {

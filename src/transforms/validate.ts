@@ -1,8 +1,12 @@
 import type { ChunkContext } from '../contracts/chunk.js';
 import { checkerFor } from '../contracts/runtime.js';
+import { FatalError, UsageError } from '../runtime/exit-codes.js';
 import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
 import { chunkTextOf } from '../tagging/chunk-fields.js';
 import { ContextBuilder } from '../tagging/context.js';
+import { negatedMentions } from '../views/claims.js';
+import type { ClaimChecker } from '../views/claim-model.js';
+import { chunkViewItems, GroundingTally, type ViewEvidence } from '../views/evidence.js';
 import { GroundingText } from '../views/grounding.js';
 import { isPlainObject, validateView } from '../views/validate-view.js';
 import { parseViewFields, VIEW_TYPES, type ViewFields, type ViewType } from '../views/view-types.js';
@@ -16,18 +20,30 @@ export default defineStage({
      (a record without context gets it built exactly as rca-tag would);
   2. the view is checked: keys and types of the contract; list items are plain strings with some
      content, each once, not serialised lists or objects; no keys outside the contract (dropped);
-     quality gates; grounding: every number in numbers_limits, every entities.equipment_ids item and
-     every phrase in double quotes must occur in the chunk text (case and whitespace ignored).
+     quality gates; grounding: every entities.equipment_ids item and every phrase in double quotes
+     must occur in the chunk text (case and whitespace ignored);
+  3. every item is located in the chunk text (evidence) and its claims checked: numbers and plant
+     ids must be the text's; a number keeps its unit and comparator; an item keeps the polarity of
+     the clause it comes from (and states no mention ner_seed.negated rules out); systems and
+     components are ones the text (or the document's path and title) names; a claim no clause
+     supports is flagged. With --check-claims MODEL a model is asked about each claim too.
 Adds:
-  flags             {<view>: [flag, ...]}: [] is a pass
-  provenance_fixed  {<view>: [path, ...]}: trusted fields whose stored value was wrong and replaced
+  flags                  {<view>: [flag, ...]}: [] is a pass
+  provenance_fixed       {<view>: [path, ...]}: trusted fields whose stored value was wrong and replaced
+  provenance_normalised  {<view>: [path, ...]}: trusted fields stored in another writing (a section
+                         path with markdown emphasis, page -1 for unknown): replaced, not forged
+  evidence               {<view>: {items: [{field, index, role, match, score, spans, checks}], grounding}}:
+                         where each item is supported in the text (rca schema view_evidence)
 A view with flags makes the exit status 1 (with a warning naming the view and its flags) unless
 --flags-ok. Flags: bad_view_type, missing_<key>, scope_not_str, <list>_not_list,
 entities_not_object, entities_<k>_missing_or_not_list, citations_not_object,
 citations_<k>_missing, citations_<k>_wrong_type, view_not_object, <list>_item_not_string,
 <list>_item_blank, <list>_item_duplicate, <list>_item_stringified, unexpected_key_<key>,
-scope_too_short, few_keywords, boilerplate, empty_frame, ungrounded_number:<n>,
-ungrounded_equipment_id:<id>, ungrounded_quote:<phrase>.`,
+scope_too_short, few_keywords, boilerplate, empty_frame, ungrounded_number:<n>[ in "<item>"],
+ungrounded_equipment_id:<id>, ungrounded_id:<id>, ungrounded_quote:<phrase>,
+unsupported_item:<field>[<i>], wrong_unit:<quantity>, contradicted_comparator:<quantity>,
+negation_mismatch:<sentence>, ruled_out:<mention>, novel_entity:<name>, weak_grounding:<share>,
+model_unsupported:<field>[<i>].`,
   examples: [
     'rca-validate < generated.jsonl > validated.jsonl',
     'rca-validate --from-fields retrieval_summary_json,rca_frame_json --flags-ok enriched.jsonl',
@@ -44,9 +60,44 @@ ungrounded_equipment_id:<id>, ungrounded_quote:<phrase>.`,
       default: false,
       help: 'record the flags but exit 0 and print no per-record warnings',
     },
+    'check-claims': {
+      type: 'string',
+      placeholder: 'MODEL',
+      help: 'also ask MODEL (served by Ollama at --claims-host) whether the chunk text supports each claim; the answer goes on the item\'s evidence (model_check), a "no" adds model_unsupported:<field>[<i>] [default: off]',
+    },
+    'claims-host': {
+      type: 'string',
+      placeholder: 'URL',
+      help: 'the Ollama server of --check-claims [default: $OLLAMA_HOST, else http://127.0.0.1:11434]',
+    },
+    'grounding-floor': {
+      type: 'number',
+      placeholder: 'SHARE',
+      default: 0,
+      help: 'flag weak_grounding:<share> on a view whose share of items with exact or normalised support is below SHARE (0 to 1) [default: 0, off]',
+    },
   },
-  create(options) {
-    return new Validator(parseViewFields(options['from-fields']), options['flags-ok'], options['from-fields'].length > 0);
+  async create(options, setup) {
+    const floor = options['grounding-floor'];
+    if (!(floor >= 0 && floor <= 1)) throw new UsageError(`--grounding-floor must be a share from 0 to 1, got ${floor}`);
+    const model = options['check-claims'];
+    if (model === undefined && options['claims-host'] !== undefined) throw new UsageError('--claims-host works with --check-claims MODEL');
+    let checker: ClaimChecker | null = null;
+    if (model !== undefined) {
+      if (model.trim() === '') throw new UsageError('--check-claims needs a model name');
+      // Loaded only here: a validate run without the model check never loads a client.
+      const [{ createOllamaClient }, { ClaimChecker: Checker }, { ModelError }] = await Promise.all([import('../llm/ollama-client.js'), import('../views/claim-model.js'), import('../llm/model-client.js')]);
+      const host = options['claims-host'] ?? setup.env.OLLAMA_HOST ?? 'http://127.0.0.1:11434';
+      const client = createOllamaClient({ host });
+      try {
+        await client.preflight(model);
+      } catch (err) {
+        if (err instanceof ModelError) throw new FatalError(`--check-claims: ${err.message}`);
+        throw err;
+      }
+      checker = new Checker(client, model);
+    }
+    return new Validator(parseViewFields(options['from-fields']), options['flags-ok'], floor, checker, options['from-fields'].length > 0);
   },
 });
 
@@ -58,16 +109,23 @@ export class Validator {
   private readonly flagCounts = new Map<string, number>();
 
   private readonly tally: ViewFieldTally;
+  private readonly grounding = new GroundingTally();
 
   constructor(
     private readonly fields: ViewFields,
     private readonly flagsOk: boolean,
+    private readonly floor = 0,
+    private readonly checker: ClaimChecker | null = null,
     fieldsGiven = false,
   ) {
     this.tally = new ViewFieldTally(fields, fieldsGiven);
+    // Model checks are slow: several records' checks may wait for their turn in input order.
+    this.window = checker === null ? undefined : 8;
   }
 
-  process(record: JsonObject): Outcome {
+  readonly window: number | undefined;
+
+  process(record: JsonObject): Outcome | Promise<Outcome> {
     let context: ChunkContext;
     let text: string;
     if (record.context !== undefined) {
@@ -87,30 +145,58 @@ export class Validator {
     const out: JsonObject = { ...record };
     const flags: Partial<Record<ViewType, string[]>> = {};
     const fixed: Partial<Record<ViewType, string[]>> = {};
+    const normalised: Partial<Record<ViewType, string[]>> = {};
+    const evidence: Partial<Record<ViewType, ViewEvidence>> = {};
     const warnings: string[] = [];
+    const negated = negatedMentions(record.ner_seed);
+    // Names a view may take from the document rather than the chunk: its path, id and title.
+    const contextText = [context.section_path, context.doc_id, ...['doc_name', 'doc_title', 'title'].flatMap((k) => (typeof record[k] === 'string' ? [record[k] as string] : []))];
     let grounding: GroundingText | null = null;
     for (const view of VIEW_TYPES) {
       const field = this.fields[view];
       if (field === undefined) continue;
       const value = record[field];
       if (value === undefined || value === null) continue;
-      let result: { flags: string[]; fixed: string[] };
+      let result: { flags: string[]; fixed: string[]; normalised: string[] };
       if (isPlainObject(value)) {
         grounding ??= new GroundingText(text);
-        const checked = validateView(view, value, context, grounding);
+        const checked = validateView(view, value, context, grounding, { negated, floor: this.floor, context: contextText });
         out[field] = checked.view;
+        evidence[view] = checked.evidence;
+        this.grounding.add(checked.evidence);
         result = checked;
       } else {
-        result = { flags: ['view_not_object'], fixed: [] };
+        result = { flags: ['view_not_object'], fixed: [], normalised: [] };
       }
       flags[view] = result.flags;
       fixed[view] = result.fixed;
-      this.count(result.flags);
-      if (result.flags.length > 0 && !this.flagsOk) warnings.push(`${view}: ${result.flags.join(', ')}`);
+      normalised[view] = result.normalised;
     }
     out.flags = flags;
     out.provenance_fixed = fixed;
-    return { records: [out], failed: warnings.length > 0, warnings };
+    out.provenance_normalised = normalised;
+    out.evidence = evidence;
+    const finish = (): Outcome => {
+      for (const view of VIEW_TYPES) {
+        const viewFlags = flags[view];
+        if (viewFlags === undefined) continue;
+        this.count(viewFlags);
+        if (viewFlags.length > 0 && !this.flagsOk) warnings.push(`${view}: ${viewFlags.join(', ')}`);
+      }
+      return { records: [out], failed: warnings.length > 0, warnings };
+    };
+    if (this.checker === null || Object.keys(evidence).length === 0) return finish();
+    const checker = this.checker;
+    return (async () => {
+      for (const view of VIEW_TYPES) {
+        const ev = evidence[view];
+        if (ev === undefined) continue;
+        const values = new Map(chunkViewItems(view, out[this.fields[view]!] as JsonObject).map(([field, index, value]) => [`${field}[${index}]`, value]));
+        const added = await checker.checkItems(text, ev.items, (item) => values.get(`${item.field}[${item.index}]`) ?? '');
+        flags[view] = [...new Set([...flags[view]!, ...added])];
+      }
+      return finish();
+    })();
   }
 
   private count(flags: readonly string[]): void {
@@ -124,7 +210,10 @@ export class Validator {
   }
 
   summary(): string[] {
-    return [...this.tally.summary(), ...(this.viewsFlagged > 0 ? [`${this.viewsFlagged} of ${this.viewsChecked} views flagged`] : [])];
+    const lines = [...this.tally.summary(), ...(this.viewsFlagged > 0 ? [`${this.viewsFlagged} of ${this.viewsChecked} views flagged`] : [])];
+    const line = this.grounding.line();
+    if (line !== null) lines.push(line);
+    return lines;
   }
 
   progress(): string {
@@ -136,6 +225,8 @@ export class Validator {
       views_checked: this.viewsChecked,
       views_flagged: this.viewsFlagged,
       flag_counts: Object.fromEntries([...this.flagCounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+      grounding: this.grounding.toJson(),
     };
   }
 }
+

@@ -1,3 +1,5 @@
+import { EvidenceText } from './evidence-text.js';
+
 // Is what the model extracted actually in the chunk? Numbers, equipment ids and quoted phrases
 // are looked up in the chunk text after the same normalisation on both sides (Unicode
 // compatibility forms, case, hyphen variants, runs of whitespace).
@@ -88,6 +90,7 @@ let lastMade: WeakRef<GroundingText> | null = null;
 export class GroundingText {
   private readonly pieces: string[];
   private numbers: Set<string> | null = null;
+  private prepared: EvidenceText | null = null;
 
   constructor(readonly source: string) {
     this.pieces = source.length <= NORMALISE_PIECE_CHARS ? [normaliseForGrounding(source)] : normalisedPieces(source);
@@ -104,6 +107,12 @@ export class GroundingText {
     const made = new GroundingText(text);
     lastMade = new WeakRef(made);
     return made;
+  }
+
+  /** The text prepared for locating items (evidence spans), built on first use. */
+  get evidence(): EvidenceText {
+    this.prepared ??= new EvidenceText(this.source);
+    return this.prepared;
   }
 
   /** A number occurs as a whole number token (so "6" is not found in "6.2"). */

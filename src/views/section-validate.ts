@@ -10,6 +10,8 @@
 // The sources are the section's own text and its title, and with --bottom-up the titles and
 // summaries of its children: what the prompt showed the model.
 import type { JsonObject } from '../runtime/stage.js';
+import { finish, itemEvidence, type EvidenceSpan, type SpanMapper, type ViewEvidence } from './evidence.js';
+import { splitSentences } from './evidence-match.js';
 import { GroundingText, numbersIn, quotedPhrases } from './grounding.js';
 import { SECTION_SUMMARY_SHAPE, stampSectionProvenance, type ChildSummary, type SectionInput } from './section-view.js';
 import { flagValue, keepContractKeys, shapeFlags } from './validate-view.js';
@@ -37,18 +39,65 @@ export function countWords(text: string): number {
 /** What a section summary must be grounded in, prepared once for the ladder and its retries. */
 export interface SectionSources {
   grounding: GroundingText;
+  /** Where a span of the joined sources is for a reader: a chunk of the section, its title, a child's summary. */
+  mapSpan: SpanMapper;
   /** Words of the section text and the child summaries (titles are not counted): what the length gates scale with. */
   words: number;
 }
 
+// count-sections joins a section's chunks with a blank line (section-tree.ts).
+const CHUNK_SEPARATOR = '\n\n';
+
+interface SourcePart {
+  start: number;
+  end: number;
+  source: EvidenceSpan['source'];
+  id: string | null;
+}
+
 export function sectionSources(section: SectionInput, children: readonly ChildSummary[]): SectionSources {
-  const parts = [section.text, section.title];
+  const parts: SourcePart[] = [];
+  let joined = '';
+  const add = (value: string, source: EvidenceSpan['source'], id: string | null): void => {
+    if (joined !== '') joined += SOURCE_SEPARATOR;
+    parts.push({ start: joined.length, end: joined.length + value.length, source, id });
+    joined += value;
+  };
+  add(section.text, 'section_text', null);
+  add(section.title, 'title', section.section_id);
   let words = countWords(section.text);
   for (const child of children) {
-    parts.push(child.title, child.summary);
+    add(child.title, 'title', child.section_id ?? null);
+    add(child.summary, 'child', child.section_id ?? null);
     words += countWords(child.summary);
   }
-  return { grounding: new GroundingText(parts.join(SOURCE_SEPARATOR)), words };
+  const chunks = chunkPieces(section);
+  const mapSpan: SpanMapper = (span) => {
+    const part = parts.find((p) => span.start >= p.start && span.start < p.end) ?? parts[0]!;
+    const start = span.start - part.start;
+    const end = Math.min(span.end, part.end) - part.start;
+    if (part.source !== 'section_text' || chunks === null) return { source: part.source, id: part.id, start, end };
+    const chunk = chunks.find((c) => start >= c.start && start < c.end) ?? chunks.at(-1)!;
+    return { source: 'chunk', id: chunk.id, start: start - chunk.start, end: Math.min(end, chunk.end) - chunk.start };
+  };
+  return { grounding: new GroundingText(joined), mapSpan, words };
+}
+
+// The section's text split back into its chunks, when that is unambiguous: as many pieces
+// between blank lines as it has chunks (a chunk whose own text holds a blank line makes it
+// ambiguous; spans then point into the section's text).
+function chunkPieces(section: SectionInput): { id: string; start: number; end: number }[] | null {
+  const ids = section.chunk_ids;
+  if (ids === undefined || ids.length === 0) return null;
+  if (ids.length === 1) return [{ id: ids[0]!, start: 0, end: section.text.length }];
+  const pieces = section.text.split(CHUNK_SEPARATOR);
+  if (pieces.length !== ids.length) return null;
+  let at = 0;
+  return pieces.map((piece, i) => {
+    const out = { id: ids[i]!, start: at, end: at + piece.length };
+    at += piece.length + CHUNK_SEPARATOR.length;
+    return out;
+  });
 }
 
 /** The least a summary of these sources may hold: 60 words, or half the sources' words when they are fewer than 120. */
@@ -67,14 +116,32 @@ export interface SectionValidation {
   flags: string[];
   /** Trusted paths whose stored value differed and was overwritten. */
   fixed: string[];
+  /** Where each sentence of the summary and each concept is supported in the sources. */
+  evidence: ViewEvidence;
 }
 
 export function validateSectionSummary(obj: JsonObject, section: SectionInput, sources: SectionSources): SectionValidation {
   const fixed = stampSectionProvenance(obj, section);
   const flags = shapeFlags(SECTION_SUMMARY_SHAPE, obj);
   keepContractKeys(SECTION_SUMMARY_SHAPE, obj);
-  flags.push(...qualityFlags(obj, sources.words), ...groundingFlags(obj, sources.grounding));
-  return { view: obj, flags: [...new Set(flags)], fixed };
+  const checked = sectionEvidence(obj, sources, [section.section_path, section.doc_id]);
+  flags.push(...qualityFlags(obj, sources.words), ...groundingFlags(obj, sources.grounding), ...checked.flags);
+  return { view: obj, flags: [...new Set(flags)], fixed, evidence: checked.evidence };
+}
+
+/** Each sentence of the summary is a claim (checked for units, comparators, negation, entities;
+ *  its numbers and quotes are checked above); each concept is located (ungrounded_concept is its check). */
+export function sectionEvidence(obj: JsonObject, sources: SectionSources, context: readonly string[] = []): { evidence: ViewEvidence; flags: string[] } {
+  const items = [];
+  if (typeof obj.summary === 'string') {
+    for (const [i, sentence] of splitSentences(obj.summary).entries()) items.push(itemEvidence('summary', i, sentence.text, 'claim', sources.grounding, sources.mapSpan, { context }, false));
+  }
+  if (Array.isArray(obj.concepts)) {
+    obj.concepts.forEach((c, i) => {
+      if (typeof c === 'string' && HAS_CONTENT_RE.test(c)) items.push(itemEvidence('concepts', i, c, 'id', sources.grounding, sources.mapSpan, { context }, false));
+    });
+  }
+  return finish(items, {});
 }
 
 function qualityFlags(obj: JsonObject, sourceWords: number): string[] {

@@ -28,12 +28,16 @@ export interface SectionInput {
   page_end: number | null;
   /** The section's own text (its direct chunks'). */
   text: string;
+  /** Its direct chunks, in input order: where evidence spans in `text` point. */
+  chunk_ids?: readonly string[];
 }
 
 /** A finished child's contribution to its parent's prompt (--bottom-up). */
 export interface ChildSummary {
   title: string;
   summary: string;
+  /** The child's section id: where evidence spans in its summary point. */
+  section_id?: string;
 }
 
 /** Fields the model never decides: stamped from the section record before any check. */

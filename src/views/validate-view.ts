@@ -4,8 +4,9 @@
 import type { ChunkContext } from '../contracts/chunk.js';
 import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
 import type { JsonObject } from '../runtime/stage.js';
-import { GroundingText, numbersIn, quotedPhrases } from './grounding.js';
-import { stampProvenance } from './view-skeleton.js';
+import { chunkViewEvidence, type EvidenceOptions, type ViewEvidence } from './evidence.js';
+import { GroundingText, quotedPhrases } from './grounding.js';
+import { normalisedPaths, stampProvenance } from './view-skeleton.js';
 import { VIEW_SHAPES, type FieldShape, type ObjectShape } from './view-shape.js';
 import type { ViewType } from './view-types.js';
 
@@ -34,18 +35,27 @@ export interface ViewValidation {
   flags: string[];
   /** Trusted paths whose stored value differed and was overwritten, e.g. "citations.page_start". */
   fixed: string[];
+  /** Trusted paths whose stored value was the trusted one written differently (markdown emphasis,
+   *  page -1 for unknown): overwritten too, but not a forged value. Not in `fixed`. */
+  normalised: string[];
+  /** Where each item's support is in the chunk text, and the view's grounding summary. */
+  evidence: ViewEvidence;
 }
 
 /**
  * Stamps trusted provenance (in place), checks shape and quality, keeps only the contract's keys
  * in contract order, and checks that numbers, equipment ids and quoted phrases occur in the chunk text.
  */
-export function validateView(view: ViewType, obj: JsonObject, context: ChunkContext, text: string | GroundingText): ViewValidation {
-  const fixed = stampProvenance(obj, view, context);
+export function validateView(view: ViewType, obj: JsonObject, context: ChunkContext, text: string | GroundingText, options: EvidenceOptions = {}): ViewValidation {
+  const storedCitations = obj.citations;
+  const changed = stampProvenance(obj, view, context);
+  const normalised = normalisedPaths(storedCitations, obj.citations as JsonObject, changed);
+  const fixed = changed.filter((path) => !normalised.includes(path));
   const flags = checkView(view, obj);
   keepContractKeys(VIEW_SHAPES[view], obj);
   const grounding = typeof text === 'string' ? new GroundingText(text) : text;
-  return { view: obj, flags: unique([...flags, ...groundingFlags(view, obj, grounding)]), fixed };
+  const checked = chunkViewEvidence(view, obj, grounding, context.chunk_id, { context: [context.section_path, context.doc_id], ...options });
+  return { view: obj, flags: unique([...flags, ...groundingFlags(view, obj, grounding), ...checked.flags]), fixed, normalised, evidence: checked.evidence };
 }
 
 /** Shape and quality flags of a view as given (no stamping, no grounding, nothing changed). */
@@ -151,11 +161,7 @@ function qualityFlags(view: ViewType, obj: JsonObject): string[] {
 function groundingFlags(view: ViewType, obj: JsonObject, text: GroundingText): string[] {
   const flags: string[] = [];
   const rules = GROUNDED_FIELDS[view];
-  for (const path of rules.numbers) {
-    for (const item of stringsAt(obj, path)) {
-      for (const number of numbersIn(item)) if (!text.hasNumber(number)) flags.push(`ungrounded_number:${number}`);
-    }
-  }
+  // Numbers are checked in every claim of the view with its evidence (evidence.ts).
   for (const path of rules.identifiers) {
     for (const item of stringsAt(obj, path)) {
       const id = item.trim();

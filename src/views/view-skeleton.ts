@@ -60,6 +60,32 @@ export function stampProvenance(obj: JsonObject, view: ViewType, context: ChunkC
   return fixed;
 }
 
+/**
+ * Which of the paths stampProvenance reports are only a different writing of the trusted value:
+ * a section path with markdown emphasis ("**1. Scope**" for "1. Scope"), or a page of -1 where the
+ * trusted page is unknown (null). Audits list them apart from real fixes (provenance_normalised).
+ */
+export function normalisedPaths(stored: unknown, want: JsonObject, paths: readonly string[]): string[] {
+  if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return [];
+  const have = stored as JsonObject;
+  return paths.filter((path) => {
+    const key = path.startsWith('citations.') ? path.slice('citations.'.length) : null;
+    if (key === null || !Object.hasOwn(have, key) || !Object.hasOwn(want, key)) return false;
+    const s = have[key];
+    const w = want[key];
+    if (key === 'section_path') return typeof s === 'string' && typeof w === 'string' && withoutEmphasis(s) === withoutEmphasis(w);
+    if (key === 'page_start' || key === 'page_end') return s === -1 && w === null;
+    return false;
+  });
+}
+
+const EMPHASIS_RE = /(\*\*|__|\*|_)(?=\S)(.+?)(?<=\S)\1/g;
+function withoutEmphasis(path: string): string {
+  let prev = path;
+  for (let next = path.replace(EMPHASIS_RE, '$2'); next !== prev; next = next.replace(EMPHASIS_RE, '$2')) prev = next;
+  return prev.replace(/\s+/g, ' ').trim();
+}
+
 export function citationDifferences(stored: unknown, want: JsonObject): string[] {
   if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return ['citations'];
   const have = stored as JsonObject;

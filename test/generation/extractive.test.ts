@@ -54,11 +54,17 @@ describe.each(GOLDEN)('golden %s', (name) => {
       expect(rec.flags).toEqual(records[i]!.flags);
       for (const view of Object.keys(rec.flags)) {
         expect(rec.provenance_fixed[view]).toEqual([]);
-        expect((rec.flags[view] as string[]).filter((f) => !QUALITY_FLAGS.has(f))).toEqual([]);
+        expect((rec.flags[view] as string[]).filter((f) => !QUALITY_FLAGS.has(f) && !KNOWN_REVERSALS.has(f))).toEqual([]);
+        expect(rec.evidence[view].grounding.none).toBe(0);
       }
     });
   });
 });
+
+// Terms the extractive baseline still lists as positive facts out of a negated clause ("No
+// safety injection or reactor trip occurred", "no oil leakage observed", "found no fouling"): the
+// negation check catches them; the baseline's negation fix removes them.
+const KNOWN_REVERSALS = new Set(['negation_mismatch:reactor trip', 'negation_mismatch:leakage', 'negation_mismatch:fouling']);
 
 describe('the extractive backend as a stage backend', () => {
   it('needs no server and gives the same bytes every run', async () => {
@@ -67,7 +73,7 @@ describe('the extractive backend as a stage backend', () => {
     const b = await run('summarize', NO_SERVER, input, ['--backend', 'extractive', '--concurrency', '4']);
     expect(a.code).toBe(0);
     expect(a.stdout).toBe(b.stdout);
-    expect(a.stderr).toBe('rca-summarize: 6 records: views 12 ok, 0 flagged, 0 failed\n');
+    expect(a.stderr).toMatch(/^rca-summarize: 6 records: views 12 ok, 0 flagged, 0 failed\nrca-summarize: grounding: \d+ items: exact 100\.0%, normalised 0\.0%, partial 0\.0%, none 0\.0%; novel entities 0 of \d+\n$/);
     for (const rec of parseLines(a.stdout)) for (const view of VIEWS) expect(rec.generation[view]).toEqual({ ...ENTRY, text_cut: null });
   });
 

@@ -52,7 +52,7 @@ describe('generate against the fake server', () => {
         });
       }
     }
-    expect(stableStderr(r.stderr)).toMatch(/^rca-generate: 3 records: views 6 ok, 0 flagged, 0 failed; 6 attempts, 0 transport retries; tokens [\d,]+ in \/ [\d,]+ out\n$/);
+    expect(stableStderr(r.stderr)).toMatch(/^rca-generate: 3 records: views 6 ok, 0 flagged, 0 failed; 6 attempts, 0 transport retries; tokens [\d,]+ in \/ [\d,]+ out\nrca-generate: grounding: 32 items: exact [\d.]+%, normalised [\d.]+%, partial [\d.]+%, none 0\.0%; novel entities 0 of \d+\n$/);
     expect(r.stderr).toMatch(/rca-generate: wall time [\d.]+ s, [\d.]+ records\/s\n/);
   });
 
@@ -390,7 +390,7 @@ describe('summarize', () => {
     expect(a!.embedding_text.combined).toMatch(/^SECTION: Condition Report > Description 0\nSCOPE: /);
     expect(b!.rca_frame).toBeNull();
     expect(b!.embedding_text.rca_frame).toBe('');
-    expect(Object.keys(a!).slice(-5)).toEqual(['rca_frame', 'flags', 'provenance_fixed', 'generation', 'embedding_text']);
+    expect(Object.keys(a!).slice(-6)).toEqual(['rca_frame', 'flags', 'provenance_fixed', 'evidence', 'generation', 'embedding_text']);
   });
 
   it('gives the same views as generate', async () => {
@@ -461,6 +461,8 @@ describe('the processor hooks the runner reads', () => {
       transport_retries: 1,
       tokens: { prompt: expect.any(Number), output: expect.any(Number) },
       requests_rendered: 0,
+      // The five views written: every item of the fake's replies is found in its chunk.
+      grounding: { views: 5, items: 30, exact: 27, normalised: 0, partial: 3, none: 0, entities: 6, novel_entities: 0, novel_entity_rate: 0 },
     });
     expect(generator.progress()).toBe('views 5 ok, 1 failed; 0 in flight; 1 retry');
   });

@@ -127,7 +127,7 @@ describe('--view section_summary --bottom-up against the fake server', () => {
     const server = await serveSections(model, 4);
     const input = await sectionLines();
     const r = await run('summarize', server, input, ['--view', 'section_summary', '--bottom-up', '--concurrency', String(concurrency)]);
-    expect(stableStderr(r.stderr)).toMatch(/^rca-summarize: 26 records: views 26 ok, 0 flagged, 0 failed; 26 attempts, 0 transport retries; tokens [\d,]+ in \/ [\d,]+ out\n$/);
+    expect(stableStderr(r.stderr)).toMatch(/^rca-summarize: 26 records: views 26 ok, 0 flagged, 0 failed; 26 attempts, 0 transport retries; tokens [\d,]+ in \/ [\d,]+ out\nrca-summarize: grounding: 316 items: exact [\d.]+%, normalised [\d.]+%, partial [\d.]+%, none 0\.0%\n$/);
     expect(r.code).toBe(0);
     const records = parseLines(input);
     const out = parseLines(r.stdout);

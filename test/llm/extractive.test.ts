@@ -101,11 +101,29 @@ describe('extractiveView over the sample corpora, after tagging', () => {
 
   it.each(cases)('%s %s: no contract or grounding flag, provenance already trusted', (_id, view, record) => {
     const out = extractiveView(view, record);
-    const { flags, fixed } = validateView(view, structuredClone(out) as Record<string, unknown>, record.context, record.text);
+    // negation_mismatch: a term lifted out of a negated clause, which the baseline still does
+    // (the test below holds each such flag to a negated clause of the chunk).
+    const { flags: all, fixed } = validateView(view, structuredClone(out) as Record<string, unknown>, record.context, record.text);
+    const flags = all.filter((f) => !f.startsWith('negation_mismatch:'));
     expect(fixed).toEqual([]);
     expect(flags.filter((f) => !QUALITY_FLAGS.has(f))).toEqual([]);
     const tooPoor = TOO_POOR_FOR_KEYWORDS.some(([id]) => id === record.context.chunk_id);
     expect(flags).toEqual(view === 'retrieval_summary' && tooPoor ? ['few_keywords'] : []);
+  });
+
+  it('every negation_mismatch the checks raise on the baseline names a term the chunk states in a negated clause', () => {
+    const negated = /\b(?:no|not|never|without|neither|nor|none)\b[^.;]*$/i;
+    for (const [, view, record] of cases) {
+      const { flags } = validateView(view, structuredClone(extractiveView(view, record)) as Record<string, unknown>, record.context, record.text);
+      for (const flag of flags.filter((f) => f.startsWith('negation_mismatch:'))) {
+        const term = flag.slice('negation_mismatch:'.length).toLowerCase();
+        const text = record.text.toLowerCase();
+        const at = [...text.matchAll(new RegExp(`(?<![\\w-])${term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'g'))].map((m) => m.index!);
+        expect(at.length, `${record.context.chunk_id}: ${term}`).toBeGreaterThan(0);
+        // Its first occurrence, where the item was found.
+        expect(negated.test(text.slice(Math.max(0, text.lastIndexOf('.', at[0]!) + 1), at[0]!)), `${record.context.chunk_id}: ${term}`).toBe(true);
+      }
+    }
   });
 
   it.each(TOO_POOR_FOR_KEYWORDS)('%s is too poor for 3 keywords: %s', (chunkId) => {

@@ -63,7 +63,9 @@ const WORD_RE = /[A-Za-z]{4,}/g;
 
 /** A view a careful model would write: facts copied from the chunk text and its seed. */
 export function goodView(p: ParsedPrompt): Record<string, unknown> {
-  const first = (SENTENCE_RE.exec(p.text)?.[0] ?? p.text).replace(/\s+/g, ' ').trim().slice(0, 160);
+  // Cut at a word boundary: a careful model does not end on half a number ("2026" → "20").
+  const sentence = (SENTENCE_RE.exec(p.text)?.[0] ?? p.text).replace(/\s+/g, ' ').trim();
+  const first = sentence.length <= 160 ? sentence : sentence.slice(0, 160).replace(/\s+\S*$/, '');
   const seed = p.seed;
   const list = (key: string): string[] => (Array.isArray(seed[key]) ? seed[key].filter((x: unknown) => typeof x === 'string') : []);
   if (p.view === 'rca_frame') {

@@ -1,0 +1,274 @@
+// Claim checks beyond "the number is in the text": a quantity keeps its unit and its comparator,
+// an item keeps the polarity of the clause it comes from, and the systems and components it
+// names are ones the text names. Each check reads the normalised tokens of evidence-text.ts, so
+// "5.0 mils", "5.0 MILS" and "| 5.0 | mils |" are the same quantity.
+import { normaliseTokens, normalisedForm, tokensOf, type Clause, type EvidenceText, type Token } from './evidence-text.js';
+import { stem } from './evidence-match.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+// Canonical units by written form (normalised tokens). Single letters that are also words
+// ("a", "s", "h", "m") are left out: "5 A" is too often "5 a(n)".
+const UNITS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    mil: 'mil', mils: 'mil', psig: 'psig', psi: 'psi', psia: 'psia', psid: 'psid', gpm: 'gpm', rpm: 'rpm', '%': '%', percent: '%',
+    degf: '°f', degc: '°c', in: 'in', inch: 'in', inches: 'in', ft: 'ft', feet: 'ft', foot: 'ft', mm: 'mm', cm: 'cm',
+    hour: 'h', hours: 'h', hr: 'h', hrs: 'h', minute: 'min', minutes: 'min', min: 'min', mins: 'min', second: 's', seconds: 's', sec: 's', secs: 's',
+    day: 'd', days: 'd', week: 'wk', weeks: 'wk', month: 'mo', months: 'mo', year: 'yr', years: 'yr',
+    kv: 'kv', v: 'v', vac: 'vac', vdc: 'vdc', volt: 'v', volts: 'v', amp: 'amp', amps: 'amp', amperes: 'amp', ma: 'ma',
+    mw: 'mw', kw: 'kw', hp: 'hp', hz: 'hz', gal: 'gal', gallon: 'gal', gallons: 'gal', lb: 'lb', lbs: 'lb', lbm: 'lbm', lbf: 'lbf',
+    'ft-lbs': 'ft-lb', 'ft-lb': 'ft-lb', 'lb-ft': 'ft-lb', 'ft-lbf': 'ft-lb', 'in-lbs': 'in-lb', 'in-lb': 'in-lb', rem: 'rem', mrem: 'mrem', ppm: 'ppm', ppb: 'ppb', inhg: 'inhg', ips: 'ips', times: 'x', x: 'x', g: 'g', gph: 'gph', cfm: 'cfm',
+  }),
+);
+const NUMBER_TOKEN_RE = /^\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)?$/;
+type Direction = 'gt' | 'lt';
+// Read right to left from the number: the nearest comparator wins ("not less than" before "less than").
+const COMPARATORS: ReadonlyArray<readonly [string, Direction]> = [
+  ['not to exceed', 'lt'], ['not exceed', 'lt'], ['not more than', 'lt'], ['no more than', 'lt'], ['not greater than', 'lt'], ['not above', 'lt'],
+  ['not less than', 'gt'], ['no less than', 'gt'], ['not below', 'gt'], ['at least', 'gt'], ['at most', 'lt'],
+  ['greater than', 'gt'], ['more than', 'gt'], ['higher than', 'gt'], ['in excess of', 'gt'], ['less than', 'lt'], ['lower than', 'lt'], ['up to', 'lt'],
+  ['above', 'gt'], ['over', 'gt'], ['exceeds', 'gt'], ['exceed', 'gt'], ['exceeded', 'gt'], ['exceeding', 'gt'], ['minimum', 'gt'], ['>', 'gt'], ['≥', 'gt'],
+  ['below', 'lt'], ['under', 'lt'], ['maximum', 'lt'], ['max', 'lt'], ['<', 'lt'], ['≤', 'lt'],
+];
+// How far before a number its comparator may stand: "below the alert limit of 0.325 in/s".
+const COMPARATOR_WINDOW = 6;
+
+export interface Quantity {
+  value: string;
+  unit: string | null;
+  comparator: Direction | null;
+  /** As written in the item, for the flag ("above 5.0 mils"). */
+  phrase: string;
+}
+
+/** The quantities of a token list: a number, its unit (the next token) and its comparator (up to four tokens before). */
+export function quantitiesOf(tokens: readonly Token[] | readonly string[], raw?: string, clauseStart: (i: number) => number = () => 0): Quantity[] {
+  const norms = tokens.map((t) => (typeof t === 'string' ? t : t.norm));
+  const out: Quantity[] = [];
+  for (let i = 0; i < norms.length; i++) {
+    if (!NUMBER_TOKEN_RE.test(norms[i]!)) continue;
+    let unit: string | null = null;
+    let unitEnd = i;
+    const next = norms[i + 1];
+    if (next === '°' && (norms[i + 2] === 'f' || norms[i + 2] === 'c')) {
+      unit = `°${norms[i + 2]}`;
+      unitEnd = i + 2;
+    } else if (next === 'in' && norms[i + 2] === 's') {
+      unit = 'in/s';
+      unitEnd = i + 2;
+    } else if (next !== undefined && UNITS.has(next)) {
+      unit = UNITS.get(next)!;
+      unitEnd = i + 1;
+    }
+    const found = comparatorBefore(norms, i);
+    const from = found.from;
+    let direction = found.direction;
+    // "Do not operate … for more than 2 minutes" sets an upper limit: a negated comparator turns round.
+    if (direction !== null && from !== null && negationCues(norms.slice(clauseStart(i), from)).length > 0) direction = direction === 'gt' ? 'lt' : 'gt';
+    const first = from ?? i;
+    const phrase = raw !== undefined && typeof tokens[first] !== 'string' ? raw.slice((tokens[first] as Token).start, (tokens[unitEnd] as Token).end) : norms.slice(first, unitEnd + 1).join(' ');
+    out.push({ value: norms[i]!, unit, comparator: direction, phrase });
+  }
+  return out;
+}
+
+// The comparators by their last word, each split once.
+const COMPARATORS_BY_LAST = new Map<string, { words: string[]; direction: Direction }[]>();
+for (const [phrase, direction] of COMPARATORS) {
+  const words = phrase.split(' ');
+  const last = words.at(-1)!;
+  const list = COMPARATORS_BY_LAST.get(last) ?? [];
+  list.push({ words, direction });
+  COMPARATORS_BY_LAST.set(last, list);
+}
+
+function comparatorBefore(norms: readonly string[], at: number): { direction: Direction | null; from: number | null } {
+  for (let back = 1; back <= COMPARATOR_WINDOW && at - back >= 0; back++) {
+    const end = at - back;
+    if (NUMBER_TOKEN_RE.test(norms[end]!)) break;
+    const candidates = COMPARATORS_BY_LAST.get(norms[end]!);
+    if (candidates === undefined) continue;
+    // Longest first: "not less than" before "less than".
+    let best: { words: string[]; direction: Direction } | null = null;
+    for (const c of candidates) {
+      const start = end - c.words.length + 1;
+      if (start < 0 || !c.words.every((w, k) => norms[start + k] === w)) continue;
+      if (best === null || c.words.length > best.words.length) best = c;
+    }
+    if (best !== null) return { direction: best.direction, from: end - best.words.length + 1 };
+  }
+  return { direction: null, from: null };
+}
+
+/** The quantities of the text, by value, computed once per text. */
+const textQuantities = new WeakMap<EvidenceText, Map<string, Quantity[]>>();
+function quantitiesByValue(text: EvidenceText): Map<string, Quantity[]> {
+  let byValue = textQuantities.get(text);
+  if (byValue === undefined) {
+    byValue = new Map();
+    for (const q of quantitiesOf(text.tokens, undefined, (i) => text.clauseOf(i)?.first ?? 0)) {
+      const list = byValue.get(q.value) ?? [];
+      list.push(q);
+      byValue.set(q.value, list);
+    }
+    textQuantities.set(text, byValue);
+  }
+  return byValue;
+}
+
+/**
+ * wrong_unit:<q> when the text has the number only with other units; contradicted_comparator:<q>
+ * when every occurrence of it (with this unit) that has a comparator has the opposite one.
+ * A number the text does not hold at all is the number check's (ungrounded_number).
+ */
+export function quantityFlags(item: string, text: EvidenceText): string[] {
+  const flags: string[] = [];
+  const byValue = quantitiesByValue(text);
+  const tokens = tokensOf(item);
+  for (const q of quantitiesOf(tokens, item)) {
+    const occurrences = byValue.get(q.value);
+    if (occurrences === undefined) continue;
+    let pool = occurrences;
+    if (q.unit !== null) {
+      const same = occurrences.filter((o) => o.unit === q.unit);
+      if (same.length === 0 && occurrences.some((o) => o.unit !== null)) {
+        flags.push(`wrong_unit:${q.phrase}`);
+        continue;
+      }
+      if (same.length > 0) pool = same;
+    }
+    if (q.comparator !== null) {
+      const stated = pool.filter((o) => o.comparator !== null);
+      if (stated.length > 0 && stated.every((o) => o.comparator !== q.comparator)) flags.push(`contradicted_comparator:${q.phrase}`);
+    }
+  }
+  return flags;
+}
+
+// --- negation ---------------------------------------------------------------------------------
+
+const NEGATION_CUES = new Set(['no', 'not', 'never', 'none', 'neither', 'nor', 'without', 'cannot', 'absent', 'absence', 'excluded', 'unable']);
+const CONTRACTED = new Set(['didn', 'doesn', 'don', 'wasn', 'weren', 'isn', 'aren', 'hasn', 'haven', 'hadn', 'won', 'wouldn', 'couldn', 'shouldn', 'can', 'mustn']);
+// Limits and times written with a negation word are not negated facts.
+const NOT_A_NEGATION = ['not to exceed', 'not exceed', 'not more than', 'no more than', 'not less than', 'no less than', 'no later than', 'not later than', 'not greater than', 'not above', 'not below', 'no sooner than'];
+
+/** Indexes of the negation cues among normalised tokens. */
+export function negationCues(norms: readonly string[]): number[] {
+  const cues: number[] = [];
+  for (let i = 0; i < norms.length; i++) {
+    const w = norms[i]!;
+    let cue = NEGATION_CUES.has(w) || (CONTRACTED.has(w) && norms[i + 1] === 't') || (w === 'ruled' && norms[i + 1] === 'out');
+    // "No. 2" is a number; "no" before a number token is an abbreviation.
+    if (w === 'no' && NUMBER_TOKEN_RE.test(norms[i + 1] ?? '')) cue = false;
+    if (cue && NOT_A_NEGATION.some((p) => p.split(' ').every((pw, k) => norms[i + k] === pw))) cue = false;
+    if (cue) cues.push(i);
+  }
+  return cues;
+}
+
+/** Whether a string states something as not so. */
+export function isNegated(value: string): boolean {
+  return negationCues(normaliseTokens(value)).length > 0;
+}
+
+/**
+ * The text's polarity where an item was found: negated when a cue stands inside the matched span
+ * or before it in the same clause (a negation's scope runs to the clause end: "No safety
+ * injection or reactor trip occurred"; "started without incident" does not negate "started").
+ */
+export function spanNegated(text: EvidenceText, clause: Clause, span: { start: number; end: number }): boolean {
+  const norms = text.tokens.slice(clause.first, clause.last).map((t) => t.norm);
+  for (const cue of negationCues(norms)) {
+    const token = text.tokens[clause.first + cue]!;
+    if (token.start < span.end) return true;
+  }
+  return false;
+}
+
+// --- entities ---------------------------------------------------------------------------------
+
+// Head nouns of plant equipment: "<modifier> <head>" names a component ("charging pump").
+const COMPONENT_HEADS = new Set(
+  'pump pumps valve valves motor motors bearing bearings seal seals impeller breaker breakers exchanger exchangers condenser turbine generator generators compressor fan fans tank tanks pipe piping strainer filter relay relays transmitter transmitters switch sensor heater heaters cooler damper nozzle coupling shaft gasket flange bellows actuator transformer battery inverter boiler header loop train bus panel'.split(' '),
+);
+const ACRONYM_RE = /(?<![\p{L}\p{N}_-])\p{Lu}[\p{Lu}\d]{1,5}(?![\p{L}\p{N}_-])/gu;
+// Document types, roles and units written in capitals are not plant entities.
+const NOT_ENTITIES = new Set(['cr', 'wo', 'sop', 'eca', 'fmea', 'id', 'na', 'n/a', 'ok', 'pm', 'am', 'tbd', 'psig', 'psi', 'gpm', 'rpm', 'mw', 'kv', 'hp', 'note', 'caution', 'warning']);
+const MODIFIER_STOP = new Set('a an the of to in on at by for from with and or as is are was were be this that its their each both all any other same new one two three'.split(' '));
+
+/**
+ * The entity names an item uses: capitalised acronyms ("CCW") and "<Name> <head noun>"
+ * phrases ("Charging Pump"). Those the text never mentions are novel: the acronym, or the
+ * modifier, is nowhere in it.
+ */
+export function entityMentions(item: string, text: EvidenceText, context: ReadonlySet<string> = new Set()): { mentions: string[]; novel: string[] } {
+  const mentions: string[] = [];
+  const novel: string[] = [];
+  const inText = wordsOf(text);
+  const textWords = { has: (w: string): boolean => inText.has(w) || context.has(w) };
+  const acronyms = new Set<string>();
+  for (const m of item.matchAll(ACRONYM_RE)) {
+    const norm = m[0].toLowerCase();
+    if (NOT_ENTITIES.has(norm) || /^\d+$/.test(norm)) continue;
+    mentions.push(m[0]);
+    acronyms.add(norm);
+    if (!textWords.has(norm)) novel.push(m[0]);
+  }
+  // "<Name> <head>" with the name capitalised as written ("Charging Pump", "Service Water pump"):
+  // a lower-case word before a head noun is as often a verb or an adjective as a name.
+  const words = tokensOf(item);
+  for (let i = 1; i < words.length; i++) {
+    if (!COMPONENT_HEADS.has(words[i]!.norm)) continue;
+    const modifier = words[i - 1]!;
+    const written = item.slice(modifier.start, modifier.end);
+    if (MODIFIER_STOP.has(modifier.norm) || /\d/.test(modifier.norm) || acronyms.has(modifier.norm) || !/^\p{Lu}\p{Ll}/u.test(written)) continue;
+    const phrase = `${modifier.norm} ${words[i]!.norm}`;
+    mentions.push(phrase);
+    if (!textWords.has(modifier.norm) && !textWords.has(stem(modifier.norm))) novel.push(phrase);
+  }
+  return { mentions, novel };
+}
+
+const textWordSets = new WeakMap<EvidenceText, Set<string>>();
+/** Every word of a text, stemmed too, and the parts of hyphenated tokens. */
+export function wordsOf(text: EvidenceText): Set<string> {
+  let words = textWordSets.get(text);
+  if (words === undefined) {
+    words = new Set();
+    for (const t of text.tokens) {
+      words.add(t.norm);
+      words.add(stem(t.norm));
+      // "P-101A" also names "p" and "101a"; "motor-driven" names "motor".
+      if (t.norm.includes('-')) for (const part of t.norm.split('-')) words.add(part);
+    }
+    textWordSets.set(text, words);
+  }
+  return words;
+}
+
+/** A negated mention recorded by the tag stage (ner_seed.negated). */
+export interface NegatedMention {
+  text: string;
+  kind?: string;
+  cue?: string;
+}
+
+/** The negated mentions an item states as positive facts: ruled_out:<mention>. */
+export function ruledOutFlags(item: string, negated: readonly NegatedMention[]): string[] {
+  if (negated.length === 0 || isNegated(item)) return [];
+  const form = ` ${normalisedForm(item)} `;
+  const flags: string[] = [];
+  for (const mention of negated) {
+    const m = normalisedForm(mention.text);
+    if (m !== '' && form.includes(` ${m} `)) flags.push(`ruled_out:${mention.text}`);
+  }
+  return flags;
+}
+
+
+
+/** ner_seed.negated when the tag stage wrote it: [{text, kind, cue}]; anything else is none. */
+export function negatedMentions(seed: unknown): NegatedMention[] {
+  if (!isObject(seed) || !Array.isArray(seed.negated)) return [];
+  return seed.negated.filter((m): m is NegatedMention => isObject(m) && typeof m.text === 'string' && m.text.trim() !== '');
+}

@@ -1,0 +1,187 @@
+// Where an item's support is in a source text, and how it matched:
+// - exact: the item as written is a substring of the text, on word boundaries;
+// - normalised: its tokens occur in sequence after normalisation (evidence-text.ts);
+// - partial: one clause (or two adjacent ones) holds at least PARTIAL_MIN of its content words,
+//   the score being that share;
+// - none: no clause does (the best score is still recorded).
+// An item of several sentences with no exact or normalised match is located sentence by sentence
+// and is as good as its worst sentence: a true sentence does not carry an invented one.
+import { normaliseTokens, normalisedForm, type Clause, type EvidenceText } from './evidence-text.js';
+
+export type MatchKind = 'exact' | 'normalised' | 'partial' | 'none';
+export const MATCH_KINDS: readonly MatchKind[] = ['exact', 'normalised', 'partial', 'none'];
+
+/** The share of an item's content words a clause must hold for a partial match. */
+export const PARTIAL_MIN = 0.6;
+
+export interface Located {
+  match: MatchKind;
+  /** 1 for exact and normalised; the covered share of content words otherwise (3 decimals). */
+  score: number;
+  /** Character spans in the source text, in text order ([] for none). */
+  spans: { start: number; end: number }[];
+  /** The clause of the text each sentence of the item was found in (for the polarity check). */
+  clauses: Clause[];
+}
+
+const WORD_CHAR_RE = /[\p{L}\p{N}]/u;
+const SENTENCE_SPLIT_RE = /(?<=[.!?;])\s+(?=[\p{Lu}\p{N}"“(])/u;
+// Words that carry no claim of their own: a paraphrase may add or drop them freely.
+const STOPWORDS = new Set(
+  'a an the of to in on at by for from with and or as is are was were be been being it its this that these those there their which who whom than then into onto upon per via during about has have had do does did shall should will would may might can could must also any all each both such same other'.split(' '),
+);
+
+const POLARITY_WORDS = new Set(['no', 'not', 'never', 'none', 'neither', 'nor', 'without']);
+
+export function locate(item: string, text: EvidenceText): Located {
+  const whole = locateWhole(item, text);
+  if (whole.match === 'exact' || whole.match === 'normalised') return whole;
+  const sentences = splitSentences(item);
+  if (sentences.length < 2) return whole;
+  const parts = sentences.map((s) => locateWhole(s.text, text));
+  let worst = parts[0]!;
+  for (const part of parts) if (rank(part) > rank(worst) || (rank(part) === rank(worst) && part.score < worst.score)) worst = part;
+  const match: MatchKind = worst.match === 'exact' || worst.match === 'normalised' ? 'partial' : worst.match;
+  return {
+    match,
+    score: Math.min(...parts.map((p) => p.score)),
+    spans: match === 'none' ? [] : mergeSpans(parts.flatMap((p) => p.spans)),
+    clauses: parts.flatMap((p) => p.clauses),
+  };
+}
+
+/** The sentences of an item or a summary, with their offsets in it. */
+export function splitSentences(value: string): { text: string; start: number; end: number }[] {
+  const out: { text: string; start: number; end: number }[] = [];
+  let at = 0;
+  for (const piece of value.split(SENTENCE_SPLIT_RE)) {
+    const start = value.indexOf(piece, at);
+    at = start + piece.length;
+    const trimmed = piece.trim();
+    if (WORD_CHAR_RE.test(trimmed)) out.push({ text: trimmed, start: start + piece.indexOf(trimmed), end: start + piece.indexOf(trimmed) + trimmed.length });
+  }
+  return out;
+}
+
+function locateWhole(item: string, text: EvidenceText): Located {
+  const trimmed = item.trim();
+  const exact = exactAt(trimmed, text.raw);
+  if (exact >= 0) {
+    const span = { start: exact, end: exact + trimmed.length };
+    return { match: 'exact', score: 1, spans: [span], clauses: clausesCovering(text, span) };
+  }
+  const found = text.findNormalised(normalisedForm(trimmed));
+  if (found.length > 0) {
+    const { start, end, first } = found[0]!;
+    const clause = text.clauseOf(first);
+    return { match: 'normalised', score: 1, spans: [{ start, end }], clauses: clause === null ? [] : [clause] };
+  }
+  return partial(trimmed, text);
+}
+
+// First occurrence on word boundaries: "6" is not exactly in "6.2", nor "P-101" in "P-101A".
+function exactAt(needle: string, hay: string): number {
+  if (needle === '') return -1;
+  const checkStart = WORD_CHAR_RE.test(needle[0]!);
+  const checkEnd = WORD_CHAR_RE.test(needle.at(-1)!);
+  for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + 1)) {
+    const before = at > 0 ? hay[at - 1]! : '';
+    const after = hay[at + needle.length] ?? '';
+    if (checkStart && glued(before, at >= 2 ? hay[at - 2]! : '')) continue;
+    if (checkEnd && glued(after, hay[at + needle.length + 1] ?? '')) continue;
+    return at;
+  }
+  return -1;
+}
+
+// A neighbour glues when it is a word character, or a joiner ('-', '_', '.') with one beyond it.
+function glued(next: string, beyond: string): boolean {
+  if (next === '') return false;
+  if (WORD_CHAR_RE.test(next)) return true;
+  return (next === '-' || next === '_' || next === '.') && WORD_CHAR_RE.test(beyond) && (next !== '.' || /\d/.test(beyond));
+}
+
+function partial(item: string, text: EvidenceText): Located {
+  const words = contentWords(item);
+  if (words.length === 0 || text.clauses.length === 0) return { match: 'none', score: 0, spans: [], clauses: [] };
+  const stems = stemsOf(text);
+  let best = { score: 0, rank: 0, from: 0, to: 0, tokens: [] as number[] };
+  const clauses = text.clauses;
+  for (let c = 0; c < clauses.length; c++) {
+    for (const width of [1, 2]) {
+      if (c + width > clauses.length) break;
+      const first = clauses[c]!.first;
+      const last = clauses[c + width - 1]!.last;
+      const where = new Map<string, number>();
+      for (let t = first; t < last; t++) if (!where.has(stems[t]!)) where.set(stems[t]!, t);
+      const hits: number[] = [];
+      let covered = 0;
+      for (const word of words) {
+        const t = where.get(word);
+        if (t !== undefined) {
+          covered++;
+          hits.push(t);
+        }
+      }
+      const score = covered / words.length;
+      // A wider window must do strictly better than a single clause to be preferred.
+      const rankScore = score - (width === 2 ? 1e-6 : 0);
+      if (rankScore > best.rank) best = { score, rank: rankScore, from: c, to: c + width, tokens: hits };
+    }
+  }
+  const score = Math.round(best.score * 1000) / 1000;
+  if (best.score < PARTIAL_MIN) return { match: 'none', score, spans: [], clauses: [] };
+  const tokens = best.tokens.sort((a, b) => a - b);
+  const span = { start: text.tokens[tokens[0]!]!.start, end: text.tokens[tokens.at(-1)!]!.end };
+  return { match: 'partial', score, spans: [span], clauses: clauses.slice(best.from, best.to) };
+}
+
+const textStems = new WeakMap<EvidenceText, string[]>();
+function stemsOf(text: EvidenceText): string[] {
+  let stems = textStems.get(text);
+  if (stems === undefined) textStems.set(text, (stems = text.tokens.map((t) => stem(t.norm))));
+  return stems;
+}
+
+/** Content words of a string, normalised and stemmed, each once. */
+export function contentWords(value: string): string[] {
+  // Negation words are left out too: where an item is found must not depend on its polarity,
+  // which is checked on its own (claims.ts), against the clause it was found in.
+  const words = normaliseTokens(value).filter((w) => !STOPWORDS.has(w) && !POLARITY_WORDS.has(w) && /[\p{L}\p{N}]/u.test(w));
+  return [...new Set(words.map(stem))];
+}
+
+/** A light suffix fold, the same on both sides: "tripped" ~ "trip", "pumps" ~ "pump". */
+export function stem(word: string): string {
+  if (!/^\p{L}+$/u.test(word) || word.length <= 3) return word;
+  let base = word;
+  if (word.endsWith('ing') && word.length >= 6) base = word.slice(0, -3);
+  else if (word.endsWith('ed') && word.length >= 5) base = word.slice(0, -2);
+  // "switches", "boxes", "passes": -es; "tubes", "valves": -s.
+  else if (/(?:ch|sh|ss|x|z)es$/.test(word)) base = word.slice(0, -2);
+  else if (word.endsWith('s') && !word.endsWith('ss')) base = word.slice(0, -1);
+  // "tripped" → "tripp" → "trip"
+  if (base !== word && base.length > 3 && base.at(-1) === base.at(-2) && !base.endsWith('ss') && !base.endsWith('ll')) base = base.slice(0, -1);
+  // "started"/"starting" → "start"; "closed" → "clos" and "close" → "close": fold a final e.
+  if (base.length > 3 && base.endsWith('e')) base = base.slice(0, -1);
+  return base;
+}
+
+function rank(l: Located): number {
+  return MATCH_KINDS.indexOf(l.match);
+}
+
+function clausesCovering(text: EvidenceText, span: { start: number; end: number }): Clause[] {
+  return text.clauses.filter((c) => c.end > span.start && c.start < span.end);
+}
+
+function mergeSpans(spans: { start: number; end: number }[]): { start: number; end: number }[] {
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  const out: { start: number; end: number }[] = [];
+  for (const s of sorted) {
+    const last = out.at(-1);
+    if (last !== undefined && s.start <= last.end) last.end = Math.max(last.end, s.end);
+    else out.push({ ...s });
+  }
+  return out;
+}

@@ -1,0 +1,197 @@
+// A source text prepared for locating items in it: a normalised copy that keeps, for every
+// character, its offset in the original (so a match found after normalisation is still a span of
+// the text an analyst reads), its tokens, and its clauses. Normalisation folds what does not
+// change meaning: Unicode compatibility forms, case, runs of whitespace, punctuation and markdown
+// (table pipes, emphasis), hyphen variants and thousands separators ("1,175" = "1175").
+// Hyphens and underscores between letters or digits stay: "P-101A" is one token, and "101a" is not in it.
+
+const HYPHEN_VARIANTS_RE = /[\u2010\u2011\u2012\u2212]/;
+const APOSTROPHES_RE = /[\u2018\u2019\u02bc]/;
+const WORD_RE = /[\p{L}\p{N}]/u;
+const DIGIT_RE = /\d/;
+const TRAILING_ZEROS_RE = /^(\d+)\.(\d*?)0+$/;
+// Symbols that carry meaning in a limit: kept as tokens of their own.
+const SYMBOLS = new Set(['%', '°', '<', '>', '≤', '≥', '=', '±']);
+// Clause ends for polarity and partial matching: sentence punctuation, line breaks, table rows
+// flattened into one line ("| a | b | | c | d |" — an empty cell pair separates two rows), and
+// the conjunctions that start a clause of its own ("…, although no cracking was found").
+const CLAUSE_END_RE = /[.!?;](?=\s|$)|\n|\|\s*\|(?=\s*[^\s|-])|,?\s+(?:although|but|however|whereas|while|though)\s+/giu;
+
+export interface Token {
+  /** The normalised token ("p-101a", "1175", "mils"). */
+  norm: string;
+  /** Its span in the original text. */
+  start: number;
+  end: number;
+}
+
+export interface Clause {
+  start: number;
+  end: number;
+  /** Indexes into the token list: [first, last). */
+  first: number;
+  last: number;
+}
+
+/** A text prepared once for many lookups. */
+export class EvidenceText {
+  /** Normalised text: the tokens joined by single spaces, with a leading and a trailing space. */
+  readonly norm: string;
+  /** Position in `norm` of each token's first character → the token's index. */
+  private readonly tokenAtNorm = new Map<number, number>();
+  readonly tokens: Token[];
+  readonly clauses: Clause[];
+
+  constructor(readonly raw: string) {
+    this.tokens = tokenize(raw);
+    let norm = ' ';
+    this.tokens.forEach((token, i) => {
+      this.tokenAtNorm.set(norm.length, i);
+      norm += `${token.norm} `;
+    });
+    this.norm = norm;
+    this.clauses = clausesOf(raw, this.tokens);
+  }
+
+  /**
+   * Spans (first and last token) where the needle occurs on token boundaries, in text order. The
+   * needle is given normalised (normalisedForm).
+   */
+  findNormalised(needle: string, limit = 1): { start: number; end: number; first: number; last: number }[] {
+    if (needle === '') return [];
+    const count = needle.split(' ').length;
+    const found: { start: number; end: number; first: number; last: number }[] = [];
+    const target = ` ${needle} `;
+    for (let at = this.norm.indexOf(target); at >= 0 && found.length < limit; at = this.norm.indexOf(target, at + 1)) {
+      const first = this.tokenAtNorm.get(at + 1);
+      if (first === undefined) continue;
+      const last = first + count - 1;
+      found.push({ start: this.tokens[first]!.start, end: this.tokens[last]!.end, first, last });
+    }
+    return found;
+  }
+
+  /** The clause holding token `index`. */
+  clauseOf(index: number): Clause | null {
+    for (const clause of this.clauses) if (index >= clause.first && index < clause.last) return clause;
+    return null;
+  }
+}
+
+/** The tokens of a string with their offsets (what EvidenceText holds for a text). */
+export function tokensOf(value: string): readonly Token[] {
+  return tokenize(value);
+}
+
+/** The normalised tokens of a string (what EvidenceText holds for a text). */
+export function normaliseTokens(value: string): string[] {
+  return tokenize(value).map((t) => t.norm);
+}
+
+/** The normalised form of a string, tokens joined by single spaces. */
+export function normalisedForm(value: string): string {
+  return normaliseTokens(value).join(' ');
+}
+
+// One pass over the text: each character is folded (NFKC, lower case) and either joins the
+// current token, separates tokens, or is a symbol token of its own. Thousands separators and
+// decimal points between digits join, hyphens and underscores between word characters join.
+// Items are tokenized several times (located, checked for units, entities, negation): the last
+// strings seen are kept, so each is read once.
+const TOKEN_CACHE_MAX = 4096;
+const tokenCache = new Map<string, Token[]>();
+
+function tokenize(raw: string): Token[] {
+  const cached = tokenCache.get(raw);
+  if (cached !== undefined) return cached;
+  const tokens = tokenizeUncached(raw);
+  if (raw.length <= 2000) {
+    if (tokenCache.size >= TOKEN_CACHE_MAX) tokenCache.clear();
+    tokenCache.set(raw, tokens);
+  }
+  return tokens;
+}
+
+function tokenizeUncached(raw: string): Token[] {
+  const tokens: Token[] = [];
+  let norm = '';
+  let start = -1;
+  let end = -1;
+  const flush = (): void => {
+    // Number formatting: "5.0" and "5.00" are "5", "6.20" is "6.2".
+    if (norm !== '') tokens.push({ norm: norm.includes('.') ? norm.replace(TRAILING_ZEROS_RE, (_m, whole: string, frac: string) => (frac === '' ? whole : `${whole}.${frac}`)) : norm, start, end });
+    norm = '';
+    start = -1;
+  };
+  const foldAt = (i: number): string => (i < raw.length ? fold(raw, i) : '');
+  for (let i = 0; i < raw.length; ) {
+    const code = raw.charCodeAt(i);
+    const width = code >= 0xd800 && code <= 0xdbff && i + 1 < raw.length ? 2 : 1;
+    const folded = fold(raw, i);
+    if (isWord(folded)) {
+      if (start < 0) start = i;
+      norm += folded;
+      end = i + width;
+    } else if (folded === ',' || folded === '.' || folded === '-' || folded === '_') {
+      const prev = norm.at(-1) ?? '';
+      const next = foldAt(i + width);
+      if (folded === ',' && DIGIT_RE.test(prev) && /^\d{3}(?!\d)/.test(raw.slice(i + 1, i + 5).normalize('NFKC'))) {
+        // "1,175": the separator is dropped, the number stays one token.
+        end = i + width;
+      } else if (folded === '.' && DIGIT_RE.test(prev) && DIGIT_RE.test(next)) {
+        norm += '.';
+        end = i + width;
+      } else if ((folded === '-' || folded === '_') && prev !== '' && isWord(prev) && isWord(next)) {
+        norm += '-';
+        end = i + width;
+      } else flush();
+    } else if (SYMBOLS.has(folded)) {
+      flush();
+      tokens.push({ norm: folded, start: i, end: i + width });
+    } else {
+      flush();
+    }
+    i += width;
+  }
+  flush();
+  return tokens;
+}
+
+function isWord(ch: string): boolean {
+  if (ch.length === 1) {
+    const c = ch.charCodeAt(0);
+    if (c < 128) return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+  }
+  return WORD_RE.test(ch);
+}
+
+// The folded form of the character at i: ASCII by table, anything else through NFKC.
+function fold(raw: string, i: number): string {
+  const c = raw.charCodeAt(i);
+  if (c < 128) return c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : raw[i]!;
+  const ch = String.fromCodePoint(raw.codePointAt(i)!);
+  if (HYPHEN_VARIANTS_RE.test(ch)) return '-';
+  if (APOSTROPHES_RE.test(ch)) return "'";
+  const f = ch.normalize('NFKC').toLowerCase();
+  // A compatibility form that expands ("ﬁ", "½") keeps only its word characters.
+  return f.length === 1 ? f : f.replace(/[^\p{L}\p{N}]/gu, '') || ' ';
+}
+
+function clausesOf(raw: string, tokens: Token[]): Clause[] {
+  const bounds: number[] = [];
+  for (const m of raw.matchAll(CLAUSE_END_RE)) bounds.push(m.index!);
+  const clauses: Clause[] = [];
+  let first = 0;
+  let b = 0;
+  for (let i = 0; i <= tokens.length; i++) {
+    const token = tokens[i];
+    // A clause closes before the first token that starts after the next boundary.
+    while (b < bounds.length && token !== undefined && token.start > bounds[b]!) {
+      if (i > first) clauses.push({ start: tokens[first]!.start, end: tokens[i - 1]!.end, first, last: i });
+      first = i;
+      b++;
+    }
+    if (token === undefined && i > first) clauses.push({ start: tokens[first]!.start, end: tokens[i - 1]!.end, first, last: i });
+  }
+  return clauses;
+}

@@ -1,0 +1,271 @@
+// The evidence of a view: for every item, where in the source text its support is and how it
+// matched (evidence-match.ts), the claim checks it failed (claims.ts), and per view a grounding
+// summary. It is computed in validation, so rca-validate, rca-generate and rca-summarize write the
+// same evidence for the same view whatever backend made it. It goes beside the view on the
+// record (`evidence.<view>`), never into a prompt.
+//
+// Fields by role:
+// - claim: what the view says the text states (the lists of facts, actions, limits): located,
+//   and checked for support, numbers, identifiers, units, comparators, negation and entities;
+// - summary: scope, which describes the chunk in its own words: as a claim, but a description
+//   with no clause of the text behind it is not flagged (its numbers, ids and entities are);
+// - entity: entities.systems and entities.components: located; one the text never names is novel;
+// - id: entities.equipment_ids: located (its own check is ungrounded_equipment_id);
+// - free: keywords_synonyms and unknowns (search terms and notes on what the text leaves open):
+//   located, never flagged, not counted in the summary.
+import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
+import type { JsonObject } from '../runtime/stage.js';
+import { entityMentions, negationCues, quantityFlags, ruledOutFlags, spanNegated, wordsOf, type NegatedMention } from './claims.js';
+import { EvidenceText } from './evidence-text.js';
+import { normaliseTokens } from './evidence-text.js';
+import { contentWords, locate, splitSentences, type Located, type MatchKind } from './evidence-match.js';
+import type { GroundingText } from './grounding.js';
+import { numbersIn } from './grounding.js';
+import { VIEW_SHAPES } from './view-shape.js';
+import type { ViewType } from './view-types.js';
+
+export type FieldRole = 'claim' | 'summary' | 'entity' | 'id' | 'free';
+
+export interface EvidenceSpan {
+  /** chunk: offsets into the chunk's text; for a section: chunk (a child chunk's text), section_text
+   *  (the section's joined text, when its chunks cannot be told apart), title, or child (a child section's summary). */
+  source: 'chunk' | 'section_text' | 'title' | 'child';
+  /** The chunk id or the child section id; null where the source has none. */
+  id: string | null;
+  start: number;
+  end: number;
+}
+
+export interface ItemEvidence {
+  /** The view's field ("symptoms_outcomes", "entities.systems", "summary"). */
+  field: string;
+  /** The item's position in its list; for scope 0; for a summary the sentence's position. */
+  index: number;
+  role: FieldRole;
+  match: MatchKind;
+  score: number;
+  spans: EvidenceSpan[];
+  /** The claim checks the item failed (the flags it adds to the view). */
+  checks: string[];
+  /** With rca-validate --check-claims: the model's answer (claim-model.ts). */
+  model_check?: { model: string; supported: boolean | null; error: string | null };
+}
+
+export interface GroundingSummary {
+  /** Items counted (every role but free). */
+  items: number;
+  exact: number;
+  normalised: number;
+  partial: number;
+  none: number;
+  /** Entity names used (entity fields, acronyms and "<modifier> <component>" phrases of claims). */
+  entities: number;
+  novel_entities: number;
+  novel_entity_rate: number | null;
+}
+
+export interface ViewEvidence {
+  items: ItemEvidence[];
+  grounding: GroundingSummary;
+}
+
+export interface EvidenceOptions {
+  /** ner_seed.negated of the record, when the tag stage wrote it. */
+  negated?: readonly NegatedMention[];
+  /** weak_grounding below this share of exact or normalised items (0: off). */
+  floor?: number;
+  /** Trusted text around the source (section path, document id): names an entity may take from it. */
+  context?: readonly string[];
+}
+
+/** Maps a span of the source text to where it is for a reader. */
+export type SpanMapper = (span: { start: number; end: number }) => EvidenceSpan;
+
+const TRUSTED = new Set<string>(TRUSTED_KEYS);
+const FREE_FIELDS = new Set(['keywords_synonyms', 'unknowns']);
+const ENTITY_FIELDS = new Set(['entities.systems', 'entities.components']);
+const ID_FIELDS = new Set(['entities.equipment_ids']);
+const SUMMARY_FIELDS = new Set(['scope']);
+// Fields that state what happened or what to do: an item there keeps the polarity of its clause.
+// Lists of checks and limits are not: "bearing temperature alarms" is what was checked whether or
+// not one came, and "no more than 2 minutes" is the limit "do not … for more than 2 minutes".
+const POLARITY_FIELDS = new Set(['scope', 'symptoms_outcomes', 'mechanisms', 'corrective_actions', 'observed', 'hypotheses', 'candidate_actions', 'summary']);
+// A plant-style identifier inside a claim: letters and digits joined by '-', '_' or '*', with both ("P-101A", "FT-1102", "2RCS*PT455").
+const ID_IN_TEXT_RE = /(?<![\p{L}\p{N}_*-])(?=[\p{L}\p{N}_*-]*\d)(?=[\p{L}\p{N}_*-]*\p{Lu})[\p{L}\p{N}]+(?:[-_*][\p{L}\p{N}]+)+(?![\p{L}\p{N}_*-])/gu;
+const HAS_CONTENT_RE = /[\p{L}\p{N}]/u;
+const FLAG_VALUE_MAX = 80;
+
+export function fieldRole(field: string): FieldRole {
+  if (FREE_FIELDS.has(field)) return 'free';
+  if (ENTITY_FIELDS.has(field)) return 'entity';
+  if (ID_FIELDS.has(field)) return 'id';
+  if (SUMMARY_FIELDS.has(field)) return 'summary';
+  return 'claim';
+}
+
+/** Every item of a chunk view, in contract order: [field, index, text]. */
+export function chunkViewItems(view: ViewType, obj: JsonObject): [string, number, string][] {
+  const out: [string, number, string][] = [];
+  const walk = (fields: ReadonlyMap<string, { kind: string }>, value: JsonObject, prefix: string): void => {
+    for (const [key, shape] of fields) {
+      if (prefix === '' && TRUSTED.has(key)) continue;
+      const v = value[key];
+      const field = prefix + key;
+      if (shape.kind === 'string' && typeof v === 'string' && HAS_CONTENT_RE.test(v)) out.push([field, 0, v]);
+      else if (shape.kind === 'list' && Array.isArray(v)) v.forEach((item, i) => typeof item === 'string' && HAS_CONTENT_RE.test(item) && out.push([field, i, item]));
+      else if (shape.kind === 'object' && v !== null && typeof v === 'object' && !Array.isArray(v)) walk((shape as unknown as { fields: ReadonlyMap<string, { kind: string }> }).fields, v as JsonObject, `${field}.`);
+    }
+  };
+  walk(VIEW_SHAPES[view].fields, obj, '');
+  return out;
+}
+
+/** The evidence and claim flags of a chunk view (its checks are the item checks, unique). */
+export function chunkViewEvidence(view: ViewType, obj: JsonObject, grounding: GroundingText, chunkId: string, options: EvidenceOptions = {}): { evidence: ViewEvidence; flags: string[] } {
+  const map: SpanMapper = (s) => ({ source: 'chunk', id: chunkId, start: s.start, end: s.end });
+  const items = chunkViewItems(view, obj).map(([field, index, value]) => itemEvidence(field, index, value, fieldRole(field), grounding, map, options, true));
+  return finish(items, options);
+}
+
+/** One item: located, and checked by its role. `checkNumbers`: numbers and ids are checked here (chunk views). */
+export function itemEvidence(field: string, index: number, value: string, role: FieldRole, grounding: GroundingText, map: SpanMapper, options: EvidenceOptions, checkNumbers: boolean): ItemEvidence & { mentions: number; novel: number } {
+  const text = grounding.evidence;
+  const located = locate(value, text);
+  const checks: string[] = [];
+  let mentions = 0;
+  let novel = 0;
+  const context = contextWords(grounding, options.context);
+  if (role === 'entity') {
+    // Not in the text as a phrase, and a word of it in neither the text nor the trusted context.
+    const entities = entityMentions(value, text, context);
+    const unnamed = located.match === 'none' && contentWords(value).some((w) => !wordsOf(text).has(w) && !context.has(w));
+    mentions = Math.max(1, entities.mentions.length);
+    novel = unnamed ? Math.max(1, entities.novel.length) : entities.novel.length;
+    if (unnamed) checks.push(`novel_entity:${flagValue(value)}`);
+    for (const name of entities.novel) checks.push(`novel_entity:${flagValue(name)}`);
+  } else if (role === 'claim' || role === 'summary') {
+    if (located.match === 'none' && role === 'claim') checks.push(`unsupported_item:${field}[${index}]`);
+    checks.push(...quantityFlags(value, text));
+    if (POLARITY_FIELDS.has(field)) checks.push(...negationFlags(value, text, located));
+    checks.push(...ruledOutFlags(value, options.negated ?? []));
+    const entities = entityMentions(value, text, context);
+    mentions = entities.mentions.length;
+    novel = entities.novel.length;
+    for (const name of entities.novel) checks.push(`novel_entity:${flagValue(name)}`);
+  }
+  // Numbers and identifiers of claims and entity names must be the text's (section summaries check numbers themselves).
+  if (checkNumbers && role !== 'free' && role !== 'id') {
+    const trimmed = value.trim();
+    for (const number of numbersIn(value)) if (!grounding.hasNumber(number)) checks.push(trimmed === number ? `ungrounded_number:${number}` : `ungrounded_number:${number} in "${flagValue(trimmed, 40)}"`);
+    for (const m of value.matchAll(ID_IN_TEXT_RE)) if (!grounding.hasIdentifier(m[0]) && !context.has(normaliseTokens(m[0]).join(' '))) checks.push(`ungrounded_id:${m[0]}`);
+  }
+  return { field, index, role, match: located.match, score: located.score, spans: located.spans.map(map), checks: [...new Set(checks)], mentions, novel };
+}
+
+// Each sentence of the item against the text where it was found: a sentence that negates what
+// the text states, or states what the text negates, is negation_mismatch.
+function negationFlags(value: string, text: EvidenceText, whole: Located): string[] {
+  const sentences = splitSentences(value);
+  const flags: string[] = [];
+  for (const sentence of sentences) {
+    const located = sentences.length === 1 ? whole : locate(sentence.text, text);
+    if (located.match === 'none' || located.spans.length === 0) continue;
+    const itemNegated = negationCues(normaliseTokens(sentence.text)).length > 0;
+    const span = located.spans[0]!;
+    const clauses = located.clauses.filter((c) => c.end > span.start && c.start < span.end);
+    if (clauses.length === 0) continue;
+    let textNegated: boolean;
+    if (located.match === 'exact' || located.match === 'normalised') {
+      // The item is a span of the text, its own words included: only a negation before it in
+      // the same clause can reverse it ("No safety injection or reactor trip occurred" → "reactor trip").
+      textNegated = itemNegated || clauses.some((c) => c.start < span.start && spanNegated(text, c, { start: c.start, end: span.start }));
+    } else {
+      textNegated = clauses.some((c) => spanNegated(text, c, { start: Math.max(span.start, c.start), end: Math.min(span.end, c.end) }));
+    }
+    if (itemNegated !== textNegated) flags.push(`negation_mismatch:${flagValue(sentence.text)}`);
+  }
+  return flags;
+}
+
+// The context's words, prepared once per grounding text and context.
+const contextCache = new WeakMap<GroundingText, { key: string; words: Set<string> }>();
+function contextWords(grounding: GroundingText, context: readonly string[] | undefined): ReadonlySet<string> {
+  if (context === undefined || context.length === 0) return new Set();
+  const key = context.join('\u0000');
+  const cached = contextCache.get(grounding);
+  if (cached?.key === key) return cached.words;
+  const words = wordsOf(new EvidenceText(context.join('\n')));
+  contextCache.set(grounding, { key, words });
+  return words;
+}
+
+/** The view's evidence from its items, and its flags (the items' checks, then the floor's). */
+export function finish(items: (ItemEvidence & { mentions: number; novel: number })[], options: EvidenceOptions): { evidence: ViewEvidence; flags: string[] } {
+  const counted = items.filter((i) => i.role !== 'free');
+  const n = counted.length;
+  const share = (kind: MatchKind): number => (n === 0 ? 0 : round(counted.filter((i) => i.match === kind).length / n));
+  const entities = items.reduce((sum, i) => sum + i.mentions, 0);
+  const novel = items.reduce((sum, i) => sum + i.novel, 0);
+  const grounding: GroundingSummary = {
+    items: n,
+    exact: share('exact'),
+    normalised: share('normalised'),
+    partial: share('partial'),
+    none: share('none'),
+    entities,
+    novel_entities: novel,
+    novel_entity_rate: entities === 0 ? null : round(novel / entities),
+  };
+  const flags = items.flatMap((i) => i.checks);
+  const strong = n === 0 ? 1 : counted.filter((i) => i.match === 'exact' || i.match === 'normalised').length / n;
+  if (options.floor !== undefined && options.floor > 0 && strong < options.floor) flags.push(`weak_grounding:${round(strong)}`);
+  return { evidence: { items: items.map(({ mentions: _m, novel: _n, ...item }) => item), grounding }, flags: [...new Set(flags)] };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+function flagValue(value: string, max = FLAG_VALUE_MAX): string {
+  const one = value.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+/** Items by how they matched, over every view of a run: the summary line and --stats. */
+export class GroundingTally {
+  views = 0;
+  items = 0;
+  readonly matches = { exact: 0, normalised: 0, partial: 0, none: 0 };
+  entities = 0;
+  novelEntities = 0;
+
+  add(e: ViewEvidence): void {
+    this.views++;
+    for (const item of e.items) {
+      if (item.role === 'free') continue;
+      this.items++;
+      this.matches[item.match]++;
+    }
+    this.entities += e.grounding.entities;
+    this.novelEntities += e.grounding.novel_entities;
+  }
+
+  line(): string | null {
+    if (this.items === 0) return null;
+    const pct = (n: number): string => `${((100 * n) / this.items).toFixed(1)}%`;
+    const m = this.matches;
+    const novel = this.entities === 0 ? '' : `; novel entities ${this.novelEntities} of ${this.entities}`;
+    return `grounding: ${this.items} items: exact ${pct(m.exact)}, normalised ${pct(m.normalised)}, partial ${pct(m.partial)}, none ${pct(m.none)}${novel}`;
+  }
+
+  toJson(): Record<string, unknown> {
+    return {
+      views: this.views,
+      items: this.items,
+      ...this.matches,
+      entities: this.entities,
+      novel_entities: this.novelEntities,
+      novel_entity_rate: this.entities === 0 ? null : Math.round((1000 * this.novelEntities) / this.entities) / 1000,
+    };
+  }
+}

@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY, escapeHtml } from '../../src/commands/report.js';
+import { buildFixture, HOSTILE_TEXT } from './build-fixture.js';
+
+describe('rca report', () => {
+  it('escapes every character that could open markup', () => {
+    expect(escapeHtml(`<script>"x" & 'y'</script>`)).toBe('&lt;script&gt;&quot;x&quot; &amp; &#39;y&#39;&lt;/script&gt;');
+  });
+
+  it('writes one self-contained page: the tables, the charts, the chosen chunk with its evidence, no script', async () => {
+    const { report, stderr, code } = await buildFixture();
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/^rca report: wrote .*report\.html\n$/);
+    const html = readFileSync(report, 'utf8');
+    // The page's own tags (escaped text holds no '<'): no script, no event handler, no inline
+    // style attribute, nothing loaded from elsewhere.
+    const tags = html.match(/<[a-zA-Z][^>]*>/g)!;
+    expect(tags.filter((tag) => /^<script|\son[a-z]+=|\sstyle=|\ssrc=|\shref="(?!data:,)|https?:|javascript:/i.test(tag))).toEqual([]);
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CONTENT_SECURITY_POLICY)}">`);
+    // The one inline style is the one the policy's hash allows.
+    const style = /<style>([^]*?)<\/style>/.exec(html)![1]!;
+    expect(CONTENT_SECURITY_POLICY).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    expect(html).toContain(escapeHtml(HOSTILE_TEXT.slice(HOSTILE_TEXT.indexOf('<script>'), HOSTILE_TEXT.indexOf('</script>'))));
+    // Per-document table: 10 records, 20 views, of which the flagged ones.
+    expect(html).toMatch(/<tr><td>ad61d26ecf6e<\/td><td>CR<\/td><td>10<\/td><td>\d+<\/td><td>\d+<\/td><td>0<\/td><td>0<\/td><\/tr>/);
+    expect(html.match(/<svg /g)).toHaveLength(3);
+    expect(html).toContain('<h2>Chunk chunk:hostile</h2>');
+    expect(html).toMatch(/<mark class="exact" title="[^"]*#\d+ retrieval_summary\.entities\.equipment_ids\[0\] exact[^"]*">P-101A<\/mark>/);
+    expect(html).toMatch(/<mark class="exact" title="[^"]*numbers_limits\[0\] exact[^"]*">6\.2 mils<\/mark>/);
+    expect(html).toMatch(/records in [\d.]+ s of run time over 1 runs/);
+  });
+});
+
+describe('rca report --chunk SECTION_ID', () => {
+  it("marks a section summary's evidence in the section's text, each span shifted to its chunk", async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { PassThrough } = await import('node:stream');
+    const summarize = (await import('../../src/transforms/summarize.js')).default;
+    const report = (await import('../../src/commands/report.js')).default;
+    const { runInProcess } = await import('../support/run-in-process.js');
+    const input = readFileSync('test/golden/summarize/section-summaries-extractive/input.jsonl');
+    const r = await runInProcess(summarize, [input], ['--view', 'section_summary', '--bottom-up', '--backend', 'extractive']);
+    const dir = mkdtempSync(join(tmpdir(), 'rca-report-sections-'));
+    writeFileSync(join(dir, 's.summarized.jsonl'), r.stdout);
+    const first = JSON.parse(r.stdout.split('\n').find((l) => JSON.parse(l).text !== '')!);
+    const code = await report.run({ argv: [dir, '--chunk', first.section_id], stdout: new PassThrough(), stderr: new PassThrough(), env: {} });
+    expect(code).toBe(0);
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    const sentence = first.section_summary.summary.split(/(?<=[.!?;])\s+/)[0];
+    expect(html).toContain(`<mark class="exact" title="#1 section_summary.summary[0] exact">${escapeHtml(sentence.slice(0, 20))}`);
+  });
+});
