@@ -49,6 +49,7 @@ export const GroundingSummary = z
     entities: z.number().int().describe('entity names used: entity items, acronyms and "<modifier> <component>" phrases in claims'),
     novel_entities: z.number().int().describe('of those, names the source never mentions'),
     novel_entity_rate: z.number().nullable().describe('novel_entities / entities; null when there are none'),
+    limited: z.literal(true).optional().describe('present when the source text is over 1,000,000 characters: items were located by exact match only, and the text-wide claim checks (units, comparators, negation, entities) were not run; numbers and ids still were'),
   })
   .describe('how the items of a view are supported');
 export type GroundingSummary = z.infer<typeof GroundingSummary>;

@@ -1044,6 +1044,11 @@ export const JSON_SCHEMAS = {
               "number",
               "null"
             ]
+          },
+          "limited": {
+            "description": "present when the source text is over 1,000,000 characters: items were located by exact match only, and the text-wide claim checks (units, comparators, negation, entities) were not run; numbers and ids still were",
+            "type": "boolean",
+            "const": true
           }
         },
         "required": [

@@ -80,7 +80,7 @@ function locateWhole(item: string, text: EvidenceText): Located {
 }
 
 // First occurrence on word boundaries: "6" is not exactly in "6.2", nor "P-101" in "P-101A".
-function exactAt(needle: string, hay: string): number {
+export function exactAt(needle: string, hay: string): number {
   if (needle === '') return -1;
   const checkStart = WORD_CHAR_RE.test(needle[0]!);
   const checkEnd = WORD_CHAR_RE.test(needle.at(-1)!);

@@ -37,20 +37,38 @@ export interface Clause {
 export class EvidenceText {
   /** Normalised text: the tokens joined by single spaces, with a leading and a trailing space. */
   readonly norm: string;
-  /** Position in `norm` of each token's first character → the token's index. */
-  private readonly tokenAtNorm = new Map<number, number>();
+  /** Position in `norm` of each token's first character, ascending (a typed array, not a map:
+   *  a chunk of many megabytes has millions of tokens). */
+  private readonly normStarts: Int32Array;
   readonly tokens: Token[];
   readonly clauses: Clause[];
 
   constructor(readonly raw: string) {
     this.tokens = tokenize(raw);
-    let norm = ' ';
+    this.normStarts = new Int32Array(this.tokens.length);
+    const parts: string[] = [' '];
+    let at = 1;
     this.tokens.forEach((token, i) => {
-      this.tokenAtNorm.set(norm.length, i);
-      norm += `${token.norm} `;
+      this.normStarts[i] = at;
+      parts.push(token.norm, ' ');
+      at += token.norm.length + 1;
     });
-    this.norm = norm;
+    this.norm = parts.join('');
     this.clauses = clausesOf(raw, this.tokens);
+  }
+
+  /** The index of the token whose normalised form starts at `at` in `norm`, if one does. */
+  private tokenAtNorm(at: number): number | undefined {
+    let lo = 0;
+    let hi = this.normStarts.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.normStarts[mid]!;
+      if (v === at) return mid;
+      if (v < at) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
   }
 
   /**
@@ -63,7 +81,7 @@ export class EvidenceText {
     const found: { start: number; end: number; first: number; last: number }[] = [];
     const target = ` ${needle} `;
     for (let at = this.norm.indexOf(target); at >= 0 && found.length < limit; at = this.norm.indexOf(target, at + 1)) {
-      const first = this.tokenAtNorm.get(at + 1);
+      const first = this.tokenAtNorm(at + 1);
       if (first === undefined) continue;
       const last = first + count - 1;
       found.push({ start: this.tokens[first]!.start, end: this.tokens[last]!.end, first, last });
@@ -112,6 +130,18 @@ function tokenize(raw: string): Token[] {
   return tokens;
 }
 
+// Token strings are built a character at a time, which V8 keeps as a chain of pieces; interning
+// flattens each once and shares the repeats (a large chunk repeats its words many times).
+const INTERN_MAX = 65_536;
+let interned = new Map<string, string>();
+function intern(value: string): string {
+  const known = interned.get(value);
+  if (known !== undefined) return known;
+  if (interned.size >= INTERN_MAX) interned = new Map();
+  interned.set(value, value);
+  return value;
+}
+
 function tokenizeUncached(raw: string): Token[] {
   const tokens: Token[] = [];
   let norm = '';
@@ -119,7 +149,7 @@ function tokenizeUncached(raw: string): Token[] {
   let end = -1;
   const flush = (): void => {
     // Number formatting: "5.0" and "5.00" are "5", "6.20" is "6.2".
-    if (norm !== '') tokens.push({ norm: norm.includes('.') ? norm.replace(TRAILING_ZEROS_RE, (_m, whole: string, frac: string) => (frac === '' ? whole : `${whole}.${frac}`)) : norm, start, end });
+    if (norm !== '') tokens.push({ norm: intern(norm.includes('.') ? norm.replace(TRAILING_ZEROS_RE, (_m, whole: string, frac: string) => (frac === '' ? whole : `${whole}.${frac}`)) : norm), start, end });
     norm = '';
     start = -1;
   };

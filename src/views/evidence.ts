@@ -18,7 +18,7 @@ import type { JsonObject } from '../runtime/stage.js';
 import { entityMentions, negationCues, quantityFlags, ruledOutFlags, spanNegated, wordsOf, type NegatedMention } from './claims.js';
 import { EvidenceText } from './evidence-text.js';
 import { normaliseTokens } from './evidence-text.js';
-import { contentWords, locate, splitSentences, type Located, type MatchKind } from './evidence-match.js';
+import { contentWords, exactAt, locate, splitSentences, type Located, type MatchKind } from './evidence-match.js';
 import type { GroundingText } from './grounding.js';
 import { numbersIn } from './grounding.js';
 import { VIEW_SHAPES } from './view-shape.js';
@@ -62,6 +62,8 @@ export interface GroundingSummary {
   entities: number;
   novel_entities: number;
   novel_entity_rate: number | null;
+  /** Set when the source is over EVIDENCE_MAX_CHARS: exact matches only, no text-wide claim checks. */
+  limited?: true;
 }
 
 export interface ViewEvidence {
@@ -121,10 +123,36 @@ export function chunkViewItems(view: ViewType, obj: JsonObject): [string, number
 }
 
 /** The evidence and claim flags of a chunk view (its checks are the item checks, unique). */
+/**
+ * Texts longer than this are located by exact match only: the token, clause and stem tables of
+ * normalised and partial matching hold tens of bytes per word, so a chunk of many megabytes (a
+ * parser that lost its page breaks) would cost hundreds of megabytes. Such a view's grounding
+ * summary says `limited: true`; numbers and ids are still checked against the whole text.
+ */
+export const EVIDENCE_MAX_CHARS = 1_000_000;
+
 export function chunkViewEvidence(view: ViewType, obj: JsonObject, grounding: GroundingText, chunkId: string, options: EvidenceOptions = {}): { evidence: ViewEvidence; flags: string[] } {
   const map: SpanMapper = (s) => ({ source: 'chunk', id: chunkId, start: s.start, end: s.end });
-  const items = chunkViewItems(view, obj).map(([field, index, value]) => itemEvidence(field, index, value, fieldRole(field), grounding, map, options, true));
-  return finish(items, options);
+  const limited = grounding.source.length > EVIDENCE_MAX_CHARS;
+  const items = chunkViewItems(view, obj).map(([field, index, value]) =>
+    limited ? exactItemEvidence(field, index, value, fieldRole(field), grounding, map) : itemEvidence(field, index, value, fieldRole(field), grounding, map, options, true),
+  );
+  const result = finish(items, options);
+  if (limited) result.evidence.grounding.limited = true;
+  return result;
+}
+
+/** An item of a text over EVIDENCE_MAX_CHARS: an exact span or none, and the number and id checks. */
+function exactItemEvidence(field: string, index: number, value: string, role: FieldRole, grounding: GroundingText, map: SpanMapper): ItemEvidence & { mentions: number; novel: number } {
+  const trimmed = value.trim();
+  const at = exactAt(trimmed, grounding.source);
+  const checks: string[] = [];
+  if (role !== 'free' && role !== 'id') {
+    for (const number of numbersIn(value)) if (!grounding.hasNumber(number)) checks.push(trimmed === number ? `ungrounded_number:${number}` : `ungrounded_number:${number} in "${flagValue(trimmed, 40)}"`);
+    for (const m of value.matchAll(ID_IN_TEXT_RE)) if (!grounding.hasIdentifier(m[0])) checks.push(`ungrounded_id:${m[0]}`);
+  }
+  const spans = at < 0 ? [] : [map({ start: at, end: at + trimmed.length })];
+  return { field, index, role, match: at < 0 ? 'none' : 'exact', score: at < 0 ? 0 : 1, spans, checks: [...new Set(checks)], mentions: 0, novel: 0 };
 }
 
 /** One item: located, and checked by its role. `checkNumbers`: numbers and ids are checked here (chunk views). */

@@ -189,3 +189,20 @@ describe('retry feedback names what a claim check found', () => {
     expect(feedbackFor({ flags: [flag] })).toContain(says);
   });
 });
+
+describe('a text over EVIDENCE_MAX_CHARS', () => {
+  it('is located by exact match only, says so in its grounding summary, and still checks numbers', async () => {
+    const { EVIDENCE_MAX_CHARS } = await import('../../src/views/evidence.js');
+    const sentence = 'Pump P-101A vibration rose to 6.2 mils. ';
+    const text = sentence.repeat(Math.ceil((EVIDENCE_MAX_CHARS + 1) / sentence.length));
+    const view = { observed: ['Pump P-101A vibration rose to 6.2 mils', 'vibration ROSE to 6.2 mils', 'vibration rose to 7.9 mils'], hypotheses: [], tests_to_confirm: [], candidate_actions: [], constraints: [] };
+    const { evidence } = chunkViewEvidence('rca_frame', view, new GroundingText(text), 'c1');
+    expect(evidence.grounding.limited).toBe(true);
+    expect(evidence.items.map((i) => i.match)).toEqual(['exact', 'none', 'none']);
+    expect(evidence.items[0]!.spans).toEqual([{ source: 'chunk', id: 'c1', start: 0, end: sentence.length - 2 }]);
+    expect(evidence.items[2]!.checks).toContain('ungrounded_number:7.9 in "vibration rose to 7.9 mils"');
+    const small = chunkViewEvidence('rca_frame', view, new GroundingText(sentence), 'c1').evidence;
+    expect(small.grounding.limited).toBeUndefined();
+    expect(small.items[1]!.match).toBe('normalised');
+  });
+});
