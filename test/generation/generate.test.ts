@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { viewFormatSchema } from '../../src/contracts/index.js';
+import { formatOf } from '../../src/generation/requests.js';
 import { buildPrompt } from '../../src/views/prompt-text.js';
 import { GENERATE_OPTIONS, resolveConfig, type GenerateOptionValues } from '../../src/generation/config.js';
 import { createGenerator } from '../../src/generation/create.js';
@@ -69,7 +69,7 @@ describe('generate against the fake server', () => {
       expect(body).toEqual({
         model: 'mistral',
         messages: [{ role: 'user', content: buildPrompt(tagged.context, tagged.ner_seed, tagged.text, view).prompt }],
-        format: viewFormatSchema(view),
+        format: formatOf(view),
         options: { temperature: 0, seed: 7, num_predict: 300, num_ctx: 4096 },
         keep_alive: '1h',
         stream: true,
@@ -422,7 +422,7 @@ describe('--dry-run', () => {
             options: OPTIONS,
             keep_alive: '30m',
             timeout_ms: 120_000,
-            format: viewFormatSchema('rca_frame'),
+            format: formatOf('rca_frame'),
             prompt: built.prompt,
             text_cut: built.truncated,
           },

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { viewFormatSchemaFor } from '../../src/contracts/runtime.js';
+import { formatOf } from '../../src/generation/requests.js';
 import { schemaName } from '../../src/llm/openai-client.js';
 import { buildPrompt } from '../../src/views/prompt-text.js';
 import { chunk, parseLines, taggedLines } from './support/inputs.js';
@@ -56,7 +56,7 @@ describe('generate with --backend openai', () => {
     const chats = server.requests.filter((b) => Array.isArray(b.messages));
     expect(chats).toHaveLength(4);
     for (const view of VIEWS) {
-      const schema = viewFormatSchemaFor(view);
+      const schema = formatOf(view);
       const body = chats.find((b) => b.response_format.json_schema.schema.properties.view_type.const === view && b.messages[0].content.includes(tagged[0]!.chunk_id));
       expect(body).toEqual({
         model: 'mistral:latest',
