@@ -15,7 +15,9 @@
 //   identifiers and values) and the corpus holds (ids ≤ 43 characters, section paths ≤ 125), and
 //   together small enough that a reply filling every bound still fits the default
 //   --max-output-tokens (2048) at 4 characters a token: worstCaseChars() ≤ FORMAT_BUDGET_CHARS,
-//   held by a test. The summary's 250-word ceiling (SECTION_QUALITY.maxWords) is 250 × 8 characters.
+//   held by a test. The summary's 250-word ceiling (SECTION_QUALITY.maxWords) is 250 × 7 characters;
+// - every bound stays below llama.cpp's MAX_REPETITION_THRESHOLD (2000): the server refuses a
+//   grammar whose {m,n} repetition reaches it (400 "failed to parse grammar").
 // The contract itself (rca schema KIND, the validator) has no maxima: a longer value written by
 // another tool is still valid; only what the model is asked for is bounded.
 import type { JsonSchema } from '../contracts/runtime.js';
@@ -35,6 +37,9 @@ export type FieldBound = StringBound | ListBound;
 
 /** A reply that fills every bound must still fit this many characters: 2048 tokens × 4 characters. */
 export const FORMAT_BUDGET_CHARS = 8192;
+/** llama.cpp (llama-grammar.cpp) refuses a repetition {m,n} of n ≥ 2000 rules. */
+export const GRAMMAR_REPETITION_LIMIT = 2000;
+const SUMMARY_CHARS_PER_WORD = 7;
 
 const ITEM: StringBound = { minLength: 1, maxLength: 160 };
 const list = (maxItems: number, maxLength: number, minItems?: number): ListBound => ({
@@ -76,7 +81,7 @@ export const FORMAT_BOUNDS: Readonly<Record<'retrieval_summary' | 'rca_frame' | 
     section_id: PATH,
     doc_id: ID,
     section_path: PATH,
-    summary: { maxLength: SECTION_QUALITY.maxWords * 8 },
+    summary: { maxLength: SECTION_QUALITY.maxWords * SUMMARY_CHARS_PER_WORD },
     concepts: list(SECTION_QUALITY.targetConcepts.max, 80, 1),
     ...CITATIONS,
   },
