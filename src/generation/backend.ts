@@ -41,6 +41,8 @@ export interface BackendReply {
   doneReason: string | null;
   promptTokens: number | null;
   outputTokens: number | null;
+  /** Characters of reasoning that came apart from the content (0: none). */
+  thinkingChars?: number;
   /** Transport retries spent on this attempt. */
   transportRetries: number;
   /** How the chunk text was cut for this attempt, or null. */

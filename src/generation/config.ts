@@ -39,6 +39,7 @@ export const GENERATE_OPTIONS = {
   'num-ctx': { type: 'number', placeholder: 'N', min: 256, integer: true, help: `context window in tokens, one value per run (a change reloads the model) [default: $OLLAMA_NUM_CTX, else ${DEFAULT_NUM_CTX}]` },
   seed: { type: 'number', placeholder: 'N', default: 42, integer: true, help: 'sampling seed (temperature is always 0)' },
   'max-output-tokens': { type: 'number', placeholder: 'N', default: 2048, min: 1, integer: true, help: 'cap on the tokens of one reply (num_predict); a reply cut there is retried' },
+  think: { type: 'boolean', default: false, help: 'let a thinking model (qwen3, deepseek-r1, gpt-oss) reason before it answers; by default Ollama is sent think: false (an OpenAI-compatible server is sent nothing)' },
   'keep-alive': { type: 'string', placeholder: 'DURATION', default: '30m', help: 'how long the server keeps the model loaded after a request (e.g. 30m, 2h, -1 for ever)' },
   timeout: { type: 'number', placeholder: 'SECONDS', default: 120, min: 0, help: 'deadline of one request, streaming included' },
   concurrency: { type: 'number', placeholder: 'N', default: 2, min: 1, integer: true, help: "requests in flight across records and views, per Ollama host; set it to the server's OLLAMA_NUM_PARALLEL" },
@@ -77,6 +78,8 @@ export interface GenerateConfig {
   modelOptions: ModelOptions;
   keepAlive: string;
   timeoutMs: number;
+  /** --think: let a thinking model reason first. */
+  think: boolean;
   /** Requests in flight: per Ollama host without its own slots=N, else for the one server. */
   concurrency: number;
   /** --window; null: 8 x the requests in flight, known once the hosts are (see create.ts). */
@@ -115,6 +118,7 @@ export function resolveConfig(options: GenerateOptionValues, env: Env): Generate
     modelOptions: { temperature: 0, seed: options.seed, num_predict: options['max-output-tokens'], num_ctx: numCtx },
     keepAlive: normaliseKeepAlive(options['keep-alive']),
     timeoutMs: Math.round(options.timeout * 1000),
+    think: options.think,
     concurrency: options.concurrency,
     window: options.window ?? null,
     maxTransportRetries: options['max-transport-retries'],

@@ -5,7 +5,7 @@
 // check (provenance stamped first), so a view written here is one rca-validate would pass as is.
 // A reply replayed from the response cache goes through the same check before it is used.
 import { checkerFor } from '../contracts/runtime.js';
-import { ModelError } from '../llm/model-client.js';
+import { isReplyFault, ModelError } from '../llm/model-client.js';
 import type { JsonObject } from '../runtime/stage.js';
 import { feedbackFor, type ReplyProblem } from '../views/feedback.js';
 import type { GroundingText } from '../views/grounding.js';
@@ -24,7 +24,7 @@ export interface LadderPolicy {
 }
 
 export interface ViewError {
-  /** REPLY_NOT_JSON, REPLY_INVALID, REPLY_CUT, or the transport's ModelError code. */
+  /** REPLY_NOT_JSON, REPLY_INVALID, REPLY_CUT, REPLY_ONLY_THINKING, or the client's ModelError code (PROMPT_TOO_LONG and REPLY_INCOMPLETE go through the ladder). */
   code: string;
   message: string;
   attempts: number;
@@ -126,8 +126,10 @@ export async function runLadder(job: Job, grounding: GroundingText, backend: Bac
     error,
   });
 
+  // Set once the server said the prompt does not fit its context: every later attempt cuts the text.
+  let cutText = false;
   for (let attempt = 1; attempt <= tries; attempt++) {
-    const maxChars = attemptMaxChars(policy, attempt);
+    const maxChars = cutText ? attemptMaxChars(policy, Math.max(attempt, 3)) : attemptMaxChars(policy, attempt);
     const feedback = problem === null ? null : feedbackFor(problem, isSectionJob(job) ? sectionFeedbackSource(job) : undefined);
     let reply;
     try {
@@ -135,6 +137,18 @@ export async function runLadder(job: Job, grounding: GroundingText, backend: Bac
     } catch (err) {
       if (!(err instanceof ModelError)) throw err;
       transportRetries += err.retries;
+      if (isReplyFault(err.code)) {
+        lastError = { code: err.code, message: err.message };
+        lastDoneReason = null;
+        if (err.code === 'PROMPT_TOO_LONG') {
+          // The model never saw this prompt: no feedback, the text cut instead.
+          cutText = true;
+          problem = null;
+        } else {
+          problem = { parseError: 'it stopped before the JSON object was complete (the server ends a reply that repeats itself); do not repeat words or items, and keep every item short' };
+        }
+        continue;
+      }
       // A transport failure that survived its retries, or a refusal: another prompt will not help.
       const error = { code: err.code, message: err.message, attempts: attempt };
       return { status: 'failed', view: null, flags: null, fixed: null, generation: entry(attempt, { doneReason: null, textCut: lastCut }, error), transportRetries };
@@ -145,11 +159,20 @@ export async function runLadder(job: Job, grounding: GroundingText, backend: Bac
     lastDoneReason = reply.doneReason;
     lastCut = reply.textCut;
 
+    const thinking = reply.thinkingChars ?? 0;
+    const thoughtOnly = reply.content.trim() === '' && thinking > 0;
     // A cut reply may still hold a complete inner object (recovery would find "entities"): never parse it.
     if (reply.doneReason === 'length') {
       problem = { parseError: 'it was cut off at the output token limit before the JSON object was complete; keep every item short' };
       const limit = policy.maxOutputTokens === null ? '' : ` (--max-output-tokens ${policy.maxOutputTokens})`;
-      lastError = { code: 'REPLY_CUT', message: `reply cut at the output token limit${limit}` };
+      const spent = thoughtOnly ? `; the model spent them on ${thinking} characters of thinking and wrote no answer` : '';
+      lastError = { code: 'REPLY_CUT', message: `reply cut at the output token limit${limit}${spent}` };
+      continue;
+    }
+    // A thinking model that reasoned and never answered: not a JSON problem, and not to be called one.
+    if (thoughtOnly) {
+      problem = { parseError: 'it held only reasoning and no JSON object; answer with the JSON object only' };
+      lastError = { code: 'REPLY_ONLY_THINKING', message: `the model wrote ${thinking} characters of thinking and no answer (a thinking model: rca sends think: false unless --think; this model or server did not honour it)` };
       continue;
     }
     const checked = checkReply(job, grounding, reply.content);

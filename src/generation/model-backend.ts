@@ -42,7 +42,9 @@ function dialectOf(name: ModelBackendName, config: GenerateConfig): Dialect {
   if (name === 'ollama') {
     // Host, keep_alive and timeout change where and how long, not what the model answers: a
     // pool of hosts and a single host share their cache entries (preflight made the digests agree).
-    return { options: { ...config.modelOptions }, keyOptions: { ...config.modelOptions }, render: (request, cut) => renderOllamaRequest(host, request, cut) };
+    // --think changes what the model answers; the default (think: false) keeps the keys as they were.
+    const keyOptions = { ...config.modelOptions, ...(config.think ? { think: true } : {}) };
+    return { options: { ...config.modelOptions }, keyOptions, render: (request, cut) => renderOllamaRequest(host, request, cut) };
   }
   // num_ctx is not sent: the server fixed its context length when it started. Such a server
   // reports no digest, so the base URL stands in for the model's identity in the key: another
@@ -104,6 +106,7 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
         doneReason: value.doneReason,
         promptTokens: value.promptTokens,
         outputTokens: value.outputTokens,
+        thinkingChars: value.thinkingChars,
         transportRetries,
         textCut,
       });

@@ -44,7 +44,7 @@ export function attemptPrompt(job: Job, input: AttemptInput): AttemptPrompt {
   return { prompt, textCut: built.truncated };
 }
 
-export type RequestSettings = Pick<GenerateConfig, 'model' | 'modelOptions' | 'keepAlive' | 'timeoutMs'>;
+export type RequestSettings = Pick<GenerateConfig, 'model' | 'modelOptions' | 'keepAlive' | 'timeoutMs'> & Partial<Pick<GenerateConfig, 'think'>>;
 
 export function generateRequest(settings: RequestSettings, view: ViewType | SectionView, prompt: string): GenerateRequest {
   return {
@@ -54,6 +54,7 @@ export function generateRequest(settings: RequestSettings, view: ViewType | Sect
     options: { ...settings.modelOptions },
     keepAlive: settings.keepAlive,
     timeoutMs: settings.timeoutMs,
+    think: settings.think ?? false,
   };
 }
 
@@ -65,6 +66,8 @@ export function renderOllamaRequest(host: string, request: GenerateRequest, text
     model: request.model,
     options: request.options,
     keep_alive: request.keepAlive,
+    think: request.think,
+    truncate: false,
     timeout_ms: request.timeoutMs,
     format: request.format,
     prompt: request.prompt,

@@ -72,6 +72,8 @@ describe('generate against the fake server', () => {
         format: formatOf(view),
         options: { temperature: 0, seed: 7, num_predict: 300, num_ctx: 4096 },
         keep_alive: '1h',
+        think: false,
+        truncate: false,
         stream: true,
       });
     }
@@ -421,6 +423,8 @@ describe('--dry-run', () => {
             model: 'mistral:latest',
             options: OPTIONS,
             keep_alive: '30m',
+            think: false,
+            truncate: false,
             timeout_ms: 120_000,
             format: formatOf('rca_frame'),
             prompt: built.prompt,

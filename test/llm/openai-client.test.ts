@@ -23,6 +23,7 @@ function request(overrides: Partial<GenerateRequest> = {}): GenerateRequest {
     options: { temperature: 0, seed: 42, num_predict: 512, num_ctx: 8192 },
     keepAlive: '30m',
     timeoutMs: 5_000,
+    think: false,
     ...overrides,
   };
 }
@@ -54,7 +55,7 @@ describe('generate against the fake server', () => {
   it('sends a streamed chat completion with the schema, options and key, and accumulates the reply', async () => {
     const server = await fake();
     const reply = await createOpenAiClient({ baseUrl: server.url, apiKey: KEY }).generate(request());
-    expect(reply).toEqual({ content: SHAPED, doneReason: 'stop', promptTokens: 5, outputTokens: Math.ceil(SHAPED.length / 8) });
+    expect(reply).toEqual({ content: SHAPED, doneReason: 'stop', promptTokens: 5, outputTokens: Math.ceil(SHAPED.length / 8), thinkingChars: 0 });
     expect(server.requests[0]).toEqual({
       model: MODEL,
       messages: [{ role: 'user', content: 'Extract the facts.' }],
@@ -168,7 +169,7 @@ const FAULTS: FaultCase[] = [
   { name: 'huge reply at the default cap', reply: { fault: 'huge' }, code: 'REPLY_TOO_LARGE', retryable: false, message: /exceeded 1000000 characters/ },
   { name: '200 that is not an event stream', reply: { fault: { status: 200, body: '<html>hello</html>' } }, code: 'BAD_RESPONSE', retryable: false },
   { name: 'an event that is not JSON', reply: { fault: { status: 200, body: 'data: {"choices":\n\n' } }, code: 'BAD_RESPONSE', retryable: false, message: /not JSON/ },
-  { name: 'stream cut before the finish', reply: { fault: { status: 200, body: 'data: {"choices":[{"delta":{"content":"a"}}]}\n\n' } }, code: 'STREAM_ERROR', retryable: true, message: /before it was done/ },
+  { name: 'stream cut before the finish', reply: { fault: { status: 200, body: 'data: {"choices":[{"delta":{"content":"a"}}]}\n\n' } }, code: 'REPLY_INCOMPLETE', retryable: false, message: /before it was done/ },
   { name: '200 with an error object', reply: { fault: { status: 200, body: '{"error":{"message":"quota"}}' } }, code: 'BAD_RESPONSE', retryable: false, message: /answered with an error: quota/ },
 ];
 
