@@ -96,7 +96,11 @@ async function connect(config: GenerateConfig, opts: CreateOptions, now: Clock):
   if (config.dryRun) return { client: null, digest: null, slots: allSlots, describe, hosts: null, notices: [] };
   const single = async (client: ModelClient): Promise<Servers> => {
     const info = await preflight(() => client.preflight(config.model));
-    return { client, digest: info.digest, slots: allSlots, describe, hosts: null, notices: [] };
+    // Loaded now, on --load-timeout, so the first requests do not spend their --timeout on it.
+    if (client.load !== undefined) {
+      await preflight(() => client.load!({ model: config.model, keepAlive: config.keepAlive, numCtx: config.modelOptions.num_ctx, timeoutMs: config.loadTimeoutMs }));
+    }
+    return { client, digest: info.digest, slots: allSlots, describe, hosts: null, notices: contextNotices(config, info.contextLength ?? null) };
   };
   if (opts.client !== undefined) return single(opts.client);
   const { createOllamaClient } = await import('../llm/ollama-client.js');
@@ -114,6 +118,13 @@ async function connect(config: GenerateConfig, opts: CreateOptions, now: Clock):
   // next free slot, were measured to gain nothing (bench/multi-host-throughput.mjs: rca-generate
   // already runs at the rate the pool and client alone reach against the same hosts).
   return { client: pool, digest: checked.info.digest, slots: pool.capacity, describe, hosts: { stats: () => pool.stats(), messages }, notices: [] };
+}
+
+// Ollama caps num_ctx at the model's trained context: the num_ctx recorded would not be what ran.
+function contextNotices(config: GenerateConfig, contextLength: number | null): string[] {
+  const numCtx = config.modelOptions.num_ctx;
+  if (contextLength === null || numCtx <= contextLength) return [];
+  return [`--num-ctx ${numCtx} is more than the context length of ${config.model} (${contextLength} tokens): the server runs it at ${contextLength}`];
 }
 
 async function preflight<T>(check: () => Promise<T>): Promise<T> {

@@ -24,11 +24,22 @@ export interface GenerateReply {
 export interface ModelInfo {
   model: string;
   digest: string | null;
+  /** The model's trained context length, when the server says (Ollama's model_info). */
+  contextLength?: number | null;
+}
+
+export interface LoadRequest {
+  model: string;
+  keepAlive: string;
+  numCtx: number;
+  timeoutMs: number;
 }
 
 export interface ModelClient {
   readonly host: string;
   preflight(model: string, signal?: AbortSignal): Promise<ModelInfo>;
+  /** Loads the model before the first request, on its own deadline (servers that load on demand: Ollama). */
+  load?(request: LoadRequest, signal?: AbortSignal): Promise<void>;
   generate(request: GenerateRequest, signal?: AbortSignal): Promise<GenerateReply>;
 }
 
@@ -53,6 +64,8 @@ export const MODEL_ERROR_CODES = [
   // The reply stream ended without its final object (Ollama's repetition abort ends it so): a
   // fault of the reply, for the ladder (feedback, then cut text), not a transport fault to retry.
   'REPLY_INCOMPLETE',
+  // The model cannot chat (an embedding model: no `completion` capability): the run cannot start.
+  'MODEL_UNSUITABLE',
 ] as const;
 export type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number];
 

@@ -6,6 +6,7 @@ import {
   saysContextExceeded,
   type GenerateReply,
   type GenerateRequest,
+  type LoadRequest,
   type ModelClient,
   type ModelInfo,
 } from './model-client.js';
@@ -66,11 +67,16 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
         if (classified.code === 'ABORTED') throw classified;
         throw new ModelError('UNREACHABLE', unreachableMessage(host), { status: classified.status });
       }
-      await ollama.show({ model });
+      const shown = await ollama.show({ model });
+      // An embedding model answers every chat with 400 "does not support chat": say so once, now.
+      const capabilities: unknown = (shown as { capabilities?: unknown }).capabilities;
+      if (Array.isArray(capabilities) && !capabilities.includes('completion')) {
+        throw new ModelError('MODEL_UNSUITABLE', `model "${model}" at Ollama at ${host} cannot chat (its capabilities: ${capabilities.join(', ') || 'none'}) — is it an embedding model?`, { retryable: false });
+      }
       // /api/show carries no digest; /api/tags does, and tells which name the server resolved.
       const { models } = await ollama.list();
       const entry = findModel(models, model);
-      return { model: entry?.name ?? model, digest: typeof entry?.digest === 'string' ? entry.digest : null };
+      return { model: entry?.name ?? model, digest: typeof entry?.digest === 'string' ? entry.digest : null, contextLength: contextLengthOf(shown.model_info) };
     } catch (err) {
       throw classify(err, { host, scope, model, phase: 'request' });
     } finally {
@@ -123,7 +129,34 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
     }
   }
 
-  return { host, preflight, generate };
+  // A chat request without messages loads the model and answers done_reason "load" (routes.go).
+  // It runs on its own deadline (--load-timeout): a first load can take minutes, and had it been
+  // the first view's request, that request's --timeout would cut it and its cancel abort the load.
+  async function load(request: LoadRequest, signal?: AbortSignal): Promise<void> {
+    const scope = new OllamaRequestScope(signal, request.timeoutMs);
+    try {
+      scope.throwIfCallerAborted(host);
+      const ollama = new Ollama({ host, fetch: scope.fetch });
+      await ollama.chat({ model: request.model, messages: [], keep_alive: request.keepAlive, options: { num_ctx: request.numCtx }, stream: false });
+    } catch (err) {
+      const classified = classify(err, { host, scope, model: request.model, phase: 'request', timeoutMs: request.timeoutMs });
+      if (classified.code === 'TIMEOUT') throw new ModelError('TIMEOUT', `Ollama at ${host} did not load model "${request.model}" within ${request.timeoutMs / 1000} s (--load-timeout)`);
+      throw classified;
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  return { host, preflight, load, generate };
+}
+
+// model_info keys are per architecture: "llama.context_length", "qwen3.context_length", …
+function contextLengthOf(info: unknown): number | null {
+  if (info === null || typeof info !== 'object') return null;
+  for (const [key, value] of Object.entries(info as Record<string, unknown>)) {
+    if (key.endsWith('.context_length') && typeof value === 'number' && value > 0) return value;
+  }
+  return null;
 }
 
 /**

@@ -146,6 +146,7 @@ describe('the rest of the options', () => {
       keepAlive: '30m',
       timeoutMs: 120_000,
       think: false,
+      loadTimeoutMs: 600_000,
       concurrency: 2,
       window: null,
       maxTransportRetries: 5,

@@ -62,7 +62,9 @@ describe('generate against the fake server', () => {
     const r = await run('generate', server, input, ['--seed', '7', '--max-output-tokens', '300', '--num-ctx', '4096', '--keep-alive', '1h', '--model', 'mistral']);
     expect(r.code).toBe(0);
     const tagged = parseLines(input)[0]!;
-    const chats = server.requests.filter((b) => Array.isArray(b.messages));
+    // The preflight loads the model first: a chat without messages, on its own deadline.
+    expect(server.requests).toContainEqual({ model: 'mistral', messages: [], keep_alive: '1h', options: { num_ctx: 4096 }, stream: false });
+    const chats = server.requests.filter((b) => Array.isArray(b.messages) && b.messages.length > 0);
     expect(chats).toHaveLength(2);
     for (const view of ['retrieval_summary', 'rca_frame'] as const) {
       const body = chats.find((b) => b.format.properties.view_type.const === view);
@@ -227,6 +229,45 @@ describe('preflight and fatal errors', () => {
     const rec = parseLines(r.stdout)[0]!;
     expect(rec.generation).toEqual({ rca_frame: expect.objectContaining({ model: 'qwen2.5:7b', model_digest: 'abc123' }) });
     expect(rec).not.toHaveProperty('retrieval_summary');
+  });
+
+  it('exits 3 at the preflight for a model that cannot chat (no completion capability), sending no view', async () => {
+    const { server } = await serve({}, { models: [{ name: 'nomic-embed-text:latest', digest: 'e'.repeat(64), capabilities: ['embedding'] }] });
+    const r = await run('generate', server, await taggedLines(3), ['--model', 'nomic-embed-text']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`rca-generate: model "nomic-embed-text" at Ollama at ${server.url} cannot chat (its capabilities: embedding) — is it an embedding model?\n`);
+    expect(server.stats.generations).toBe(0);
+  });
+
+  it('warns when --num-ctx is more than the model\'s context length (model_info)', async () => {
+    const { server } = await serve({}, { models: [{ name: 'small:latest', digest: 's'.repeat(64), contextLength: 2048 }] });
+    const r = await run('generate', server, await taggedLines(1), ['--model', 'small', '--num-ctx', '4096', '--views', 'rca_frame']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^rca-generate: stdin:1: --num-ctx 4096 is more than the context length of small \(2048 tokens\): the server runs it at 2048\n/);
+  });
+
+  it('loads the model first on --load-timeout, not on the first request\'s --timeout', async () => {
+    const { server } = await serve({}, { loadMs: 600 });
+    const r = await run('generate', server, await taggedLines(1), ['--timeout', '0.3', '--views', 'rca_frame']);
+    expect(r.code).toBe(0);
+    expect(server.stats.loads).toBe(1);
+    expect(parseLines(r.stdout)[0]!.generation.rca_frame.error).toBeNull();
+  });
+
+  it('a load that outlasts --load-timeout is exit 3, saying so', async () => {
+    const { server } = await serve({}, { loadMs: 5_000 });
+    const r = await run('generate', server, await taggedLines(1), ['--load-timeout', '0.2']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(`rca-generate: Ollama at ${server.url} did not load model "mistral:latest" within 0.2 s (--load-timeout)\n`);
+    expect(server.stats.generations).toBe(0);
+  });
+
+  it('a name in another case still finds the digest (Mistral is mistral:latest)', async () => {
+    const { server } = await serve();
+    const r = await run('generate', server, await taggedLines(1), ['--model', 'Mistral', '--views', 'rca_frame']);
+    expect(r.code).toBe(0);
+    expect(parseLines(r.stdout)[0]!.generation.rca_frame.model_digest).toBe(DEFAULT_MODELS[0]!.digest);
   });
 
   it('stops with exit 3 when the model disappears mid-run, keeping what was done', async () => {

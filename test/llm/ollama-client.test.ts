@@ -231,8 +231,8 @@ describe('unreachable server', () => {
 describe('preflight', () => {
   const DIGEST = DEFAULT_MODELS[0]!.digest;
   it.each([
-    ['exact name', 'mistral:latest', { model: 'mistral:latest', digest: DIGEST }],
-    ['name without tag resolves to :latest', 'mistral', { model: 'mistral:latest', digest: DIGEST }],
+    ['exact name', 'mistral:latest', { model: 'mistral:latest', digest: DIGEST, contextLength: 32_768 }],
+    ['name without tag resolves to :latest', 'mistral', { model: 'mistral:latest', digest: DIGEST, contextLength: 32_768 }],
   ])('%s', async (_name, model, expected) => {
     const server = await fake();
     await expect(createOllamaClient({ host: server.url }).preflight(model)).resolves.toEqual(expected);
@@ -315,6 +315,6 @@ describe('what real Ollama does (the fake upgraded to do it)', () => {
   it('the digest is found whatever the case of the name (Mistral is mistral:latest)', async () => {
     const server = await fake();
     const info = await createOllamaClient({ host: server.url }).preflight('Mistral');
-    expect(info).toEqual({ model: 'mistral:latest', digest: DEFAULT_MODELS[0]!.digest });
+    expect(info).toEqual({ model: 'mistral:latest', digest: DEFAULT_MODELS[0]!.digest, contextLength: 32_768 });
   });
 });

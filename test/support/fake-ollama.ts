@@ -45,11 +45,15 @@ export interface FakeOllamaOptions {
   latencyMs?: number;
   slots?: number;
   maxQueue?: number;
+  /** How long a model load (a chat without messages) takes. */
+  loadMs?: number;
   respond?: (req: FakeRequest) => FakeReply;
 }
 
 export interface FakeStats {
   requests: number;
+  /** Chat requests without messages: model loads (counted in byPath['/api/chat'] too). */
+  loads?: number;
   byPath: Record<string, number>;
   generations: number;
   faults: Record<string, number>;
@@ -95,9 +99,10 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
   const latencyMs = opts.latencyMs ?? 0;
   const slots = Math.max(1, opts.slots ?? 1);
   const maxQueue = opts.maxQueue ?? 512;
+  const loadMs = opts.loadMs ?? 0;
   const respond = opts.respond ?? schemaShapedReply;
 
-  const stats: FakeStats = { requests: 0, byPath: {}, generations: 0, faults: {}, maxInFlight: 0 };
+  const stats: FakeStats = { requests: 0, loads: 0, byPath: {}, generations: 0, faults: {}, maxInFlight: 0 };
   const requests: any[] = [];
   const sockets = new Set<Socket>();
   const cancellers = new Set<() => void>();
@@ -193,6 +198,11 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
     }
     // A chat request without messages only loads the model (routes.go): done_reason "load".
     if (path === '/api/chat' && Array.isArray(body.messages) && body.messages.length === 0) {
+      stats.loads = (stats.loads ?? 0) + 1;
+      if (!(await pause(loadMs, res))) {
+        countFault('loadAborted');
+        return;
+      }
       sendJson(res, 200, { model: body.model, created_at: CREATED_AT, message: { role: 'assistant', content: '' }, done_reason: 'load', done: true });
       return;
     }
