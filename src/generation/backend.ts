@@ -47,6 +47,8 @@ export interface BackendReply {
   transportRetries: number;
   /** How the chunk text was cut for this attempt, or null. */
   textCut: TextCut | null;
+  /** Why the text was cut before sending (the prompt would not fit the context), for stderr. */
+  notice?: string;
 }
 
 /** The generation options a record names: Ollama's four; an OpenAI-compatible server takes no num_ctx. */

@@ -127,6 +127,7 @@ export class Generator implements Processor {
   /** Counts a view's result and adds its warning; true when it makes the record count as failed. */
   protected tally(view: string, result: ViewResult, warnings: string[]): boolean {
     this.counters.countView(result);
+    for (const notice of result.notices ?? []) warnings.push(`${view}: ${notice}`);
     if (result.status === 'failed') {
       const error = result.generation.error!;
       warnings.push(`${view}: failed after ${error.attempts} ${error.attempts === 1 ? 'attempt' : 'attempts'}: ${error.code}: ${error.message}`);

@@ -42,11 +42,12 @@ export interface GenerationEntry extends BackendInfo {
   error: ViewError | null;
 }
 
-export type ViewResult =
+export type ViewResult = (
   /** `content`: the accepted reply as the backend gave it (what the response cache keeps). */
   | { status: 'ok'; view: JsonObject; flags: string[]; fixed: string[]; generation: GenerationEntry; transportRetries: number; content: string }
   | { status: 'flagged'; view: JsonObject; flags: string[]; fixed: string[]; generation: GenerationEntry; transportRetries: number }
-  | { status: 'failed'; view: null; flags: null; fixed: null; generation: GenerationEntry; transportRetries: number };
+  | { status: 'failed'; view: null; flags: null; fixed: null; generation: GenerationEntry; transportRetries: number }
+) & { /** What the backend said about its attempts (a prompt cut to fit the context), for stderr. */ notices?: string[] };
 
 /** The text budget of an attempt: --max-chars throughout, and from the third on at most --truncate-chars. */
 export function attemptMaxChars(policy: LadderPolicy, attempt: number): number | undefined {
@@ -105,6 +106,12 @@ interface Candidate {
 }
 
 export async function runLadder(job: Job, grounding: GroundingText, backend: Backend, policy: LadderPolicy, signal: AbortSignal): Promise<ViewResult> {
+  const notices: string[] = [];
+  const result = await ladderSteps(job, grounding, backend, policy, signal, notices);
+  return notices.length === 0 ? result : { ...result, notices: [...new Set(notices)] };
+}
+
+async function ladderSteps(job: Job, grounding: GroundingText, backend: Backend, policy: LadderPolicy, signal: AbortSignal, notices: string[]): Promise<ViewResult> {
   const tries = backend.retries ? policy.maxTries : 1;
   const tokens = { prompt: null as number | null, output: null as number | null };
   let transportRetries = 0;
@@ -154,6 +161,7 @@ export async function runLadder(job: Job, grounding: GroundingText, backend: Bac
       return { status: 'failed', view: null, flags: null, fixed: null, generation: entry(attempt, { doneReason: null, textCut: lastCut }, error), transportRetries };
     }
     transportRetries += reply.transportRetries;
+    if (reply.notice !== undefined) notices.push(reply.notice);
     tokens.prompt = addCount(tokens.prompt, reply.promptTokens);
     tokens.output = addCount(tokens.output, reply.outputTokens);
     lastDoneReason = reply.doneReason;

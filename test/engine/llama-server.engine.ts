@@ -197,6 +197,21 @@ describe('the ladder and the run on a real engine', () => {
     expect(r.stderr).toContain('REPLY_CUT: reply cut at the output token limit (--max-output-tokens 8)');
   });
 
+  it('a prompt longer than the slot\'s context: 400 exceed_context_size_error is PROMPT_TOO_LONG, and the cut-text attempt fits', async () => {
+    const record = JSON.parse(readFileSync(tag(['test/fixtures/written/sop_afw_012.jsonl'], join(dir, 'long-src.jsonl'), 1), 'utf8'));
+    // Each slot has 4096 tokens (-c 8192 -np 2); about 20,000 characters of text do not fit.
+    record.text = `${record.text}\n`.repeat(Math.ceil(20_000 / (record.text.length + 1)));
+    const input = join(dir, 'long.jsonl');
+    writeFileSync(input, JSON.stringify(record) + '\n');
+    const r = await runBin('rca-generate', openAiArgs(server.url, '--views', 'rca_frame', '--no-cache', '--truncate-chars', '2000'), { input });
+    const g = r.records[0]!.generation.rca_frame;
+    expect(g.error).toBeNull();
+    expect(g.attempts).toBe(2);
+    expect(g.text_cut).toMatchObject({ text_chars: record.text.length });
+    expect(g.text_cut.kept_chars).toBeLessThanOrEqual(2000);
+    expect(g.prompt_tokens).toBeLessThan(4096);
+  });
+
   it('a cached re-run sends nothing', async () => {
     const cache = join(dir, 'cache.sqlite');
     const args = openAiArgs(server.url, '--views', 'rca_frame', '--cache', cache, '--concurrency', '2');

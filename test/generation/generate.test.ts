@@ -270,6 +270,21 @@ describe('preflight and fatal errors', () => {
     expect(parseLines(r.stdout)[0]!.generation.rca_frame.model_digest).toBe(DEFAULT_MODELS[0]!.digest);
   });
 
+  it('a prompt estimated not to fit --num-ctx minus --max-output-tokens is sent with its chunk text cut, recorded and said', async () => {
+    const { server } = await serve();
+    const tagged = parseLines(await taggedLines(1))[0]!;
+    tagged.text = `${tagged.text} `.repeat(60);
+    const r = await run('generate', server, JSON.stringify(tagged) + '\n', ['--num-ctx', '2048', '--max-output-tokens', '300', '--views', 'rca_frame']);
+    expect(r.code).toBe(0);
+    const g = parseLines(r.stdout)[0]!.generation.rca_frame;
+    expect(g).toMatchObject({ error: null, attempts: 1 });
+    expect(g.text_cut.text_chars).toBe(tagged.text.length);
+    expect(g.text_cut.kept_chars).toBeLessThan(tagged.text.length);
+    const sent = server.requests.find((b) => Array.isArray(b.messages) && b.messages.length > 0)!;
+    expect(Math.ceil(sent.messages[0].content.length / 2.5)).toBeLessThanOrEqual(2048 - 300);
+    expect(r.stderr).toMatch(/rca-generate: stdin:1: rca_frame: prompt of about \d+ tokens does not fit --num-ctx minus --max-output-tokens \(1748\): chunk text cut to \d+ characters\n/);
+  });
+
   it('stops with exit 3 when the model disappears mid-run, keeping what was done', async () => {
     const { server } = await serve({ [key(3)]: ['model404'] });
     const r = await run('generate', server, await taggedLines(8), ['--concurrency', '1', '--window', '1']);
