@@ -137,7 +137,14 @@ async function preflight<T>(check: () => Promise<T>): Promise<T> {
 }
 
 export function ladderPolicy(config: GenerateConfig): LadderPolicy {
-  return { maxTries: config.maxTries, truncateChars: config.truncateChars, maxChars: config.maxChars, maxOutputTokens: config.modelOptions.num_predict };
+  return {
+    maxTries: config.maxTries,
+    truncateChars: config.truncateChars,
+    maxChars: config.maxChars,
+    maxOutputTokens: config.modelOptions.num_predict,
+    // Only Ollama is sent num_ctx; an OpenAI-compatible server refuses what does not fit (400).
+    numCtx: config.backend === 'ollama' ? config.modelOptions.num_ctx : null,
+  };
 }
 
 async function openStore(path: string, open?: (path: string) => ReplyStore): Promise<ReplyStore> {

@@ -21,7 +21,12 @@ export interface LadderPolicy {
   /** A cut applied to every attempt (--max-chars); the third attempt cuts to the smaller of the two. */
   maxChars: number | undefined;
   maxOutputTokens: number | null;
+  /** The context the server runs (--num-ctx, Ollama); a reply whose counts fill it was written without the whole prompt. */
+  numCtx?: number | null;
 }
+
+/** The flag of a reply whose prompt and reply tokens filled the server's context. */
+export const SERVER_CUT_FLAG = 'prompt_cut_by_server';
 
 export interface ViewError {
   /** REPLY_NOT_JSON, REPLY_INVALID, REPLY_CUT, REPLY_ONLY_THINKING, or the client's ModelError code (PROMPT_TOO_LONG and REPLY_INCOMPLETE go through the ladder). */
@@ -190,13 +195,23 @@ async function ladderSteps(job: Job, grounding: GroundingText, backend: Backend,
       continue;
     }
     const { withinContract } = checked;
+    // prompt + reply tokens filling the context: the server cut the prompt's head (Ollama without
+    // truncate: false) or shifted the context mid-reply. Kept only as a flagged last resort; the
+    // next attempts cut the text.
+    const numCtx = policy.numCtx ?? null;
+    if (numCtx !== null && reply.promptTokens !== null && reply.promptTokens + (reply.outputTokens ?? 0) >= numCtx) {
+      cutText = true;
+      checked.flags.push(SERVER_CUT_FLAG);
+    }
     if (withinContract && checked.flags.length === 0) {
       return { status: 'ok', view: checked.view, flags: [], fixed: checked.fixed, generation: entry(attempt, reply, null), transportRetries, content: reply.content };
     }
     if (withinContract && (best === null || checked.flags.length < best.flags.length)) {
       best = { view: checked.view, flags: checked.flags, fixed: checked.fixed, doneReason: reply.doneReason, textCut: reply.textCut };
     }
-    problem = { flags: checked.flags };
+    // The model cannot fix the server's cut: feedback names only what it can.
+    const fixable = checked.flags.filter((f) => f !== SERVER_CUT_FLAG);
+    problem = fixable.length === 0 ? null : { flags: fixable };
     lastError = { code: 'REPLY_INVALID', message: checked.flags.join(', ') };
   }
 

@@ -314,9 +314,9 @@ describe('preflight and fatal errors', () => {
 describe('an outage', () => {
   it('does not fail views while the server answers nobody; they go on once it is back', async () => {
     const model = scriptedModel();
-    let down = true;
-    const server = await startFakeOllama({ respond: (req) => (down ? { fault: 'error500' } : model.respond(req)) });
-    setTimeout(() => (down = false), 400);
+    // Down for its first 8 chat requests (counted, not timed: a loaded machine tags slowly).
+    let failures = 0;
+    const server = await startFakeOllama({ respond: (req) => (failures < 8 ? (failures++, { fault: 'error500' }) : model.respond(req)) });
     try {
       const r = await run('generate', server, await taggedLines(6), ['--max-transport-retries', '1', '--retry-delay', '20', '--give-up-after', '30']);
       expect(r.code).toBe(0);

@@ -123,6 +123,16 @@ describe('reply faults from the server go through the ladder', () => {
     expect(backend.inputs[1]!.feedback).toContain('answer with the JSON object only');
   });
 
+  it('a reply whose prompt and output tokens fill num_ctx is flagged prompt_cut_by_server, and the next attempts cut the text', async () => {
+    // The scripted backend counts 100 prompt + 10 output tokens per reply.
+    const { result, backend } = await ladder('rca_frame', [good('rca_frame'), good('rca_frame'), good('rca_frame')], { numCtx: 110 });
+    expect(result.status).toBe('flagged');
+    expect(result.flags).toEqual(['prompt_cut_by_server']);
+    expect(backend.inputs.map((i) => [i.feedback, i.maxChars])).toEqual([[null, undefined], [null, 60], [null, 60]]);
+    const roomy = await ladder('rca_frame', [good('rca_frame')], { numCtx: 111 });
+    expect(roomy.result.status).toBe('ok');
+  });
+
   it('thinking that used up the output tokens says so in REPLY_CUT', async () => {
     const { result } = await ladder('rca_frame', Array(3).fill({ content: '', doneReason: 'length', thinkingChars: 900 }));
     expect(result.generation.error).toMatchObject({ code: 'REPLY_CUT' });
