@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ModelError, type GenerateReply, type GenerateRequest, type ModelErrorCode } from '../../src/llm/model-client.js';
 import { SseLineReader, chatCompletionBody, createOpenAiClient, resolveBaseUrl, schemaName } from '../../src/llm/openai-client.js';
-import type { FakeReply } from '../support/fake-ollama.js';
+import { DEFAULT_THINKING, type FakeReply } from '../support/fake-ollama.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeOpenAiOptions } from '../support/fake-openai.js';
 
 const MODEL = 'mistral:latest';
@@ -405,5 +405,14 @@ describe('SseLineReader', () => {
     const reader = new SseLineReader(10);
     expect(reader.push('data: 12345', () => {})).toBe(false);
     expect(new SseLineReader(10).push('data: 1\n\ndata: 2\n\n', () => {})).toBe(true);
+  });
+});
+
+describe('a thinking model behind an OpenAI-compatible server', () => {
+  it('counts reasoning_content apart from the content', async () => {
+    const server = await startFakeOpenAi({ models: [{ name: MODEL, digest: 'd'.repeat(64), capabilities: ['completion', 'thinking'] }] });
+    servers.push(server);
+    const reply = await createOpenAiClient({ baseUrl: server.url }).generate(request());
+    expect(reply).toMatchObject({ content: SHAPED, thinkingChars: DEFAULT_THINKING.length });
   });
 });

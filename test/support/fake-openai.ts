@@ -144,6 +144,8 @@ export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<Fak
         return false;
       }
       const piece = typeof object?.message?.content === 'string' ? object.message.content : '';
+      const thought = typeof object?.message?.thinking === 'string' ? object.message.thinking : '';
+      if (thought !== '' && stream && object?.done !== true) return writeFlushed(res, sse(translator.delta(thought, 'reasoning_content')));
       if (object?.done !== true) {
         if (stream) return writeFlushed(res, sse(translator.delta(piece)));
         content += piece;
@@ -282,8 +284,9 @@ class ChunkTranslator {
     this.head = { id: `chatcmpl-fake-${index}`, object: 'chat.completion.chunk', created: CREATED, model, system_fingerprint: SYSTEM_FINGERPRINT };
   }
 
-  delta(piece: string): Record<string, unknown> {
-    const delta = this.first ? { role: 'assistant', content: piece } : { content: piece };
+  // A thinking model's reasoning goes out as reasoning_content, as llama-server and vLLM send it.
+  delta(piece: string, field: 'content' | 'reasoning_content' = 'content'): Record<string, unknown> {
+    const delta = this.first ? { role: 'assistant', [field]: piece } : { [field]: piece };
     this.first = false;
     return this.chunk([{ index: 0, delta, logprobs: null, finish_reason: null }]);
   }
