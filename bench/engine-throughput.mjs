@@ -85,7 +85,10 @@ async function alone() {
   let tokens = 0;
   const start = process.hrtime.bigint();
   await Promise.all(Array.from({ length: SLOTS }, async () => {
-    for (let r = queue.shift(); r !== undefined; r = queue.shift()) tokens += await one(r);
+    for (let r = queue.shift(); r !== undefined; r = queue.shift()) {
+      const n = await one(r);
+      tokens += n;
+    }
   }));
   return { seconds: Number(process.hrtime.bigint() - start) / 1e9, tokens };
 }
