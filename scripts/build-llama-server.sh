@@ -16,6 +16,10 @@ JOBS="${JOBS:-$(nproc)}"
 log() { printf 'build-llama-server: %s\n' "$*" >&2; }
 
 mkdir -p "$CACHE/pack"
+# One build per machine: a second caller (parallel CI jobs, two test runs) waits for the first
+# and then finds the binary.
+exec 9>"$CACHE/build.lock"
+flock 9
 tgz="$CACHE/pack/node-llama-cpp-$VERSION.tgz"
 if [[ ! -s "$tgz" ]]; then
   log "fetching node-llama-cpp@$VERSION with npm pack"
@@ -63,8 +67,9 @@ cmake -S "$work/llama.cpp" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DLLAMA_C
 cmake --build "$work/build" --target llama-server -j "$JOBS" >&2
 mkdir -p "$out.tmp"
 cp "$work/build/bin/llama-server" "$out.tmp/llama-server"
-# The Python grammar converter, for the test that the exact schemas convert with both converters.
-cp "$work/llama.cpp/examples/json_schema_to_grammar.py" "$out.tmp/" 2>/dev/null || true
+# The Python grammar converter, for the test that the exact schemas convert with both converters
+# (the server itself is the C++ one).
+cp "$work/llama.cpp/examples/json_schema_to_grammar.py" "$out.tmp/"
 echo "$(( $(date +%s) - start ))" > "$out.tmp/build-seconds"
 git -C "$work/llama.cpp" describe --tags --always > "$out.tmp/llama-cpp-version" 2>/dev/null || true
 rm -rf "$out"; mv "$out.tmp" "$out"

@@ -3,11 +3,14 @@ import { EXIT } from '../runtime/exit-codes.js';
 
 const USAGE = `Usage: rca schema <kind>            print the JSON Schema (draft 2020-12) of a record kind
        rca schema --fields <kind>   list its fields, one a line, with what each is used for
+       rca schema --format <view>   print the structured-output format sent to the model for a view
        rca schema --list            list the record kinds
 
 The schemas are generated from the same definitions the stages validate with, so they are
-exact. The view schemas (retrieval_summary, rca_frame, section_summary) are also what is sent
-to the model as its structured-output format.
+exact. The format of a view (retrieval_summary, rca_frame, section_summary) is its schema with
+the grammar bounds the server enforces: maxLength on every string, maxItems on every list, and
+the minima the validator demands. It is sent as Ollama's "format" and as the OpenAI-compatible
+"response_format": {"type": "json_schema", "json_schema": {"schema": ...}}, byte for byte.
 
 Example:
   rca schema rca_frame > rca_frame.schema.json
@@ -29,6 +32,18 @@ const command: Command = {
     if (args.length === 1 && args[0] === '--list') {
       const width = Math.max(...Object.keys(RECORD_KINDS).map((k) => k.length)) + 2;
       for (const [name, kind] of Object.entries(RECORD_KINDS)) io.stdout.write(`${name.padEnd(width)}${kind.summary}\n`);
+      return EXIT.OK;
+    }
+    if (args[0] === '--format') {
+      const views = ['retrieval_summary', 'rca_frame', 'section_summary'] as const;
+      const view = args[1];
+      if (args.length !== 2 || !views.includes(view as (typeof views)[number])) {
+        say(`--format expects one view (${views.join(', ')}), got '${args.slice(1).join(' ')}'`);
+        return EXIT.USAGE;
+      }
+      // The very object the requests carry (one per view for the run): what a dry run shows too.
+      const { formatOf } = await import('../generation/requests.js');
+      io.stdout.write(JSON.stringify(formatOf(view as (typeof views)[number]), null, 2) + '\n');
       return EXIT.OK;
     }
     const fields = args[0] === '--fields';

@@ -41,10 +41,14 @@ export interface BackendReply {
   doneReason: string | null;
   promptTokens: number | null;
   outputTokens: number | null;
+  /** Characters of reasoning that came apart from the content (0: none). */
+  thinkingChars?: number;
   /** Transport retries spent on this attempt. */
   transportRetries: number;
   /** How the chunk text was cut for this attempt, or null. */
   textCut: TextCut | null;
+  /** Why the text was cut before sending (the prompt would not fit the context), for stderr. */
+  notice?: string;
 }
 
 /** The generation options a record names: Ollama's four; an OpenAI-compatible server takes no num_ctx. */

@@ -39,8 +39,10 @@ export const GENERATE_OPTIONS = {
   'num-ctx': { type: 'number', placeholder: 'N', min: 256, integer: true, help: `context window in tokens, one value per run (a change reloads the model) [default: $OLLAMA_NUM_CTX, else ${DEFAULT_NUM_CTX}]` },
   seed: { type: 'number', placeholder: 'N', default: 42, integer: true, help: 'sampling seed (temperature is always 0)' },
   'max-output-tokens': { type: 'number', placeholder: 'N', default: 2048, min: 1, integer: true, help: 'cap on the tokens of one reply (num_predict); a reply cut there is retried' },
+  think: { type: 'boolean', default: false, help: 'let a thinking model (qwen3, deepseek-r1, gpt-oss) reason before it answers; by default Ollama is sent think: false (an OpenAI-compatible server is sent nothing)' },
   'keep-alive': { type: 'string', placeholder: 'DURATION', default: '30m', help: 'how long the server keeps the model loaded after a request (e.g. 30m, 2h, -1 for ever)' },
   timeout: { type: 'number', placeholder: 'SECONDS', default: 120, min: 0, help: 'deadline of one request, streaming included' },
+  'load-timeout': { type: 'number', placeholder: 'SECONDS', default: 600, min: 0, help: 'Ollama: deadline of loading the model before the first request (a first load can take minutes)' },
   concurrency: { type: 'number', placeholder: 'N', default: 2, min: 1, integer: true, help: "requests in flight across records and views, per Ollama host; set it to the server's OLLAMA_NUM_PARALLEL" },
   window: { type: 'number', placeholder: 'N', min: 1, integer: true, help: 'records in progress at once, written in input order (default: 8 x the requests in flight)' },
   'max-transport-retries': { type: 'number', placeholder: 'N', default: 5, min: 0, integer: true, help: 'retries of a request after a connection error, timeout, 429, 500, 502, 503 or 504' },
@@ -77,6 +79,10 @@ export interface GenerateConfig {
   modelOptions: ModelOptions;
   keepAlive: string;
   timeoutMs: number;
+  /** --think: let a thinking model reason first. */
+  think: boolean;
+  /** --load-timeout: the deadline of the model load before the first request (Ollama). */
+  loadTimeoutMs: number;
   /** Requests in flight: per Ollama host without its own slots=N, else for the one server. */
   concurrency: number;
   /** --window; null: 8 x the requests in flight, known once the hosts are (see create.ts). */
@@ -106,6 +112,7 @@ export function resolveConfig(options: GenerateOptionValues, env: Env): Generate
   if (backend === 'openai' && options['num-ctx'] !== undefined) throw new UsageError('--num-ctx is for Ollama; an OpenAI-compatible server sets its context length when it starts');
   const numCtx = options['num-ctx'] ?? (backend === 'openai' ? undefined : numCtxFromEnv(env.OLLAMA_NUM_CTX)) ?? DEFAULT_NUM_CTX;
   if (options.timeout <= 0) throw new UsageError(`--timeout must be more than 0 seconds, got ${options.timeout}`);
+  if (options['load-timeout'] <= 0) throw new UsageError(`--load-timeout must be more than 0 seconds, got ${options['load-timeout']}`);
   if (backend === 'extractive' && options['dry-run']) throw new UsageError('--dry-run shows the requests a model would get; --backend extractive sends none');
   const cache = resolveCacheSetting(options, env);
   if (cache.modelId !== undefined && backend !== 'openai') throw new UsageError('--model-id is for --backend openai (an Ollama model is known by its digest)');
@@ -116,6 +123,8 @@ export function resolveConfig(options: GenerateOptionValues, env: Env): Generate
     modelOptions: { temperature: 0, seed: options.seed, num_predict: options['max-output-tokens'], num_ctx: numCtx },
     keepAlive: normaliseKeepAlive(options['keep-alive']),
     timeoutMs: Math.round(options.timeout * 1000),
+    think: options.think,
+    loadTimeoutMs: Math.round(options['load-timeout'] * 1000),
     concurrency: options.concurrency,
     window: options.window ?? null,
     maxTransportRetries: options['max-transport-retries'],

@@ -33,7 +33,12 @@ interface Servers {
   /** How messages name the servers ("… has failed every request for 120 s"). */
   describe: string;
   hosts: HostCounts | null;
+  /** Set-up messages for stderr (see GeneratorDeps.notices). */
+  notices: string[];
 }
+
+// A starting server is probed at least this often (backoff from --retry-delay up to here).
+const PREFLIGHT_MAX_DELAY_MS = 2_000;
 
 export async function createGenerator(config: GenerateConfig, opts: CreateOptions = {}): Promise<Generator> {
   const now = opts.now ?? (() => performance.now());
@@ -59,7 +64,7 @@ export async function createGenerator(config: GenerateConfig, opts: CreateOption
   const cache = config.dryRun || config.cache.path === null ? null : new ViewCache(await openStore(config.cache.path, opts.openStore), backend, policy, config.cache.refresh, config.cache.retryFlagged === true);
   // Enough records in progress to keep every slot busy while the oldest one waits its turn.
   const window = config.window ?? 8 * servers.slots;
-  return build({ config, policy, backend, control, gate: config.dryRun ? null : gate, cache, now, slots: servers.slots, window, hosts: servers.hosts, ...finish });
+  return build({ config, policy, backend, control, gate: config.dryRun ? null : gate, cache, now, slots: servers.slots, window, hosts: servers.hosts, notices: servers.notices, ...finish });
 }
 
 // The clients are loaded here, not at the top: the ollama package is loaded only for Ollama
@@ -68,20 +73,34 @@ async function connect(config: GenerateConfig, opts: CreateOptions, now: Clock):
   const host = config.host ?? '';
   if (config.backend === 'openai') {
     const describe = `the server at ${host}`;
-    if (config.dryRun) return { client: null, digest: null, slots: config.concurrency, describe, hosts: null };
-    const { createOpenAiClient } = await import('../llm/openai-client.js');
+    if (config.dryRun) return { client: null, digest: null, slots: config.concurrency, describe, hosts: null, notices: [] };
+    const [{ createOpenAiClient }, { waitForServer }] = await Promise.all([import('../llm/openai-client.js'), import('../llm/transport-retry.js')]);
     const client = opts.client ?? createOpenAiClient({ baseUrl: host, apiKey: config.apiKey?.reveal() ?? null });
-    const info = await preflight(() => client.preflight(config.model));
-    return { client, digest: info.digest, slots: config.concurrency, describe, hosts: null };
+    // A server started just before rca (a script, `make corpus`) may not listen yet, or answer 503
+    // "Loading model" (llama-server) until its weights are in: waited for, up to --give-up-after.
+    const { value: info, waited } = await preflight(() =>
+      waitForServer(() => client.preflight(config.model), {
+        giveUpAfterMs: config.giveUpAfterMs,
+        baseDelayMs: Math.max(config.retryDelayMs, 1),
+        maxDelayMs: PREFLIGHT_MAX_DELAY_MS,
+        now,
+      }),
+    );
+    const messages = waited === null ? [] : [`waited ${(waited.ms / 1000).toFixed(1)} s for ${describe} to start (${waited.tries} ${waited.tries === 1 ? 'try' : 'tries'}; last: ${waited.last.message})`];
+    return { client, digest: info.digest, slots: config.concurrency, describe, hosts: null, notices: messages };
   }
 
   const specs = config.hosts;
   const describe = `Ollama at ${specs.map((s) => s.url).join(', ')}`;
   const allSlots = specs.reduce((sum, s) => sum + s.slots, 0);
-  if (config.dryRun) return { client: null, digest: null, slots: allSlots, describe, hosts: null };
+  if (config.dryRun) return { client: null, digest: null, slots: allSlots, describe, hosts: null, notices: [] };
   const single = async (client: ModelClient): Promise<Servers> => {
     const info = await preflight(() => client.preflight(config.model));
-    return { client, digest: info.digest, slots: allSlots, describe, hosts: null };
+    // Loaded now, on --load-timeout, so the first requests do not spend their --timeout on it.
+    if (client.load !== undefined) {
+      await preflight(() => client.load!({ model: config.model, keepAlive: config.keepAlive, numCtx: config.modelOptions.num_ctx, timeoutMs: config.loadTimeoutMs }));
+    }
+    return { client, digest: info.digest, slots: allSlots, describe, hosts: null, notices: contextNotices(config, info.contextLength ?? null) };
   };
   if (opts.client !== undefined) return single(opts.client);
   const { createOllamaClient } = await import('../llm/ollama-client.js');
@@ -98,7 +117,14 @@ async function connect(config: GenerateConfig, opts: CreateOptions, now: Clock):
   // The gate lets exactly the pool's slots through: requests waiting inside the pool, ready for the
   // next free slot, were measured to gain nothing (bench/multi-host-throughput.mjs: rca-generate
   // already runs at the rate the pool and client alone reach against the same hosts).
-  return { client: pool, digest: checked.info.digest, slots: pool.capacity, describe, hosts: { stats: () => pool.stats(), messages } };
+  return { client: pool, digest: checked.info.digest, slots: pool.capacity, describe, hosts: { stats: () => pool.stats(), messages }, notices: [] };
+}
+
+// Ollama caps num_ctx at the model's trained context: the num_ctx recorded would not be what ran.
+function contextNotices(config: GenerateConfig, contextLength: number | null): string[] {
+  const numCtx = config.modelOptions.num_ctx;
+  if (contextLength === null || numCtx <= contextLength) return [];
+  return [`--num-ctx ${numCtx} is more than the context length of ${config.model} (${contextLength} tokens): the server runs it at ${contextLength}`];
 }
 
 async function preflight<T>(check: () => Promise<T>): Promise<T> {
@@ -111,7 +137,14 @@ async function preflight<T>(check: () => Promise<T>): Promise<T> {
 }
 
 export function ladderPolicy(config: GenerateConfig): LadderPolicy {
-  return { maxTries: config.maxTries, truncateChars: config.truncateChars, maxChars: config.maxChars, maxOutputTokens: config.modelOptions.num_predict };
+  return {
+    maxTries: config.maxTries,
+    truncateChars: config.truncateChars,
+    maxChars: config.maxChars,
+    maxOutputTokens: config.modelOptions.num_predict,
+    // Only Ollama is sent num_ctx; an OpenAI-compatible server refuses what does not fit (400).
+    numCtx: config.backend === 'ollama' ? config.modelOptions.num_ctx : null,
+  };
 }
 
 async function openStore(path: string, open?: (path: string) => ReplyStore): Promise<ReplyStore> {

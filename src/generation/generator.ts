@@ -40,6 +40,8 @@ export interface GeneratorDeps {
   window: number;
   /** Null unless requests are spread over several hosts. */
   hosts: HostCounts | null;
+  /** What the set-up has to say (a server waited for, a context warning): out with the first record, or in the summary. */
+  notices?: string[];
   /** Applied to every record written (summarize flattens here); without it, a finished record passes through as its input bytes. */
   finishRecord?: (record: JsonObject) => JsonObject;
 }
@@ -125,6 +127,7 @@ export class Generator implements Processor {
   /** Counts a view's result and adds its warning; true when it makes the record count as failed. */
   protected tally(view: string, result: ViewResult, warnings: string[]): boolean {
     this.counters.countView(result);
+    for (const notice of result.notices ?? []) warnings.push(`${view}: ${notice}`);
     if (result.status === 'failed') {
       const error = result.generation.error!;
       warnings.push(`${view}: failed after ${error.attempts} ${error.attempts === 1 ? 'attempt' : 'attempts'}: ${error.code}: ${error.message}`);
@@ -164,9 +167,9 @@ export class Generator implements Processor {
   // A pool's events (a host left out, rested, back) go out with the next outcome in input order,
   // so they land on stderr close to when they happened, between the records' own messages.
   private withHostMessages(outcome: Outcome): Outcome {
-    const messages = this.deps.hosts?.messages;
-    if (messages === undefined || messages.length === 0) return outcome;
-    return { ...outcome, warnings: [...messages.splice(0), ...(outcome.warnings ?? [])] };
+    const messages = [...(this.deps.notices?.splice(0) ?? []), ...(this.deps.hosts?.messages.splice(0) ?? [])];
+    if (messages.length === 0) return outcome;
+    return { ...outcome, warnings: [...messages, ...(outcome.warnings ?? [])] };
   }
 
   private fatalOutcome(): Outcome | null {
@@ -194,6 +197,7 @@ export class Generator implements Processor {
     const hosts = this.deps.hosts;
     // Messages the last records did not carry come first, then the counts.
     const lines = [
+      ...(this.deps.notices?.splice(0) ?? []),
       ...(hosts?.messages.splice(0) ?? []),
       ...summaryLines(this.counters, model ? this.deps.now() - this.startedAt : null, model, hosts === null ? [] : hostLines(hosts.stats())),
     ];

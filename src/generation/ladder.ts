@@ -5,7 +5,7 @@
 // check (provenance stamped first), so a view written here is one rca-validate would pass as is.
 // A reply replayed from the response cache goes through the same check before it is used.
 import { checkerFor } from '../contracts/runtime.js';
-import { ModelError } from '../llm/model-client.js';
+import { isReplyFault, ModelError } from '../llm/model-client.js';
 import type { JsonObject } from '../runtime/stage.js';
 import { negatedMentions } from '../views/claims.js';
 import type { ViewEvidence } from '../views/evidence.js';
@@ -23,10 +23,15 @@ export interface LadderPolicy {
   /** A cut applied to every attempt (--max-chars); the third attempt cuts to the smaller of the two. */
   maxChars: number | undefined;
   maxOutputTokens: number | null;
+  /** The context the server runs (--num-ctx, Ollama); a reply whose counts fill it was written without the whole prompt. */
+  numCtx?: number | null;
 }
 
+/** The flag of a reply whose prompt and reply tokens filled the server's context. */
+export const SERVER_CUT_FLAG = 'prompt_cut_by_server';
+
 export interface ViewError {
-  /** REPLY_NOT_JSON, REPLY_INVALID, REPLY_CUT, or the transport's ModelError code. */
+  /** REPLY_NOT_JSON, REPLY_INVALID, REPLY_CUT, REPLY_ONLY_THINKING, or the client's ModelError code (PROMPT_TOO_LONG and REPLY_INCOMPLETE go through the ladder). */
   code: string;
   message: string;
   attempts: number;
@@ -44,12 +49,13 @@ export interface GenerationEntry extends BackendInfo {
   error: ViewError | null;
 }
 
-export type ViewResult =
+export type ViewResult = (
   /** `content`: the accepted reply as the backend gave it (what the response cache keeps). */
   | { status: 'ok'; view: JsonObject; flags: string[]; fixed: string[]; evidence: ViewEvidence; generation: GenerationEntry; transportRetries: number; content: string }
   /** `content`: the reply kept with its flags; `keptAttempt`: the attempt that gave it. */
   | { status: 'flagged'; view: JsonObject; flags: string[]; fixed: string[]; evidence: ViewEvidence; generation: GenerationEntry; transportRetries: number; content: string; keptAttempt: number }
-  | { status: 'failed'; view: null; flags: null; fixed: null; evidence: null; generation: GenerationEntry; transportRetries: number };
+  | { status: 'failed'; view: null; flags: null; fixed: null; evidence: null; generation: GenerationEntry; transportRetries: number }
+) & { /** What the backend said about its attempts (a prompt cut to fit the context), for stderr. */ notices?: string[] };
 
 /** The text budget of an attempt: --max-chars throughout, and from the third on at most --truncate-chars. */
 export function attemptMaxChars(policy: LadderPolicy, attempt: number): number | undefined {
@@ -127,6 +133,12 @@ interface Candidate {
 }
 
 export async function runLadder(job: Job, grounding: GroundingText, backend: Backend, policy: LadderPolicy, signal: AbortSignal): Promise<ViewResult> {
+  const notices: string[] = [];
+  const result = await ladderSteps(job, grounding, backend, policy, signal, notices);
+  return notices.length === 0 ? result : { ...result, notices: [...new Set(notices)] };
+}
+
+async function ladderSteps(job: Job, grounding: GroundingText, backend: Backend, policy: LadderPolicy, signal: AbortSignal, notices: string[]): Promise<ViewResult> {
   const tries = backend.retries ? policy.maxTries : 1;
   const tokens = { prompt: null as number | null, output: null as number | null };
   let transportRetries = 0;
@@ -148,8 +160,10 @@ export async function runLadder(job: Job, grounding: GroundingText, backend: Bac
     error,
   });
 
+  // Set once the server said the prompt does not fit its context: every later attempt cuts the text.
+  let cutText = false;
   for (let attempt = 1; attempt <= tries; attempt++) {
-    const maxChars = attemptMaxChars(policy, attempt);
+    const maxChars = cutText ? attemptMaxChars(policy, Math.max(attempt, 3)) : attemptMaxChars(policy, attempt);
     const feedback = problem === null ? null : feedbackFor(problem, isSectionJob(job) ? sectionFeedbackSource(job) : undefined);
     let reply;
     try {
@@ -157,21 +171,43 @@ export async function runLadder(job: Job, grounding: GroundingText, backend: Bac
     } catch (err) {
       if (!(err instanceof ModelError)) throw err;
       transportRetries += err.retries;
+      if (isReplyFault(err.code)) {
+        lastError = { code: err.code, message: err.message };
+        lastDoneReason = null;
+        if (err.code === 'PROMPT_TOO_LONG') {
+          // The model never saw this prompt: no feedback, the text cut instead.
+          cutText = true;
+          problem = null;
+        } else {
+          problem = { parseError: 'it stopped before the JSON object was complete (the server ends a reply that repeats itself); do not repeat words or items, and keep every item short' };
+        }
+        continue;
+      }
       // A transport failure that survived its retries, or a refusal: another prompt will not help.
       const error = { code: err.code, message: err.message, attempts: attempt };
       return { status: 'failed', view: null, flags: null, fixed: null, evidence: null, generation: entry(attempt, { doneReason: null, textCut: lastCut }, error), transportRetries };
     }
     transportRetries += reply.transportRetries;
+    if (reply.notice !== undefined) notices.push(reply.notice);
     tokens.prompt = addCount(tokens.prompt, reply.promptTokens);
     tokens.output = addCount(tokens.output, reply.outputTokens);
     lastDoneReason = reply.doneReason;
     lastCut = reply.textCut;
 
+    const thinking = reply.thinkingChars ?? 0;
+    const thoughtOnly = reply.content.trim() === '' && thinking > 0;
     // A cut reply may still hold a complete inner object (recovery would find "entities"): never parse it.
     if (reply.doneReason === 'length') {
       problem = { parseError: 'it was cut off at the output token limit before the JSON object was complete; keep every item short' };
       const limit = policy.maxOutputTokens === null ? '' : ` (--max-output-tokens ${policy.maxOutputTokens})`;
-      lastError = { code: 'REPLY_CUT', message: `reply cut at the output token limit${limit}` };
+      const spent = thoughtOnly ? `; the model spent them on ${thinking} characters of thinking and wrote no answer` : '';
+      lastError = { code: 'REPLY_CUT', message: `reply cut at the output token limit${limit}${spent}` };
+      continue;
+    }
+    // A thinking model that reasoned and never answered: not a JSON problem, and not to be called one.
+    if (thoughtOnly) {
+      problem = { parseError: 'it held only reasoning and no JSON object; answer with the JSON object only' };
+      lastError = { code: 'REPLY_ONLY_THINKING', message: `the model wrote ${thinking} characters of thinking and no answer (a thinking model: rca sends think: false unless --think; this model or server did not honour it)` };
       continue;
     }
     const checked = checkReply(job, grounding, reply.content);
@@ -181,13 +217,23 @@ export async function runLadder(job: Job, grounding: GroundingText, backend: Bac
       continue;
     }
     const { withinContract } = checked;
+    // prompt + reply tokens filling the context: the server cut the prompt's head (Ollama without
+    // truncate: false) or shifted the context mid-reply. Kept only as a flagged last resort; the
+    // next attempts cut the text.
+    const numCtx = policy.numCtx ?? null;
+    if (numCtx !== null && reply.promptTokens !== null && reply.promptTokens + (reply.outputTokens ?? 0) >= numCtx) {
+      cutText = true;
+      checked.flags.push(SERVER_CUT_FLAG);
+    }
     if (withinContract && checked.flags.length === 0) {
       return { status: 'ok', view: checked.view, flags: [], fixed: checked.fixed, evidence: checked.evidence, generation: entry(attempt, reply, null), transportRetries, content: reply.content };
     }
     if (withinContract && (best === null || checked.flags.length < best.flags.length)) {
       best = { content: reply.content, attempt, view: checked.view, flags: checked.flags, fixed: checked.fixed, evidence: checked.evidence, doneReason: reply.doneReason, textCut: reply.textCut };
     }
-    problem = { flags: checked.flags };
+    // The model cannot fix the server's cut: feedback names only what it can.
+    const fixable = checked.flags.filter((f) => f !== SERVER_CUT_FLAG);
+    problem = fixable.length === 0 ? null : { flags: fixable };
     lastError = { code: 'REPLY_INVALID', message: checked.flags.join(', ') };
   }
 

@@ -10,7 +10,7 @@ import { ModelError, type GenerateReply, type GenerateRequest, type ModelClient 
 import { abortableSleep, backoffDelay, withTransportRetries } from '../llm/transport-retry.js';
 import type { JsonObject } from '../runtime/stage.js';
 import type { TextCut } from '../views/text-cut.js';
-import type { Backend, BackendInfo, BackendReply, RecordedOptions } from './backend.js';
+import type { AttemptInput, Backend, BackendInfo, BackendReply, Job, RecordedOptions } from './backend.js';
 import { MAX_RETRY_DELAY_MS, type GenerateConfig } from './config.js';
 import { attemptPrompt, generateRequest, renderChatCompletion, renderOllamaRequest } from './requests.js';
 import type { RunControl } from './run-control.js';
@@ -42,7 +42,9 @@ function dialectOf(name: ModelBackendName, config: GenerateConfig): Dialect {
   if (name === 'ollama') {
     // Host, keep_alive and timeout change where and how long, not what the model answers: a
     // pool of hosts and a single host share their cache entries (preflight made the digests agree).
-    return { options: { ...config.modelOptions }, keyOptions: { ...config.modelOptions }, render: (request, cut) => renderOllamaRequest(host, request, cut) };
+    // --think changes what the model answers; the default (think: false) keeps the keys as they were.
+    const keyOptions = { ...config.modelOptions, ...(config.think ? { think: true } : {}) };
+    return { options: { ...config.modelOptions }, keyOptions, render: (request, cut) => renderOllamaRequest(host, request, cut) };
   }
   // num_ctx is not sent: the server fixed its context length when it started. Such a server
   // reports no digest, so the base URL stands in for the model's identity in the key: another
@@ -66,6 +68,9 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
   const dialect = dialectOf(name, config);
   const info: BackendInfo = { backend: name, model: config.model, model_digest: deps.modelDigest, options: dialect.options };
   const { client, gate, control } = deps;
+  // What a prompt may hold: the context (--num-ctx; Ollama only: an OpenAI-compatible server
+  // answers 400 instead, which the ladder takes as PROMPT_TOO_LONG) minus room for the reply.
+  const promptBudget = name === 'ollama' ? config.modelOptions.num_ctx - config.modelOptions.num_predict : null;
 
   // One HTTP call. A 404 now means the model was removed mid-run (from every host of a pool),
   // and a refused key means it was revoked: every later record would fail the same way, so the
@@ -90,7 +95,7 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
     info,
     retries: true,
     async attempt(job, input, signal): Promise<BackendReply> {
-      const { prompt, textCut } = attemptPrompt(job, input);
+      const { prompt, textCut, fitted } = fitPrompt(job, input, promptBudget);
       const request = generateRequest(config, job.view, prompt);
       let failedAt: number | null = null;
       const once = async () => {
@@ -106,8 +111,10 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
         doneReason: value.doneReason,
         promptTokens: value.promptTokens,
         outputTokens: value.outputTokens,
+        thinkingChars: value.thinkingChars,
         transportRetries,
         textCut,
+        ...(fitted === null ? {} : { notice: fitted }),
       });
       try {
         const { value, retries } = await withTransportRetries(once, { ...policy, signal });
@@ -138,15 +145,40 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
       }
     },
     render(job, input) {
-      const { prompt, textCut } = attemptPrompt(job, input);
+      const { prompt, textCut } = fitPrompt(job, input, promptBudget);
       return dialect.render(generateRequest(config, job.view, prompt), textCut);
     },
     cacheKeyParts(job, input) {
-      const { prompt } = attemptPrompt(job, input);
+      const { prompt } = fitPrompt(job, input, promptBudget);
       const request = generateRequest(config, job.view, prompt);
       return { backend: name, model: request.model, modelDigest: deps.modelDigest, options: { ...dialect.keyOptions }, schema: request.format, prompt };
     },
   };
+}
+
+// A token of English technical text is 3 to 4 characters; identifiers and numbers run shorter.
+// 2.5 errs on the safe side: a prompt estimated to fit does.
+export const CHARS_PER_TOKEN_ESTIMATE = 2.5;
+
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN_ESTIMATE);
+}
+
+/**
+ * The attempt's prompt, its chunk text cut further when the whole prompt is estimated not to fit
+ * the budget (recorded in text_cut like any cut; `fitted` says why, for stderr).
+ */
+export function fitPrompt(job: Job, input: AttemptInput, budget: number | null): { prompt: string; textCut: TextCut | null; fitted: string | null } {
+  const first = attemptPrompt(job, input);
+  if (budget === null || budget <= 0) return { ...first, fitted: null };
+  const estimated = estimateTokens(first.prompt);
+  if (estimated <= budget) return { ...first, fitted: null };
+  const excessChars = Math.ceil((estimated - budget) * CHARS_PER_TOKEN_ESTIMATE);
+  const textChars = Math.min(job.text.length, input.maxChars ?? Number.POSITIVE_INFINITY);
+  const maxChars = Math.max(1, textChars - excessChars);
+  const cut = attemptPrompt(job, { ...input, maxChars });
+  const fitted = `prompt of about ${estimated} tokens does not fit --num-ctx minus --max-output-tokens (${budget}): chunk text cut to ${maxChars} characters`;
+  return { ...cut, fitted };
 }
 
 function withRetries(error: ModelError, retries: number): ModelError {

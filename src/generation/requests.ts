@@ -1,7 +1,7 @@
 // What one attempt sends to the model: the prompt (with the previous attempt's feedback first and
 // the chunk text cut when asked), the view's JSON Schema as `format`, and the fixed options; and
 // how --dry-run shows it for each backend.
-import { viewFormatSchemaFor, type JsonSchema } from '../contracts/runtime.js';
+import { jsonSchemaFor, type JsonSchema } from '../contracts/runtime.js';
 import type { GenerateRequest } from '../llm/model-client.js';
 import { chatCompletionBody, resolveBaseUrl } from '../llm/openai-client.js';
 import type { JsonObject } from '../runtime/stage.js';
@@ -11,15 +11,17 @@ import type { TextCut } from '../views/text-cut.js';
 import { VIEW_TYPES, type ViewType } from '../views/view-types.js';
 import type { AttemptInput, Job } from './backend.js';
 import type { GenerateConfig } from './config.js';
+import { boundedFormat } from './format-bounds.js';
 import { isSectionJob, sectionAttemptPrompt, sectionFormat } from './section-job.js';
 
-// One object per view for the whole run: every request of a view sends the same schema.
+// One object per view for the whole run: every request of a view sends the same schema, the
+// view's contract with the grammar bounds of format-bounds.ts (what `rca schema --format` prints).
 const FORMATS = new Map<ViewType, JsonSchema>();
 export function formatOf(view: ViewType | SectionView): JsonSchema {
   if (view === 'section_summary') return sectionFormat();
   let format = FORMATS.get(view);
   if (format === undefined) {
-    format = viewFormatSchemaFor(view);
+    format = boundedFormat(view, jsonSchemaFor(view));
     FORMATS.set(view, format);
   }
   return format;
@@ -42,7 +44,7 @@ export function attemptPrompt(job: Job, input: AttemptInput): AttemptPrompt {
   return { prompt, textCut: built.truncated };
 }
 
-export type RequestSettings = Pick<GenerateConfig, 'model' | 'modelOptions' | 'keepAlive' | 'timeoutMs'>;
+export type RequestSettings = Pick<GenerateConfig, 'model' | 'modelOptions' | 'keepAlive' | 'timeoutMs'> & Partial<Pick<GenerateConfig, 'think'>>;
 
 export function generateRequest(settings: RequestSettings, view: ViewType | SectionView, prompt: string): GenerateRequest {
   return {
@@ -52,6 +54,7 @@ export function generateRequest(settings: RequestSettings, view: ViewType | Sect
     options: { ...settings.modelOptions },
     keepAlive: settings.keepAlive,
     timeoutMs: settings.timeoutMs,
+    think: settings.think ?? false,
   };
 }
 
@@ -63,6 +66,8 @@ export function renderOllamaRequest(host: string, request: GenerateRequest, text
     model: request.model,
     options: request.options,
     keep_alive: request.keepAlive,
+    think: request.think,
+    truncate: false,
     timeout_ms: request.timeoutMs,
     format: request.format,
     prompt: request.prompt,

@@ -10,6 +10,7 @@ import { buildSectionPrompt, sectionSourceName } from '../views/section-prompt.j
 import { validateSectionSummary, type SectionSources } from '../views/section-validate.js';
 import { SECTION_VIEW, type ChildSummary, type SectionInput, type SectionView } from '../views/section-view.js';
 import type { AttemptInput } from './backend.js';
+import { boundedFormat } from './format-bounds.js';
 import type { AttemptPrompt } from './requests.js';
 
 export interface SectionJob {
@@ -35,12 +36,9 @@ export function sectionAttemptPrompt(job: SectionJob, input: AttemptInput): Atte
 }
 
 let format: JsonSchema | null = null;
-/** The section_summary JSON Schema without `$schema`, one object for the whole run. */
+/** The section_summary JSON Schema with its grammar bounds (format-bounds.ts), one object for the whole run. */
 export function sectionFormat(): JsonSchema {
-  if (format === null) {
-    const { $schema: _ignored, ...schema } = jsonSchemaFor(SECTION_VIEW);
-    format = schema;
-  }
+  format ??= boundedFormat(SECTION_VIEW, jsonSchemaFor(SECTION_VIEW));
   return format;
 }
 

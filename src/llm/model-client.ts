@@ -8,6 +8,8 @@ export interface GenerateRequest {
   options: { temperature: number; seed: number; num_predict: number; num_ctx: number };
   keepAlive: string;
   timeoutMs: number;
+  /** Let a thinking model reason before it answers (Ollama's `think`); false unless --think. */
+  think: boolean;
 }
 
 export interface GenerateReply {
@@ -15,16 +17,29 @@ export interface GenerateReply {
   doneReason: string | null;
   promptTokens: number | null;
   outputTokens: number | null;
+  /** Characters of reasoning the server sent apart from the content (Ollama's message.thinking, reasoning_content); absent: none. */
+  thinkingChars?: number;
 }
 
 export interface ModelInfo {
   model: string;
   digest: string | null;
+  /** The model's trained context length, when the server says (Ollama's model_info). */
+  contextLength?: number | null;
+}
+
+export interface LoadRequest {
+  model: string;
+  keepAlive: string;
+  numCtx: number;
+  timeoutMs: number;
 }
 
 export interface ModelClient {
   readonly host: string;
   preflight(model: string, signal?: AbortSignal): Promise<ModelInfo>;
+  /** Loads the model before the first request, on its own deadline (servers that load on demand: Ollama). */
+  load?(request: LoadRequest, signal?: AbortSignal): Promise<void>;
   generate(request: GenerateRequest, signal?: AbortSignal): Promise<GenerateReply>;
 }
 
@@ -43,6 +58,14 @@ export const MODEL_ERROR_CODES = [
   'BAD_RESPONSE',
   // The server refused the credentials (401/403): a configuration error, never retried.
   'AUTH',
+  // The prompt does not fit the model's context (a 400 from llama-server, Ollama, vLLM): the
+  // ladder goes on to its cut-text attempt instead of failing the view.
+  'PROMPT_TOO_LONG',
+  // The reply stream ended without its final object (Ollama's repetition abort ends it so): a
+  // fault of the reply, for the ladder (feedback, then cut text), not a transport fault to retry.
+  'REPLY_INCOMPLETE',
+  // The model cannot chat (an embedding model: no `completion` capability): the run cannot start.
+  'MODEL_UNSUITABLE',
 ] as const;
 export type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number];
 
@@ -60,6 +83,21 @@ const RETRYABLE_BY_DEFAULT: ReadonlySet<ModelErrorCode> = new Set<ModelErrorCode
 
 export function isRetryableCode(code: ModelErrorCode): boolean {
   return RETRYABLE_BY_DEFAULT.has(code);
+}
+
+/** Failures another attempt of the ladder can fix: they are the reply's or the prompt's, not the transport's. */
+export function isReplyFault(code: ModelErrorCode): boolean {
+  return code === 'PROMPT_TOO_LONG' || code === 'REPLY_INCOMPLETE';
+}
+
+// llama-server: "request (3009 tokens) exceeds the available context size (1024 tokens)" (type
+// exceed_context_size_error); Ollama: "the prompt is longer than the context length"; vLLM: "…
+// longer than the maximum model length", "maximum context length is …".
+const CONTEXT_EXCEEDED_RE = /exceeds? the (?:available )?context|exceed_context_size|longer than the (?:context length|maximum model length)|maximum context length/i;
+
+/** Whether a 400's message says the prompt does not fit the context. */
+export function saysContextExceeded(message: string): boolean {
+  return CONTEXT_EXCEEDED_RE.test(message);
 }
 
 export interface ModelErrorDetails {

@@ -1,10 +1,12 @@
 import { Ollama } from 'ollama';
-import type { ChatResponse, ModelResponse } from 'ollama';
+import type { ChatRequest, ChatResponse, ModelResponse } from 'ollama';
 import { modelFetch } from './model-fetch.js';
 import {
   ModelError,
+  saysContextExceeded,
   type GenerateReply,
   type GenerateRequest,
+  type LoadRequest,
   type ModelClient,
   type ModelInfo,
 } from './model-client.js';
@@ -65,11 +67,16 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
         if (classified.code === 'ABORTED') throw classified;
         throw new ModelError('UNREACHABLE', unreachableMessage(host), { status: classified.status });
       }
-      await ollama.show({ model });
+      const shown = await ollama.show({ model });
+      // An embedding model answers every chat with 400 "does not support chat": say so once, now.
+      const capabilities: unknown = (shown as { capabilities?: unknown }).capabilities;
+      if (Array.isArray(capabilities) && !capabilities.includes('completion')) {
+        throw new ModelError('MODEL_UNSUITABLE', `model "${model}" at Ollama at ${host} cannot chat (its capabilities: ${capabilities.join(', ') || 'none'}) — is it an embedding model?`, { retryable: false });
+      }
       // /api/show carries no digest; /api/tags does, and tells which name the server resolved.
       const { models } = await ollama.list();
       const entry = findModel(models, model);
-      return { model: entry?.name ?? model, digest: typeof entry?.digest === 'string' ? entry.digest : null };
+      return { model: entry?.name ?? model, digest: typeof entry?.digest === 'string' ? entry.digest : null, contextLength: contextLengthOf(shown.model_info) };
     } catch (err) {
       throw classify(err, { host, scope, model, phase: 'request' });
     } finally {
@@ -87,21 +94,17 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
       // Streaming: tokens arrive as they are made, and modelFetch has no headers or body timeout,
       // so neither a long generation nor a long wait in the server's queue hits Node's 300 s
       // limits. Our own deadline (timeoutMs) bounds the call.
-      const stream = await ollama.chat({
-        model: request.model,
-        messages: [{ role: 'user', content: request.prompt }],
-        format: request.format,
-        options: request.options,
-        keep_alive: request.keepAlive,
-        stream: true,
-      });
+      const stream = await ollama.chat(ollamaChatBody(request));
       phase = 'stream';
       let content = '';
+      let thinkingChars = 0;
       let final: ChatResponse | null = null;
       for await (const chunk of stream) {
         chunks += 1;
         const piece: unknown = chunk.message?.content;
         if (typeof piece === 'string') content += piece;
+        const thought: unknown = chunk.message?.thinking;
+        if (typeof thought === 'string') thinkingChars += thought.length;
         if (content.length > maxReplyChars) {
           scope.abort('tooLarge');
           throw new ModelError(
@@ -117,6 +120,7 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
         doneReason: typeof final.done_reason === 'string' ? final.done_reason : null,
         promptTokens: countOrNull(final.prompt_eval_count),
         outputTokens: countOrNull(final.eval_count),
+        thinkingChars,
       };
     } catch (err) {
       throw classify(err, { host, scope, model: request.model, phase, chunks, timeoutMs: request.timeoutMs });
@@ -125,7 +129,53 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
     }
   }
 
-  return { host, preflight, generate };
+  // A chat request without messages loads the model and answers done_reason "load" (routes.go).
+  // It runs on its own deadline (--load-timeout): a first load can take minutes, and had it been
+  // the first view's request, that request's --timeout would cut it and its cancel abort the load.
+  async function load(request: LoadRequest, signal?: AbortSignal): Promise<void> {
+    const scope = new OllamaRequestScope(signal, request.timeoutMs);
+    try {
+      scope.throwIfCallerAborted(host);
+      const ollama = new Ollama({ host, fetch: scope.fetch });
+      await ollama.chat({ model: request.model, messages: [], keep_alive: request.keepAlive, options: { num_ctx: request.numCtx }, stream: false });
+    } catch (err) {
+      const classified = classify(err, { host, scope, model: request.model, phase: 'request', timeoutMs: request.timeoutMs });
+      if (classified.code === 'TIMEOUT') throw new ModelError('TIMEOUT', `Ollama at ${host} did not load model "${request.model}" within ${request.timeoutMs / 1000} s (--load-timeout)`);
+      throw classified;
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  return { host, preflight, load, generate };
+}
+
+// model_info keys are per architecture: "llama.context_length", "qwen3.context_length", …
+function contextLengthOf(info: unknown): number | null {
+  if (info === null || typeof info !== 'object') return null;
+  for (const [key, value] of Object.entries(info as Record<string, unknown>)) {
+    if (key.endsWith('.context_length') && typeof value === 'number' && value > 0) return value;
+  }
+  return null;
+}
+
+/**
+ * The /api/chat body. `think: false` unless --think: with no `think`, Ollama lets a thinking model
+ * (qwen3, deepseek-r1, gpt-oss) reason first, unconstrained by the format, on the same num_predict.
+ * `truncate: false`: a prompt longer than num_ctx is refused (400, mapped to PROMPT_TOO_LONG)
+ * instead of silently losing its head — the contract and the task.
+ */
+export function ollamaChatBody(request: GenerateRequest): ChatRequest & { stream: true; truncate: boolean } {
+  return {
+    model: request.model,
+    messages: [{ role: 'user', content: request.prompt }],
+    format: request.format,
+    options: request.options,
+    keep_alive: request.keepAlive,
+    think: request.think,
+    truncate: false,
+    stream: true,
+  };
 }
 
 type Phase = 'request' | 'stream';
@@ -179,9 +229,11 @@ function classify(err: unknown, ctx: ClassifyContext): ModelError {
   }
   if (ctx.phase === 'stream' && message === STREAM_CUT_MESSAGE) {
     // Zero objects means the body was not NDJSON at all: not an Ollama stream, so retrying is futile.
+    // Otherwise the server ended the reply on purpose: its repetition abort (30 identical tokens)
+    // does so. The same prompt would loop the same way: a reply fault, for the ladder.
     return (ctx.chunks ?? 0) === 0
       ? new ModelError('BAD_RESPONSE', `Ollama at ${host} sent a reply that is not an NDJSON stream`)
-      : new ModelError('STREAM_ERROR', `Ollama at ${host} ended the stream before it was done`);
+      : new ModelError('REPLY_INCOMPLETE', `Ollama at ${host} ended the reply before it was done (a repetition abort?)`);
   }
   // ollama-js turns a `{"error": …}` line inside the stream into a plain Error.
   if (ctx.phase === 'stream' && err instanceof Error && err.constructor === Error) {
@@ -206,6 +258,9 @@ function fromStatus(status: number, serverMessage: string, ctx: ClassifyContext)
     const retryable = status === 500 || status === 502 || status === 504;
     return new ModelError('HTTP_5XX', `Ollama at ${host} failed ${detail}`, { status, retryable });
   }
+  if (status === 400 && saysContextExceeded(serverMessage)) {
+    return new ModelError('PROMPT_TOO_LONG', `the prompt does not fit the context of the model at Ollama at ${host} ${detail}`, { status });
+  }
   if (status >= 400) return new ModelError('HTTP_400', `Ollama at ${host} rejected the request ${detail}`, { status });
   return new ModelError('BAD_RESPONSE', `unexpected status from Ollama at ${host} ${detail}`, { status });
 }
@@ -228,8 +283,11 @@ function withDefaultTag(name: string): string {
   return lastSegment.includes(':') ? name : `${name}:latest`;
 }
 
+// Case-insensitive, as Ollama resolves names (`Mistral` is `mistral:latest`): an exact match would
+// leave the digest out of the cache key for a name the server serves.
 function findModel(models: readonly ModelResponse[] | undefined, wanted: string): ModelResponse | undefined {
   if (!Array.isArray(models)) return undefined;
-  const target = withDefaultTag(wanted);
-  return models.find((m) => withDefaultTag(String(m.name ?? m.model)) === target || withDefaultTag(String(m.model ?? '')) === target);
+  const fold = (name: string): string => withDefaultTag(name).toLowerCase();
+  const target = fold(wanted);
+  return models.find((m) => fold(String(m.name ?? m.model)) === target || fold(String(m.model ?? '')) === target);
 }

@@ -5,6 +5,7 @@
 import { modelFetch } from './model-fetch.js';
 import {
   ModelError,
+  saysContextExceeded,
   type GenerateReply,
   type GenerateRequest,
   type ModelClient,
@@ -130,6 +131,9 @@ export function createOpenAiClient(opts: OpenAiClientOptions): ModelClient {
       // 501, 505 and kin are permanent; only the gateway/crash family is worth another try.
       const retryable = status === 500 || status === 502 || status === 504;
       return fail('HTTP_5XX', `the OpenAI-compatible server at ${host} failed ${detail}`, { status, retryable });
+    }
+    if (status === 400 && saysContextExceeded(serverMessage)) {
+      return fail('PROMPT_TOO_LONG', `the prompt does not fit the model's context at the OpenAI-compatible server at ${host} ${detail}`, { status });
     }
     if (status >= 400) return fail('HTTP_400', `the OpenAI-compatible server at ${host} rejected the request ${detail}`, { status });
     return fail('BAD_RESPONSE', `unexpected status from the OpenAI-compatible server at ${host} ${detail}`, { status });
@@ -260,7 +264,7 @@ export function createOpenAiClient(opts: OpenAiClientOptions): ModelClient {
       // Zero events means the body was not an event stream at all: retrying is futile.
       throw events.count === 0
         ? fail('BAD_RESPONSE', `the OpenAI-compatible server at ${host} sent a reply that is not an event stream`)
-        : fail('STREAM_ERROR', `the OpenAI-compatible server at ${host} ended the stream before it was done`);
+        : fail('REPLY_INCOMPLETE', `the OpenAI-compatible server at ${host} ended the reply before it was done`);
     }
     return reply.result();
   }
@@ -282,12 +286,20 @@ export function createOpenAiClient(opts: OpenAiClientOptions): ModelClient {
 
 type Phase = 'request' | 'stream';
 interface ChatChunk {
-  choices?: { delta?: { content?: unknown }; message?: { content?: unknown }; finish_reason?: unknown }[];
+  choices?: { delta?: ChatPiece; message?: ChatPiece; finish_reason?: unknown }[];
   usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null;
+}
+
+// llama-server and vLLM send a reasoning model's thinking as reasoning_content (some servers: reasoning).
+interface ChatPiece {
+  content?: unknown;
+  reasoning_content?: unknown;
+  reasoning?: unknown;
 }
 
 class ReplyAccumulator {
   content = '';
+  private thinkingChars = 0;
   finishReason: string | null = null;
   private promptTokens: number | null = null;
   private outputTokens: number | null = null;
@@ -295,8 +307,11 @@ class ReplyAccumulator {
   // Returns whether the object looked like a completion (had choices or usage).
   add(chunk: ChatChunk, field: 'delta' | 'message'): boolean {
     const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
-    const piece: unknown = choice?.[field]?.content;
+    const part = choice?.[field];
+    const piece: unknown = part?.content;
     if (typeof piece === 'string') this.content += piece;
+    const thought: unknown = part?.reasoning_content ?? part?.reasoning;
+    if (typeof thought === 'string') this.thinkingChars += thought.length;
     if (typeof choice?.finish_reason === 'string') this.finishReason = choice.finish_reason;
     const usage = chunk.usage;
     if (usage !== null && typeof usage === 'object') {
@@ -308,7 +323,7 @@ class ReplyAccumulator {
 
   // finish_reason is the OpenAI spelling of Ollama's done_reason: "stop" and "length" read alike.
   result(): GenerateReply {
-    return { content: this.content, doneReason: this.finishReason, promptTokens: this.promptTokens, outputTokens: this.outputTokens };
+    return { content: this.content, doneReason: this.finishReason, promptTokens: this.promptTokens, outputTokens: this.outputTokens, thinkingChars: this.thinkingChars };
   }
 }
 

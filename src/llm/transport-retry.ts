@@ -148,3 +148,48 @@ export class AdaptiveLimit {
 function clamp(value: number, low: number, high: number): number {
   return Math.min(high, Math.max(low, value));
 }
+
+export interface ServerWaitPolicy {
+  /** How long to keep trying; 0: for ever (as --give-up-after 0 never stops a run). */
+  giveUpAfterMs: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  now: () => number;
+  random?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  signal?: AbortSignal;
+}
+
+// A server that is still starting: nothing listens yet (vLLM), or it answers 503 "Loading model"
+// on every route until the weights are in (llama-server). Anything else is an answer.
+const STARTING_CODES: ReadonlySet<string> = new Set(['UNREACHABLE', 'SERVER_BUSY']);
+// Full jitter may draw 0: a floor keeps a starting server from being polled in a tight loop.
+const MIN_WAIT_MS = 50;
+
+/**
+ * Runs a server check (a preflight) until it answers, waiting out a server that is still starting
+ * with backoff, up to giveUpAfterMs; then the last failure is thrown as it was. `waited` says how
+ * long and why, for the run to report.
+ */
+export async function waitForServer<T>(check: () => Promise<T>, policy: ServerWaitPolicy): Promise<{ value: T; waited: { ms: number; tries: number; last: ModelError } | null }> {
+  const sleep = policy.sleep ?? abortableSleep;
+  const start = policy.now();
+  let lastFailure: ModelError | null = null;
+  for (let n = 0; ; n += 1) {
+    try {
+      const value = await check();
+      return { value, waited: lastFailure === null ? null : { ms: policy.now() - start, tries: n, last: lastFailure } };
+    } catch (err) {
+      if (!(err instanceof ModelError) || !STARTING_CODES.has(err.code)) throw err;
+      const elapsed = policy.now() - start;
+      const delay = Math.max(MIN_WAIT_MS, backoffDelay(n, policy, err.retryAfterMs));
+      if (policy.signal?.aborted || (policy.giveUpAfterMs > 0 && elapsed + delay > policy.giveUpAfterMs)) throw err;
+      lastFailure = err;
+      try {
+        await sleep(delay, policy.signal);
+      } catch {
+        throw err;
+      }
+    }
+  }
+}

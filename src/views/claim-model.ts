@@ -49,6 +49,8 @@ export class ClaimChecker {
           format: FORMAT as unknown as Record<string, unknown>,
           options: { temperature: 0, seed: 0, num_predict: 32, num_ctx: 4096 },
           keepAlive: '5m',
+          // A yes/no answer in 32 tokens: a thinking model must not reason first.
+          think: false,
           timeoutMs: this.timeoutMs,
         },
         signal,

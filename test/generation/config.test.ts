@@ -145,6 +145,8 @@ describe('the rest of the options', () => {
       modelOptions: { temperature: 0, seed: 42, num_predict: 2048, num_ctx: 8192 },
       keepAlive: '30m',
       timeoutMs: 120_000,
+      think: false,
+      loadTimeoutMs: 600_000,
       concurrency: 2,
       window: null,
       maxTransportRetries: 5,

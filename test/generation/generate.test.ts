@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { viewFormatSchema } from '../../src/contracts/index.js';
+import { formatOf } from '../../src/generation/requests.js';
 import { buildPrompt } from '../../src/views/prompt-text.js';
 import { GENERATE_OPTIONS, resolveConfig, type GenerateOptionValues } from '../../src/generation/config.js';
 import { createGenerator } from '../../src/generation/create.js';
@@ -62,16 +62,20 @@ describe('generate against the fake server', () => {
     const r = await run('generate', server, input, ['--seed', '7', '--max-output-tokens', '300', '--num-ctx', '4096', '--keep-alive', '1h', '--model', 'mistral']);
     expect(r.code).toBe(0);
     const tagged = parseLines(input)[0]!;
-    const chats = server.requests.filter((b) => Array.isArray(b.messages));
+    // The preflight loads the model first: a chat without messages, on its own deadline.
+    expect(server.requests).toContainEqual({ model: 'mistral', messages: [], keep_alive: '1h', options: { num_ctx: 4096 }, stream: false });
+    const chats = server.requests.filter((b) => Array.isArray(b.messages) && b.messages.length > 0);
     expect(chats).toHaveLength(2);
     for (const view of ['retrieval_summary', 'rca_frame'] as const) {
       const body = chats.find((b) => b.format.properties.view_type.const === view);
       expect(body).toEqual({
         model: 'mistral',
         messages: [{ role: 'user', content: buildPrompt(tagged.context, tagged.ner_seed, tagged.text, view).prompt }],
-        format: viewFormatSchema(view),
+        format: formatOf(view),
         options: { temperature: 0, seed: 7, num_predict: 300, num_ctx: 4096 },
         keep_alive: '1h',
+        think: false,
+        truncate: false,
         stream: true,
       });
     }
@@ -227,6 +231,60 @@ describe('preflight and fatal errors', () => {
     expect(rec).not.toHaveProperty('retrieval_summary');
   });
 
+  it('exits 3 at the preflight for a model that cannot chat (no completion capability), sending no view', async () => {
+    const { server } = await serve({}, { models: [{ name: 'nomic-embed-text:latest', digest: 'e'.repeat(64), capabilities: ['embedding'] }] });
+    const r = await run('generate', server, await taggedLines(3), ['--model', 'nomic-embed-text']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`rca-generate: model "nomic-embed-text" at Ollama at ${server.url} cannot chat (its capabilities: embedding) — is it an embedding model?\n`);
+    expect(server.stats.generations).toBe(0);
+  });
+
+  it('warns when --num-ctx is more than the model\'s context length (model_info)', async () => {
+    const { server } = await serve({}, { models: [{ name: 'small:latest', digest: 's'.repeat(64), contextLength: 2048 }] });
+    const r = await run('generate', server, await taggedLines(1), ['--model', 'small', '--num-ctx', '4096', '--views', 'rca_frame']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^rca-generate: stdin:1: --num-ctx 4096 is more than the context length of small \(2048 tokens\): the server runs it at 2048\n/);
+  });
+
+  it('loads the model first on --load-timeout, not on the first request\'s --timeout', async () => {
+    const { server } = await serve({}, { loadMs: 600 });
+    const r = await run('generate', server, await taggedLines(1), ['--timeout', '0.3', '--views', 'rca_frame']);
+    expect(r.code).toBe(0);
+    expect(server.stats.loads).toBe(1);
+    expect(parseLines(r.stdout)[0]!.generation.rca_frame.error).toBeNull();
+  });
+
+  it('a load that outlasts --load-timeout is exit 3, saying so', async () => {
+    const { server } = await serve({}, { loadMs: 5_000 });
+    const r = await run('generate', server, await taggedLines(1), ['--load-timeout', '0.2']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(`rca-generate: Ollama at ${server.url} did not load model "mistral:latest" within 0.2 s (--load-timeout)\n`);
+    expect(server.stats.generations).toBe(0);
+  });
+
+  it('a name in another case still finds the digest (Mistral is mistral:latest)', async () => {
+    const { server } = await serve();
+    const r = await run('generate', server, await taggedLines(1), ['--model', 'Mistral', '--views', 'rca_frame']);
+    expect(r.code).toBe(0);
+    expect(parseLines(r.stdout)[0]!.generation.rca_frame.model_digest).toBe(DEFAULT_MODELS[0]!.digest);
+  });
+
+  it('a prompt estimated not to fit --num-ctx minus --max-output-tokens is sent with its chunk text cut, recorded and said', async () => {
+    const { server } = await serve();
+    const tagged = parseLines(await taggedLines(1))[0]!;
+    tagged.text = `${tagged.text} `.repeat(60);
+    const r = await run('generate', server, JSON.stringify(tagged) + '\n', ['--num-ctx', '2048', '--max-output-tokens', '300', '--views', 'rca_frame']);
+    expect(r.code).toBe(0);
+    const g = parseLines(r.stdout)[0]!.generation.rca_frame;
+    expect(g).toMatchObject({ error: null, attempts: 1 });
+    expect(g.text_cut.text_chars).toBe(tagged.text.length);
+    expect(g.text_cut.kept_chars).toBeLessThan(tagged.text.length);
+    const sent = server.requests.find((b) => Array.isArray(b.messages) && b.messages.length > 0)!;
+    expect(Math.ceil(sent.messages[0].content.length / 2.5)).toBeLessThanOrEqual(2048 - 300);
+    expect(r.stderr).toMatch(/rca-generate: stdin:1: rca_frame: prompt of about \d+ tokens does not fit --num-ctx minus --max-output-tokens \(1748\): chunk text cut to \d+ characters\n/);
+  });
+
   it('stops with exit 3 when the model disappears mid-run, keeping what was done', async () => {
     const { server } = await serve({ [key(3)]: ['model404'] });
     const r = await run('generate', server, await taggedLines(8), ['--concurrency', '1', '--window', '1']);
@@ -256,9 +314,9 @@ describe('preflight and fatal errors', () => {
 describe('an outage', () => {
   it('does not fail views while the server answers nobody; they go on once it is back', async () => {
     const model = scriptedModel();
-    let down = true;
-    const server = await startFakeOllama({ respond: (req) => (down ? { fault: 'error500' } : model.respond(req)) });
-    setTimeout(() => (down = false), 400);
+    // Down for its first 8 chat requests (counted, not timed: a loaded machine tags slowly).
+    let failures = 0;
+    const server = await startFakeOllama({ respond: (req) => (failures < 8 ? (failures++, { fault: 'error500' }) : model.respond(req)) });
     try {
       const r = await run('generate', server, await taggedLines(6), ['--max-transport-retries', '1', '--retry-delay', '20', '--give-up-after', '30']);
       expect(r.code).toBe(0);
@@ -421,8 +479,10 @@ describe('--dry-run', () => {
             model: 'mistral:latest',
             options: OPTIONS,
             keep_alive: '30m',
+            think: false,
+            truncate: false,
             timeout_ms: 120_000,
-            format: viewFormatSchema('rca_frame'),
+            format: formatOf('rca_frame'),
             prompt: built.prompt,
             text_cut: built.truncated,
           },

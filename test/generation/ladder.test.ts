@@ -56,7 +56,7 @@ const shortScopeFewKeywords = json({ ...GOOD.retrieval_summary, scope: 'Pump.', 
 const missingScope = json({ ...GOOD.retrieval_summary, scope: undefined });
 const ungrounded = json({ ...GOOD.retrieval_summary, numbers_limits: ['7.5 mils'] });
 
-type Scripted = string | { content: string; doneReason: string } | ModelError;
+type Scripted = string | { content: string; doneReason: string; thinkingChars?: number } | ModelError;
 
 class ScriptedBackend implements Backend {
   readonly info = { backend: 'ollama' as const, model: 'm', model_digest: 'd', options: { temperature: 0, seed: 42, num_predict: 2048, num_ctx: 8192 } };
@@ -89,6 +89,56 @@ async function ladder(view: ViewType, replies: Scripted[], policy: Partial<Ladde
   const result = await runLadder(job, new GroundingText(TEXT), backend, { ...POLICY, ...policy }, new AbortController().signal);
   return { result, backend };
 }
+
+describe('reply faults from the server go through the ladder', () => {
+  const tooLong = () => new ModelError('PROMPT_TOO_LONG', 'the prompt does not fit the context (400): request (9000 tokens) exceeds the available context size (8192 tokens)', { status: 400 });
+  const incomplete = () => new ModelError('REPLY_INCOMPLETE', 'Ollama at h ended the reply before it was done (a repetition abort?)');
+
+  it('PROMPT_TOO_LONG: the next attempt cuts the text at once and says nothing to a model that saw nothing', async () => {
+    const { result, backend } = await ladder('rca_frame', [tooLong(), good('rca_frame')]);
+    expect(result.status).toBe('ok');
+    expect(backend.inputs[1]).toEqual({ attempt: 2, feedback: null, maxChars: 60 });
+    expect(result.generation.text_cut).toEqual({ text_chars: TEXT.length, kept_chars: 60, cut_at: 'sentence' });
+  });
+
+  it('PROMPT_TOO_LONG on every attempt fails the view with that code', async () => {
+    const { result, backend } = await ladder('rca_frame', [tooLong(), tooLong(), tooLong()]);
+    expect(backend.inputs.map((i) => i.maxChars)).toEqual([undefined, 60, 60]);
+    expect(result.status).toBe('failed');
+    expect(result.generation.error).toMatchObject({ code: 'PROMPT_TOO_LONG', attempts: 3 });
+  });
+
+  it('REPLY_INCOMPLETE (a repetition abort): feedback, then the cut text — not the same request again', async () => {
+    const { result, backend } = await ladder('rca_frame', [incomplete(), incomplete(), good('rca_frame')]);
+    expect(result.status).toBe('ok');
+    expect(backend.inputs[1]!.feedback).toContain('do not repeat words or items');
+    expect(backend.inputs[2]!.maxChars).toBe(60);
+  });
+
+  it('a reply of thinking only has its own code, not REPLY_NOT_JSON', async () => {
+    const thought = { content: '', doneReason: 'stop', thinkingChars: 1234 };
+    const { result, backend } = await ladder('rca_frame', [thought, thought, thought]);
+    expect(result.generation.error).toMatchObject({ code: 'REPLY_ONLY_THINKING', attempts: 3 });
+    expect(result.generation.error!.message).toContain('1234 characters of thinking and no answer');
+    expect(backend.inputs[1]!.feedback).toContain('answer with the JSON object only');
+  });
+
+  it('a reply whose prompt and output tokens fill num_ctx is flagged prompt_cut_by_server, and the next attempts cut the text', async () => {
+    // The scripted backend counts 100 prompt + 10 output tokens per reply.
+    const { result, backend } = await ladder('rca_frame', [good('rca_frame'), good('rca_frame'), good('rca_frame')], { numCtx: 110 });
+    expect(result.status).toBe('flagged');
+    expect(result.flags).toEqual(['prompt_cut_by_server']);
+    expect(backend.inputs.map((i) => [i.feedback, i.maxChars])).toEqual([[null, undefined], [null, 60], [null, 60]]);
+    const roomy = await ladder('rca_frame', [good('rca_frame')], { numCtx: 111 });
+    expect(roomy.result.status).toBe('ok');
+  });
+
+  it('thinking that used up the output tokens says so in REPLY_CUT', async () => {
+    const { result } = await ladder('rca_frame', Array(3).fill({ content: '', doneReason: 'length', thinkingChars: 900 }));
+    expect(result.generation.error).toMatchObject({ code: 'REPLY_CUT' });
+    expect(result.generation.error!.message).toContain('spent them on 900 characters of thinking');
+  });
+});
 
 describe('retry ladder', () => {
   it.each([

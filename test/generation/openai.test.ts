@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { viewFormatSchemaFor } from '../../src/contracts/runtime.js';
+import { formatOf } from '../../src/generation/requests.js';
 import { schemaName } from '../../src/llm/openai-client.js';
 import { buildPrompt } from '../../src/views/prompt-text.js';
 import { chunk, parseLines, taggedLines } from './support/inputs.js';
@@ -56,7 +56,7 @@ describe('generate with --backend openai', () => {
     const chats = server.requests.filter((b) => Array.isArray(b.messages));
     expect(chats).toHaveLength(4);
     for (const view of VIEWS) {
-      const schema = viewFormatSchemaFor(view);
+      const schema = formatOf(view);
       const body = chats.find((b) => b.response_format.json_schema.schema.properties.view_type.const === view && b.messages[0].content.includes(tagged[0]!.chunk_id));
       expect(body).toEqual({
         model: 'mistral:latest',
@@ -175,12 +175,35 @@ describe('what stops a run with --backend openai', () => {
     expect(r.stderr).toMatch(/rca-generate: stdin:3: fatal: model "mistral:latest" not found at the OpenAI-compatible server at http:\/\/127\.0\.0\.1:\d+\/v1 \(404\): .*; stopped after 2 records/);
   });
 
-  it('an unreachable server: exit 3', async () => {
+  it('an unreachable server: exit 3 once --give-up-after has passed, with the same message', async () => {
     const { server } = await serveOpenAi();
     await server.close();
-    const r = await runWith('summarize', await taggedLines(1), openAi(server.url));
+    const r = await runWith('summarize', await taggedLines(1), [...openAi(server.url), '--give-up-after', '0.4', '--retry-delay', '20']);
     expect(r.code).toBe(3);
     expect(r.stderr).toBe(`rca-summarize: cannot reach the OpenAI-compatible server at ${server.url}/v1 — is it running?\n`);
+  });
+
+  it('a server still loading its model (503 "Loading model" on every route) is waited for, and the wait reported', async () => {
+    const { server } = await serveOpenAi({}, { loadingMs: 500 });
+    const r = await runWith('generate', await taggedLines(1), [...openAi(server.url), '--views', 'rca_frame', '--retry-delay', '20']);
+    expect(r.code).toBe(0);
+    expect(server.stats.faults.loading503).toBeGreaterThan(0);
+    expect(r.stderr).toMatch(
+      new RegExp(`^rca-generate: stdin:1: waited [\\d.]+ s for the server at ${server.url}/v1 to start \\(\\d+ tries; last: the OpenAI-compatible server at ${server.url}/v1 is busy \\(503\\): Loading model\\)\n`),
+    );
+    expect(parseLines(r.stdout)[0]!.generation.rca_frame.error).toBeNull();
+  });
+
+  it('a server that is not listening yet (connection refused) is waited for', async () => {
+    const { server: probe } = await serveOpenAi();
+    const port = probe.port;
+    await probe.close();
+    const run = runWith('generate', await taggedLines(1), [...openAi(`http://127.0.0.1:${port}`), '--views', 'rca_frame', '--retry-delay', '20']);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await serveOpenAi({}, { port });
+    const r = await run;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^rca-generate: stdin:1: waited [\d.]+ s for the server at http:\/\/127\.0\.0\.1:\d+\/v1 to start \(\d+ tries; last: cannot reach the OpenAI-compatible server/);
   });
 });
 

@@ -16,6 +16,7 @@ const REQUEST: GenerateRequest = {
   options: { temperature: 0, seed: 42, num_predict: 512, num_ctx: 8192 },
   keepAlive: '30m',
   timeoutMs: 5_000,
+  think: false,
 };
 const REPLY: GenerateReply = { content: 'ok', doneReason: 'stop', promptTokens: 3, outputTokens: 2 };
 

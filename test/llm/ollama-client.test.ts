@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ModelError, type GenerateReply, type GenerateRequest, type ModelErrorCode } from '../../src/llm/model-client.js';
 import { createOllamaClient, parseRetryAfter } from '../../src/llm/ollama-client.js';
-import { DEFAULT_MODELS, startFakeOllama, type FakeOllama, type FakeReply } from '../support/fake-ollama.js';
+import { DEFAULT_MODELS, DEFAULT_THINKING, startFakeOllama, type FakeOllama, type FakeReply } from '../support/fake-ollama.js';
 
 const MODEL = 'mistral:latest';
 const FORMAT = {
@@ -19,6 +19,7 @@ function request(overrides: Partial<GenerateRequest> = {}): GenerateRequest {
     options: { temperature: 0, seed: 42, num_predict: 512, num_ctx: 8192 },
     keepAlive: '30m',
     timeoutMs: 5_000,
+    think: false,
     ...overrides,
   };
 }
@@ -56,13 +57,17 @@ describe('generate against the fake server', () => {
     const server = await fake();
     const client = createOllamaClient({ host: server.url });
     const reply = await client.generate(request());
-    expect(reply).toEqual({ content: SHAPED, doneReason: 'stop', promptTokens: 5, outputTokens: Math.ceil(SHAPED.length / 8) });
+    expect(reply).toEqual({ content: SHAPED, doneReason: 'stop', promptTokens: 5, outputTokens: Math.ceil(SHAPED.length / 8), thinkingChars: 0 });
+    // think: false and truncate: false are sent: Ollama's defaults are a reasoning pass for thinking
+    // models and a silent cut of the prompt's head.
     expect(server.requests[0]).toEqual({
       model: MODEL,
       messages: [{ role: 'user', content: 'Extract the facts.' }],
       format: FORMAT,
       options: { temperature: 0, seed: 42, num_predict: 512, num_ctx: 8192 },
       keep_alive: '30m',
+      think: false,
+      truncate: false,
       stream: true,
     });
   });
@@ -132,7 +137,8 @@ const FAULTS: FaultCase[] = [
   { name: 'huge reply', reply: { fault: 'huge' }, code: 'REPLY_TOO_LARGE', retryable: false, maxReplyChars: 100_000, message: /exceeded 100000 characters/ },
   { name: 'huge reply at the default cap', reply: { fault: 'huge' }, code: 'REPLY_TOO_LARGE', retryable: false, message: /exceeded 1000000 characters/ },
   { name: '200 that is not NDJSON', reply: { fault: { status: 200, body: '<html>hello</html>' } }, code: 'BAD_RESPONSE', retryable: false },
-  { name: 'stream cut without done', reply: { fault: { status: 200, body: '{"message":{"content":"a"},"done":false}\n' } }, code: 'STREAM_ERROR', retryable: true },
+  { name: 'stream cut without done', reply: { fault: { status: 200, body: '{"message":{"content":"a"},"done":false}\n' } }, code: 'REPLY_INCOMPLETE', retryable: false },
+  { name: 'repetition abort: pieces, then no done', reply: { fault: 'repeatAbort' }, code: 'REPLY_INCOMPLETE', retryable: false, message: /ended the reply before it was done/ },
 ];
 
 describe.each(FAULTS)('fault: $name', (fault) => {
@@ -225,8 +231,8 @@ describe('unreachable server', () => {
 describe('preflight', () => {
   const DIGEST = DEFAULT_MODELS[0]!.digest;
   it.each([
-    ['exact name', 'mistral:latest', { model: 'mistral:latest', digest: DIGEST }],
-    ['name without tag resolves to :latest', 'mistral', { model: 'mistral:latest', digest: DIGEST }],
+    ['exact name', 'mistral:latest', { model: 'mistral:latest', digest: DIGEST, contextLength: 32_768 }],
+    ['name without tag resolves to :latest', 'mistral', { model: 'mistral:latest', digest: DIGEST, contextLength: 32_768 }],
   ])('%s', async (_name, model, expected) => {
     const server = await fake();
     await expect(createOllamaClient({ host: server.url }).preflight(model)).resolves.toEqual(expected);
@@ -276,5 +282,39 @@ describe('parseRetryAfter', () => {
     ['-3', null],
   ])('%j → %j', (header, expected) => {
     expect(parseRetryAfter(header, NOW)).toBe(expected);
+  });
+});
+
+describe('what real Ollama does (the fake upgraded to do it)', () => {
+  const THINKER = { name: 'qwen3:8b', digest: 'b'.repeat(64), capabilities: ['completion', 'thinking'] };
+  async function serverWith(models: { name: string; digest: string; capabilities?: string[] }[]): Promise<FakeOllama> {
+    const server = await startFakeOllama({ models });
+    servers.push(server);
+    return server;
+  }
+
+  it('think: false keeps a thinking model from reasoning first; with think it reasons, and the reasoning is counted apart', async () => {
+    const server = await serverWith([THINKER]);
+    const client = createOllamaClient({ host: server.url });
+    const off = await client.generate(request({ model: THINKER.name }));
+    expect(off).toMatchObject({ content: SHAPED, thinkingChars: 0 });
+    const on = await client.generate(request({ model: THINKER.name, think: true }));
+    expect(on).toMatchObject({ content: SHAPED, thinkingChars: DEFAULT_THINKING.length });
+    expect(server.requests.map((b) => b.think)).toEqual([false, true]);
+  });
+
+  it('a prompt longer than num_ctx with truncate: false is PROMPT_TOO_LONG, not retried', async () => {
+    const server = await fake();
+    const err = await failure(createOllamaClient({ host: server.url }).generate(request({ prompt: 'x'.repeat(4 * 300), options: { temperature: 0, seed: 42, num_predict: 16, num_ctx: 256 } })));
+    expect(err.code).toBe('PROMPT_TOO_LONG');
+    expect(err.retryable).toBe(false);
+    expect(err.message).toContain('exceeds the available context size (256 tokens)');
+    expect(server.stats.faults.contextExceeded).toBe(1);
+  });
+
+  it('the digest is found whatever the case of the name (Mistral is mistral:latest)', async () => {
+    const server = await fake();
+    const info = await createOllamaClient({ host: server.url }).preflight('Mistral');
+    expect(info).toEqual({ model: 'mistral:latest', digest: DEFAULT_MODELS[0]!.digest, contextLength: 32_768 });
   });
 });

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ModelError, type GenerateReply, type GenerateRequest, type ModelErrorCode } from '../../src/llm/model-client.js';
 import { SseLineReader, chatCompletionBody, createOpenAiClient, resolveBaseUrl, schemaName } from '../../src/llm/openai-client.js';
-import type { FakeReply } from '../support/fake-ollama.js';
+import { DEFAULT_THINKING, type FakeReply } from '../support/fake-ollama.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeOpenAiOptions } from '../support/fake-openai.js';
 
 const MODEL = 'mistral:latest';
@@ -23,6 +23,7 @@ function request(overrides: Partial<GenerateRequest> = {}): GenerateRequest {
     options: { temperature: 0, seed: 42, num_predict: 512, num_ctx: 8192 },
     keepAlive: '30m',
     timeoutMs: 5_000,
+    think: false,
     ...overrides,
   };
 }
@@ -54,7 +55,7 @@ describe('generate against the fake server', () => {
   it('sends a streamed chat completion with the schema, options and key, and accumulates the reply', async () => {
     const server = await fake();
     const reply = await createOpenAiClient({ baseUrl: server.url, apiKey: KEY }).generate(request());
-    expect(reply).toEqual({ content: SHAPED, doneReason: 'stop', promptTokens: 5, outputTokens: Math.ceil(SHAPED.length / 8) });
+    expect(reply).toEqual({ content: SHAPED, doneReason: 'stop', promptTokens: 5, outputTokens: Math.ceil(SHAPED.length / 8), thinkingChars: 0 });
     expect(server.requests[0]).toEqual({
       model: MODEL,
       messages: [{ role: 'user', content: 'Extract the facts.' }],
@@ -168,7 +169,7 @@ const FAULTS: FaultCase[] = [
   { name: 'huge reply at the default cap', reply: { fault: 'huge' }, code: 'REPLY_TOO_LARGE', retryable: false, message: /exceeded 1000000 characters/ },
   { name: '200 that is not an event stream', reply: { fault: { status: 200, body: '<html>hello</html>' } }, code: 'BAD_RESPONSE', retryable: false },
   { name: 'an event that is not JSON', reply: { fault: { status: 200, body: 'data: {"choices":\n\n' } }, code: 'BAD_RESPONSE', retryable: false, message: /not JSON/ },
-  { name: 'stream cut before the finish', reply: { fault: { status: 200, body: 'data: {"choices":[{"delta":{"content":"a"}}]}\n\n' } }, code: 'STREAM_ERROR', retryable: true, message: /before it was done/ },
+  { name: 'stream cut before the finish', reply: { fault: { status: 200, body: 'data: {"choices":[{"delta":{"content":"a"}}]}\n\n' } }, code: 'REPLY_INCOMPLETE', retryable: false, message: /before it was done/ },
   { name: '200 with an error object', reply: { fault: { status: 200, body: '{"error":{"message":"quota"}}' } }, code: 'BAD_RESPONSE', retryable: false, message: /answered with an error: quota/ },
 ];
 
@@ -404,5 +405,14 @@ describe('SseLineReader', () => {
     const reader = new SseLineReader(10);
     expect(reader.push('data: 12345', () => {})).toBe(false);
     expect(new SseLineReader(10).push('data: 1\n\ndata: 2\n\n', () => {})).toBe(true);
+  });
+});
+
+describe('a thinking model behind an OpenAI-compatible server', () => {
+  it('counts reasoning_content apart from the content', async () => {
+    const server = await startFakeOpenAi({ models: [{ name: MODEL, digest: 'd'.repeat(64), capabilities: ['completion', 'thinking'] }] });
+    servers.push(server);
+    const reply = await createOpenAiClient({ baseUrl: server.url }).generate(request());
+    expect(reply).toMatchObject({ content: SHAPED, thinkingChars: DEFAULT_THINKING.length });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError, type ModelErrorCode } from '../../src/llm/model-client.js';
-import { AdaptiveLimit, abortableSleep, backoffDelay, withTransportRetries } from '../../src/llm/transport-retry.js';
+import { AdaptiveLimit, abortableSleep, backoffDelay, waitForServer, withTransportRetries } from '../../src/llm/transport-retry.js';
 
 const fail = (code: ModelErrorCode, retryAfterMs: number | null = null): ModelError =>
   new ModelError(code, `${code} at http://fake`, { retryAfterMs });
@@ -207,5 +207,42 @@ describe('AdaptiveLimit', () => {
     clock = 100;
     expect(limit.onSuccess()).toBe(true);
     expect(limit.current).toBe(3);
+  });
+});
+
+describe('waitForServer (the preflight of a server that is still starting)', () => {
+  // A clock that the sleeps move: no real waiting.
+  function clocked(outcomes: (ModelError | string)[], giveUpAfterMs: number) {
+    let now = 0;
+    const { attempt, calls } = script(outcomes);
+    let n = 0;
+    const run = waitForServer(() => attempt(n++), { giveUpAfterMs, baseDelayMs: 100, maxDelayMs: 2_000, now: () => now, random: () => 1, sleep: async (ms) => void (now += ms) });
+    return { run, calls, elapsed: () => now };
+  }
+
+  it('waits out connection refused and 503 "Loading model", and says how long', async () => {
+    const { run, calls, elapsed } = clocked([fail('UNREACHABLE'), fail('SERVER_BUSY'), 'ok'], 120_000);
+    const { value, waited } = await run;
+    expect(value).toBe('ok');
+    expect(calls).toHaveLength(3);
+    expect(waited).toMatchObject({ ms: elapsed(), tries: 2 });
+    expect(waited!.last.code).toBe('SERVER_BUSY');
+  });
+
+  it('an answer at once waits for nothing', async () => {
+    expect((await clocked(['ok'], 1_000).run).waited).toBeNull();
+  });
+
+  it('gives up before the next wait would pass giveUpAfterMs, with the failure as it was', async () => {
+    const { run, elapsed } = clocked([fail('UNREACHABLE')], 5_000);
+    await expect(run).rejects.toMatchObject({ code: 'UNREACHABLE', message: 'UNREACHABLE at http://fake' });
+    expect(elapsed()).toBeLessThanOrEqual(5_000);
+    expect(elapsed()).toBeGreaterThan(2_000);
+  });
+
+  it.each<ModelErrorCode>(['HTTP_404', 'AUTH', 'BAD_RESPONSE', 'HTTP_5XX'])('%s is an answer: thrown at once', async (code) => {
+    const { run, calls } = clocked([fail(code), 'ok'], 120_000);
+    await expect(run).rejects.toMatchObject({ code });
+    expect(calls).toHaveLength(1);
   });
 });

@@ -16,9 +16,23 @@ export type FakeFault =
   | 'missingMetrics'
   | 'length'
   | 'huge'
+  // Ollama's repetition abort (llama_server.go): the pieces, then the stream ends without `done`.
+  | 'repeatAbort'
   | { status: number; body: string; headers?: Record<string, string> };
 
-export type FakeReply = { content: string; doneReason?: string } | { fault: FakeFault; content?: string; delayMs?: number };
+// `thinking`: reasoning streamed as message.thinking before the content, as a thinking model does
+// unless the request says think: false.
+export type FakeReply = { content: string; doneReason?: string; thinking?: string } | { fault: FakeFault; content?: string; delayMs?: number };
+
+/** A served model: its digest, and what /api/show says of it. */
+export interface FakeModel {
+  name: string;
+  digest: string;
+  /** Default ['completion']; an embedding model has ['embedding'], a thinking one adds 'thinking'. */
+  capabilities?: string[];
+  /** model_info.<arch>.context_length; default 32768. */
+  contextLength?: number;
+}
 
 export interface FakeRequest {
   path: string;
@@ -27,10 +41,12 @@ export interface FakeRequest {
 }
 
 export interface FakeOllamaOptions {
-  models?: { name: string; digest: string }[];
+  models?: FakeModel[];
   latencyMs?: number;
   slots?: number;
   maxQueue?: number;
+  /** How long a model load (a chat without messages) takes. */
+  loadMs?: number;
   respond?: (req: FakeRequest) => FakeReply;
   /** The port to listen on (default: any free one). */
   port?: number;
@@ -40,6 +56,8 @@ export interface FakeOllamaOptions {
 
 export interface FakeStats {
   requests: number;
+  /** Chat requests without messages: model loads (counted in byPath['/api/chat'] too). */
+  loads?: number;
   byPath: Record<string, number>;
   generations: number;
   faults: Record<string, number>;
@@ -60,7 +78,10 @@ export const BUSY_MESSAGE = 'server busy, please try again.  maximum pending req
 export const RUNNER_FAILED_MESSAGE = 'llama runner process has terminated: exit status 2';
 export const BAD_REQUEST_MESSAGE = 'json: cannot unmarshal string into Go struct field ChatRequest.options of type int';
 export const MID_STREAM_MESSAGE = 'an error was encountered while running the model: unexpected EOF';
-export const DEFAULT_MODELS: readonly { name: string; digest: string }[] = [
+export const DEFAULT_THINKING = 'The chunk describes a procedure step; the reply must copy its terms exactly.';
+// The tokens a prompt counts here, as prompt_eval_count reports them: about four characters each.
+export const FAKE_CHARS_PER_TOKEN = 4;
+export const DEFAULT_MODELS: readonly FakeModel[] = [
   { name: 'mistral:latest', digest: 'f974a74358d62a017b37c6f424fcdf2744ca02926c4f952513ddf474b2fa5091' },
 ];
 export const HUGE_REPLY_CHARS = 4 * 1024 * 1024;
@@ -84,9 +105,10 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
   const latencyMs = opts.latencyMs ?? 0;
   const slots = Math.max(1, opts.slots ?? 1);
   const maxQueue = opts.maxQueue ?? 512;
+  const loadMs = opts.loadMs ?? 0;
   const respond = opts.respond ?? schemaShapedReply;
 
-  const stats: FakeStats = { requests: 0, byPath: {}, generations: 0, faults: {}, maxInFlight: 0, replies: 0 };
+  const stats: FakeStats = { requests: 0, loads: 0, byPath: {}, generations: 0, faults: {}, maxInFlight: 0, replies: 0 };
   const requests: any[] = [];
   const sockets = new Set<Socket>();
   const cancellers = new Set<() => void>();
@@ -180,6 +202,26 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       sendJson(res, 404, { error: `model "${body.model}" not found, try pulling it first` });
       return;
     }
+    // A chat request without messages only loads the model (routes.go): done_reason "load".
+    if (path === '/api/chat' && Array.isArray(body.messages) && body.messages.length === 0) {
+      stats.loads = (stats.loads ?? 0) + 1;
+      if (!(await pause(loadMs, res))) {
+        countFault('loadAborted');
+        return;
+      }
+      sendJson(res, 200, { model: body.model, created_at: CREATED_AT, message: { role: 'assistant', content: '' }, done_reason: 'load', done: true });
+      return;
+    }
+    // A prompt longer than num_ctx: with truncate false, llama-server's refusal relayed as a 400;
+    // otherwise Ollama cuts its head silently (planReply counts what is left).
+    const numCtx = Number(body.options?.num_ctx ?? 0);
+    if (numCtx > 0 && body.truncate === false && promptTokensOf(path, body) > numCtx) {
+      countFault('contextExceeded');
+      const tokens = promptTokensOf(path, body);
+      const inner = { error: { code: 400, message: `request (${tokens} tokens) exceeds the available context size (${numCtx} tokens), try increasing it`, type: 'exceed_context_size_error', n_prompt_tokens: tokens, n_ctx: numCtx } };
+      sendJson(res, 400, { error: JSON.stringify(inner) });
+      return;
+    }
     const request = { path, body, index: generationIndex++ };
     const reply = respond(request);
     if (opts.onReplied) res.on('close', () => opts.onReplied!(request, res.writableFinished));
@@ -206,7 +248,8 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
     try {
       if (!(await pause(latencyMs, res))) return;
       if (fault === 'slowHeaders' && !(await pause(delayMs ?? DEFAULT_SLOW_MS, res))) return;
-      const plan = planReply(path, body, reply, fault, latencyMs);
+      const model = findModel(models, body.model)!;
+      const plan = planReply(path, body, reply, fault, latencyMs, (model.capabilities ?? []).includes('thinking'));
       const streaming = body.stream !== false;
       await (streaming ? streamReply(res, plan, fault, delayMs) : wholeReply(res, plan, fault, delayMs));
       if (res.writableEnded) stats.replies += 1;
@@ -234,6 +277,10 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       }
       if (i === count) break;
       if (!(await write(res, `${JSON.stringify(plan.chunk(plan.pieces[i] ?? ''))}\n`, fault === 'reset'))) return;
+    }
+    if (fault === 'repeatAbort') {
+      res.end();
+      return;
     }
     if (await write(res, `${JSON.stringify(plan.final(''))}\n`)) res.end();
   };
@@ -326,9 +373,21 @@ interface ReplyPlan {
   final(content: string): Record<string, unknown>;
 }
 
-function planReply(path: string, body: any, reply: FakeReply, fault: FakeFault | null, latencyMs: number): ReplyPlan {
+function promptTokensOf(path: string, body: any): number {
+  const chars = path === '/api/chat'
+    ? (Array.isArray(body.messages) ? body.messages : []).reduce((n: number, m: any) => n + String(m?.content ?? '').length, 0)
+    : String(body.prompt ?? '').length;
+  return Math.max(1, Math.ceil(chars / FAKE_CHARS_PER_TOKEN));
+}
+
+// Thinking pieces are marked so the chunk builder can put them in message.thinking.
+const THINKING_MARK = '\u0000thinking:';
+
+function planReply(path: string, body: any, reply: FakeReply, fault: FakeFault | null, latencyMs: number, thinks: boolean): ReplyPlan {
   const isChat = path === '/api/chat';
   let content = reply.content ?? schemaShapedContent(body);
+  const scriptedThinking = 'thinking' in reply ? reply.thinking : undefined;
+  const thinking = isChat && body.think !== false ? (scriptedThinking ?? (thinks ? DEFAULT_THINKING : undefined)) : undefined;
   let doneReason = 'fault' in reply ? 'stop' : (reply.doneReason ?? 'stop');
   if (fault === 'length') {
     // A scripted content is taken as already cut; the default one is cut mid-object.
@@ -336,20 +395,26 @@ function planReply(path: string, body: any, reply: FakeReply, fault: FakeFault |
     doneReason = 'length';
   }
   if (fault === 'huge') content = content.length > 0 ? content.repeat(Math.ceil(HUGE_REPLY_CHARS / content.length)) : 'x'.repeat(HUGE_REPLY_CHARS);
-  const pieces = splitPieces(content, fault === 'huge' ? HUGE_PIECE_CHARS : PIECE_CHARS);
-  const promptChars = isChat
-    ? (Array.isArray(body.messages) ? body.messages : []).reduce((n: number, m: any) => n + String(m?.content ?? '').length, 0)
-    : String(body.prompt ?? '').length;
-  const metrics = fault === 'missingMetrics' ? {} : metricsFor(promptChars, pieces.length, latencyMs);
+  const thoughts = thinking === undefined ? [] : splitPieces(thinking, PIECE_CHARS).map((p) => THINKING_MARK + p);
+  const pieces = [...thoughts, ...splitPieces(content, fault === 'huge' ? HUGE_PIECE_CHARS : PIECE_CHARS)];
+  // Ollama's silent cut (truncate not false): 4 kept tokens at the head, the tail up to num_ctx/2.
+  const numCtx = Number(body.options?.num_ctx ?? 0);
+  const sent = promptTokensOf(path, body);
+  const promptTokens = numCtx > 0 && sent > numCtx ? 4 + Math.floor(numCtx / 2) : sent;
+  const metrics = fault === 'missingMetrics' ? {} : metricsFor(promptTokens, pieces.length, latencyMs);
   const head = { model: body.model, created_at: CREATED_AT };
-  const payload = (piece: string) => (isChat ? { message: { role: 'assistant', content: piece } } : { response: piece });
+  const payload = (piece: string) => {
+    if (!isChat) return { response: piece };
+    if (piece.startsWith(THINKING_MARK)) return { message: { role: 'assistant', content: '', thinking: piece.slice(THINKING_MARK.length) } };
+    return { message: { role: 'assistant', content: piece } };
+  };
   return {
     pieces,
     chunk: (piece) => ({ ...head, ...payload(piece), done: false }),
     // Older servers omit done_reason; `missingMetrics` stands for them too.
     final: (whole) => ({
       ...head,
-      ...payload(whole),
+      ...payload(whole.split(THINKING_MARK).join('')),
       ...(fault === 'missingMetrics' ? {} : { done_reason: doneReason }),
       done: true,
       ...metrics,
@@ -358,8 +423,7 @@ function planReply(path: string, body: any, reply: FakeReply, fault: FakeFault |
 }
 
 // Deterministic nanosecond timings derived from sizes, so replies stay byte-identical across runs.
-function metricsFor(promptChars: number, evalCount: number, latencyMs: number): Record<string, number> {
-  const promptEvalCount = Math.max(1, Math.ceil(promptChars / 4));
+function metricsFor(promptEvalCount: number, evalCount: number, latencyMs: number): Record<string, number> {
   const loadDuration = 1_000_000;
   const promptEvalDuration = promptEvalCount * 100_000;
   const evalDuration = evalCount * 1_000_000;
@@ -425,9 +489,10 @@ function withDefaultTag(name: string): string {
   return lastSegment.includes(':') ? name : `${name}:latest`;
 }
 
-function findModel(models: readonly { name: string; digest: string }[], name: string): { name: string; digest: string } | undefined {
-  const wanted = withDefaultTag(name);
-  return models.find((m) => withDefaultTag(m.name) === wanted);
+// Case-insensitive, as Ollama resolves names (routes.go); /api/tags lists them as they were pulled.
+function findModel(models: readonly FakeModel[], name: string): FakeModel | undefined {
+  const wanted = withDefaultTag(name).toLowerCase();
+  return models.find((m) => withDefaultTag(m.name).toLowerCase() === wanted);
 }
 
 const DETAILS = {
@@ -439,19 +504,19 @@ const DETAILS = {
   quantization_level: 'Q4_0',
 };
 
-function tagEntry(model: { name: string; digest: string }): Record<string, unknown> {
+function tagEntry(model: FakeModel): Record<string, unknown> {
   return { name: model.name, model: model.name, modified_at: CREATED_AT, size: 4_113_301_824, digest: model.digest, details: DETAILS };
 }
 
-function showEntry(model: { name: string; digest: string }): Record<string, unknown> {
+function showEntry(model: FakeModel): Record<string, unknown> {
   return {
     license: '',
     modelfile: `FROM ${model.name}`,
     parameters: 'stop "[INST]"',
     template: '[INST] {{ .Prompt }} [/INST]',
     details: DETAILS,
-    model_info: { 'general.architecture': 'llama', 'llama.context_length': 32_768 },
-    capabilities: ['completion'],
+    model_info: { 'general.architecture': 'llama', 'llama.context_length': model.contextLength ?? 32_768 },
+    capabilities: model.capabilities ?? ['completion'],
     modified_at: CREATED_AT,
   };
 }

@@ -13,6 +13,9 @@ export interface FakeOpenAiOptions extends FakeOllamaOptions {
   // When set, every /v1 request must carry `Authorization: Bearer <apiKey>`.
   apiKey?: string | null;
   port?: number;
+  // llama-server's start: for this long after listening, every route answers 503 "Loading model"
+  // (tools/server/server-http.cpp), /v1/models included.
+  loadingMs?: number;
 }
 
 export interface FakeOpenAi {
@@ -40,7 +43,7 @@ const ORIGINAL = '__openai';
 const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
 
 export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
-  const { apiKey = null, port = 0, respond, ...engineOpts } = opts;
+  const { apiKey = null, port = 0, loadingMs = 0, respond, ...engineOpts } = opts;
   const models = opts.models ?? DEFAULT_MODELS;
   const engine = await startFakeOllama({
     ...engineOpts,
@@ -144,6 +147,8 @@ export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<Fak
         return false;
       }
       const piece = typeof object?.message?.content === 'string' ? object.message.content : '';
+      const thought = typeof object?.message?.thinking === 'string' ? object.message.thinking : '';
+      if (thought !== '' && stream && object?.done !== true) return writeFlushed(res, sse(translator.delta(thought, 'reasoning_content')));
       if (object?.done !== true) {
         if (stream) return writeFlushed(res, sse(translator.delta(piece)));
         content += piece;
@@ -205,6 +210,12 @@ export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<Fak
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
     own.requests += 1;
     own.byPath[path] = (own.byPath[path] ?? 0) + 1;
+    if (Date.now() < loadedAt) {
+      countFault('loading503');
+      res.writeHead(503, { 'Content-Type': JSON_TYPE });
+      res.end(JSON.stringify({ error: { code: 503, message: 'Loading model', type: 'unavailable_error' } }));
+      return;
+    }
     if (!path.startsWith('/v1/')) return forward(req, res);
     authorizations.push(req.headers.authorization ?? null);
     if (!authorised(req, res)) return;
@@ -232,6 +243,7 @@ export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<Fak
     server.listen(port, '127.0.0.1', () => resolve());
   });
   const bound = (server.address() as AddressInfo).port;
+  const loadedAt = Date.now() + loadingMs;
 
   const close = async (): Promise<void> => {
     if (closed) return;
@@ -275,8 +287,9 @@ class ChunkTranslator {
     this.head = { id: `chatcmpl-fake-${index}`, object: 'chat.completion.chunk', created: CREATED, model, system_fingerprint: SYSTEM_FINGERPRINT };
   }
 
-  delta(piece: string): Record<string, unknown> {
-    const delta = this.first ? { role: 'assistant', content: piece } : { content: piece };
+  // A thinking model's reasoning goes out as reasoning_content, as llama-server and vLLM send it.
+  delta(piece: string, field: 'content' | 'reasoning_content' = 'content'): Record<string, unknown> {
+    const delta = this.first ? { role: 'assistant', [field]: piece } : { [field]: piece };
     this.first = false;
     return this.chunk([{ index: 0, delta, logprobs: null, finish_reason: null }]);
   }

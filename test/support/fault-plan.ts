@@ -8,14 +8,14 @@ import { parsePrompt, replyFor } from '../generation/support/scripted-model.js';
 export const FAULT_KINDS = ['busy503', 'error500', 'reset', 'slow', 'garbage', 'truncated'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
-/** What the client makes of each fault, as the ladder records it (garbage is a reply, not a transport fault). */
+/** What the client makes of each fault, as the ladder records it (garbage, and a stream ended without `done`, are reply faults, not transport faults). */
 export const FAULT_CODES: Record<FaultKind, string> = {
   busy503: 'SERVER_BUSY',
   error500: 'HTTP_5XX',
   reset: 'CONNECTION_RESET',
   slow: 'TIMEOUT',
   garbage: 'REPLY_NOT_JSON',
-  truncated: 'STREAM_ERROR',
+  truncated: 'REPLY_INCOMPLETE',
 };
 
 /** How the fake server names each transport fault in its own stats.faults (a kind may come in two variants). */
@@ -66,25 +66,29 @@ export interface ViewOutcome {
 /**
  * The outcome the client must reach for one view, by the rules of the retry ladder with
  * --give-up-after 0: a transport fault is retried up to maxTransportRetries times within an
- * attempt, then fails the view; a garbage reply costs an attempt, up to maxTries.
+ * attempt, then fails the view; a garbage or truncated reply costs an attempt, up to maxTries.
  */
 export function expectedView(plan: FaultPlan, key: string, limits: LadderLimits): ViewOutcome {
   const faults: Partial<Record<FaultKind, number>> = {};
   let n = 0;
   let transportRetries = 0;
+  let lastReplyFault: FaultKind = 'garbage';
   for (let attempt = 1; attempt <= limits.maxTries; attempt++) {
     for (let retries = 0; ; retries++) {
       const fault = faultAt(plan, key, n++);
       if (fault !== null) faults[fault] = (faults[fault] ?? 0) + 1;
       if (fault === null) return { status: 'ok', attempts: attempt, transportRetries, requests: n, code: null, faults };
-      if (fault === 'garbage') break;
+      if (fault === 'garbage' || fault === 'truncated') {
+        lastReplyFault = fault;
+        break;
+      }
       if (retries === limits.maxTransportRetries) {
         return { status: 'failed', attempts: attempt, transportRetries, requests: n, code: FAULT_CODES[fault], faults };
       }
       transportRetries++;
     }
   }
-  return { status: 'failed', attempts: limits.maxTries, transportRetries, requests: n, code: FAULT_CODES.garbage, faults };
+  return { status: 'failed', attempts: limits.maxTries, transportRetries, requests: n, code: FAULT_CODES[lastReplyFault], faults };
 }
 
 export interface ServedTally {

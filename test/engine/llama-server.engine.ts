@@ -1,0 +1,270 @@
+// The real CLI against a real engine: llama.cpp's llama-server (what Ollama runs for GGUF models)
+// serving a tiny random-weight model that writes gibberish. Everything the fakes stand in for is
+// checked here once for real: the formats convert with both of llama.cpp's grammar converters,
+// replies stream and parse, token counts are the server's, the bounded grammar ends every reply
+// as complete JSON that then goes through the whole ladder (flagged, fed back, cut, recorded),
+// finish_reason "length" takes the cut path, rca keeps every slot busy, Ctrl-C stops cleanly, a
+// cached re-run sends nothing, and a server that is started after rca is waited for.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkerFor } from '../../src/contracts/runtime.js';
+import { formatOf } from '../../src/generation/requests.js';
+import { runBin, type CliResult } from './support/cli.js';
+import { buildInfo, freePort, MODEL_ALIAS, ROOT, startLlamaServer, type LlamaServer } from './support/llama-server.js';
+
+const VIEWS = ['retrieval_summary', 'rca_frame'] as const;
+const FORMATS = [...VIEWS, 'section_summary'] as const;
+const bin = process.env.RCA_LLAMA_SERVER!;
+const dir = mkdtempSync(join(tmpdir(), 'rca-engine-'));
+let server: LlamaServer;
+let tagged: string;
+/** What the closing note needs from this run, written to $RCA_ENGINE_SUMMARY when set. */
+const summary: Record<string, unknown> = { build: buildInfo(bin) };
+
+function tag(files: string[], out: string, limit = Infinity): string {
+  const lines = files.flatMap((f) => execFileSync(process.execPath, [join(ROOT, 'bin/rca-tag'), join(ROOT, f)], { encoding: 'utf8' }).trim().split('\n'));
+  writeFileSync(out, lines.slice(0, limit).join('\n') + '\n');
+  return out;
+}
+
+function openAiArgs(url: string, ...more: string[]): string[] {
+  return ['--backend', 'openai', '--base-url', url, '--model', MODEL_ALIAS, ...more];
+}
+
+/** Counts of a run's views: kept clean, kept with flags, failed. */
+function tally(records: Record<string, any>[], views: readonly string[]) {
+  const out = { complete: 0, flagged: 0, failed: 0, promptTokens: 0, outputTokens: 0, attempts: 0 };
+  for (const rec of records) {
+    for (const view of views) {
+      const g = rec.generation[view];
+      // rca-generate writes `flags`, rca-summarize (which also flattens) `view_flags`.
+      const flags = (rec.view_flags ?? rec.flags)[view] as string[];
+      if (g.error !== null) out.failed++;
+      else if (flags.length > 0) out.flagged++;
+      else out.complete++;
+      out.promptTokens += g.prompt_tokens ?? 0;
+      out.outputTokens += g.output_tokens ?? 0;
+      out.attempts += g.attempts;
+    }
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  server = await startLlamaServer({ bin, logFile: join(dir, 'server.log'), slots: 2, ctx: 8192 });
+  tagged = tag(['test/fixtures/written/sop_afw_012.jsonl', 'test/fixtures/written/eca_2026_0007.jsonl'], join(dir, 'tagged.jsonl'));
+});
+
+afterAll(async () => {
+  await server?.stop();
+  const file = process.env.RCA_ENGINE_SUMMARY;
+  if (file !== undefined && file !== '') writeFileSync(file, JSON.stringify(summary, null, 2) + '\n');
+});
+
+describe('the formats rca sends', () => {
+  const converter = join(dirname(bin), 'json_schema_to_grammar.py');
+
+  it.each(FORMATS)('%s converts with llama.cpp\'s Python converter, bounds and all', (view) => {
+    const file = join(dir, `${view}.format.json`);
+    // Exactly what is sent: rca schema --format prints the object the requests carry.
+    writeFileSync(file, execFileSync(process.execPath, [join(ROOT, 'bin/rca'), 'schema', '--format', view], { encoding: 'utf8' }));
+    const grammar = execFileSync('python3', [converter, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(grammar).toMatch(/^root ::= "\{" space /m);
+    const format = formatOf(view) as any;
+    const id = view === 'section_summary' ? 'section-id' : 'chunk-id';
+    const idBound = format.properties[view === 'section_summary' ? 'section_id' : 'chunk_id'].maxLength;
+    expect(grammar).toContain(`${id} ::= "\\"" char{0,${idBound}} "\\""`);
+    if (view === 'retrieval_summary') {
+      expect(grammar).toContain(`char{${format.properties.scope.minLength},${format.properties.scope.maxLength}}`);
+      const keywords = format.properties.keywords_synonyms;
+      expect(grammar).toMatch(new RegExp(`keywords-synonyms ::= "\\[" space keywords-synonyms-item \\("," space keywords-synonyms-item\\)\\{${keywords.minItems - 1},${keywords.maxItems - 1}\\} space "\\]"`));
+    }
+  });
+
+  it.each(FORMATS)('%s is accepted by the server (its C++ converter) and the reply is complete JSON within the contract', async (view) => {
+    const response = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: MODEL_ALIAS,
+        messages: [{ role: 'user', content: `Write the ${view} JSON.` }],
+        response_format: { type: 'json_schema', json_schema: { name: 'reply', schema: formatOf(view), strict: true } },
+        temperature: 0,
+        seed: 42,
+        max_tokens: 2048,
+      }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as any;
+    // Unbounded, the tiny model loops in its first string until max_tokens; bounded, it must close.
+    expect(body.choices[0].finish_reason).toBe('stop');
+    expect(checkerFor(view)(JSON.parse(body.choices[0].message.content))).toBeNull();
+  });
+});
+
+describe('rca-generate against llama-server', () => {
+  let first: CliResult;
+  let busiest = 0;
+
+  beforeAll(async () => {
+    const input = tag(['test/fixtures/written/sop_afw_012.jsonl'], join(dir, 'two.jsonl'), 2);
+    // Concurrency = the server's slots (-np 2): both must be generating at once.
+    let polling = true;
+    const poll = (async () => {
+      while (polling) {
+        const states = await server.slotStates().catch(() => []);
+        busiest = Math.max(busiest, states.filter((s) => s.is_processing).length);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    })();
+    first = await runBin('rca-generate', openAiArgs(server.url, '--concurrency', '2', '--no-cache', '--stats', join(dir, 'stats.json')), { input });
+    polling = false;
+    await poll;
+  });
+
+  it('streams every reply, parses it, and records the server\'s token counts', () => {
+    expect(first.records).toHaveLength(2);
+    for (const rec of first.records) {
+      for (const view of VIEWS) {
+        const g = rec.generation[view];
+        expect(g).toMatchObject({ backend: 'openai', model: MODEL_ALIAS, cached: false });
+        // Real counts: a prompt of about 1,200 tokens, and a reply of some.
+        expect(g.prompt_tokens / g.attempts).toBeGreaterThan(500);
+        expect(g.output_tokens).toBeGreaterThan(0);
+      }
+    }
+    const stats = JSON.parse(readFileSync(join(dir, 'stats.json'), 'utf8'));
+    const t = tally(first.records, VIEWS);
+    expect(stats.tokens).toEqual({ prompt: t.promptTokens, output: t.outputTokens });
+    summary.run = { records: first.records.length, ...t, seconds: first.seconds, exit: first.code };
+  });
+
+  it('bounded grammar: no reply is cut; gibberish is complete JSON that meets the validator, flagged, fed back and recorded', () => {
+    for (const rec of first.records) {
+      for (const view of VIEWS) {
+        const g = rec.generation[view];
+        expect(g.error, `${rec.chunk_id} ${view}`).toBeNull();
+        expect(g.done_reason).toBe('stop');
+        expect(checkerFor(view)(rec[view])).toBeNull();
+        if (rec.flags[view].length > 0) {
+          // Out of tries: the prompt, then with feedback, then with the text cut; the best kept.
+          expect(g.attempts).toBe(3);
+        }
+      }
+    }
+    const t = tally(first.records, VIEWS);
+    expect(t.failed).toBe(0);
+    // The tiny model repeats its list items: retrieval_summary is flagged (duplicates, few keywords).
+    expect(t.flagged).toBeGreaterThan(0);
+    expect(first.code).toBe(1);
+    expect(first.stderr).toMatch(/views \d+ ok, \d+ flagged, 0 failed/);
+  });
+
+  it('concurrency equal to the slots keeps every slot busy', () => {
+    expect(busiest).toBe(server.slots);
+  });
+});
+
+describe('rca-summarize --view section_summary against llama-server', () => {
+  it('writes every section summary bottom-up, each reply complete under the bounded grammar', async () => {
+    const sections = join(dir, 'sections.jsonl');
+    const chunks = tag(['test/fixtures/written/sop_afw_012.jsonl'], join(dir, 'sections-in.jsonl'), 2);
+    writeFileSync(sections, execFileSync(process.execPath, [join(ROOT, 'bin/rca-count-sections'), chunks], { encoding: 'utf8' }));
+    const r = await runBin('rca-summarize', openAiArgs(server.url, '--view', 'section_summary', '--bottom-up', '--concurrency', '2', '--no-cache'), { input: sections });
+    expect(r.records.length).toBeGreaterThan(1);
+    for (const rec of r.records) {
+      const g = rec.generation.section_summary;
+      expect(g.error, rec.section_id).toBeNull();
+      expect(g.done_reason).toBe('stop');
+      expect(g.prompt_tokens).toBeGreaterThan(100);
+      expect(checkerFor('section_summary')(rec.section_summary)).toBeNull();
+      expect(rec.embedding_text.section_summary).toContain('SUMMARY: ');
+    }
+    summary.sections = { ...tally(r.records, ['section_summary']), records: r.records.length, seconds: r.seconds };
+  });
+});
+
+describe('the ladder and the run on a real engine', () => {
+  it('finish_reason "length" takes the cut path', async () => {
+    const input = tag(['test/fixtures/written/sop_afw_012.jsonl'], join(dir, 'one.jsonl'), 1);
+    const r = await runBin('rca-generate', openAiArgs(server.url, '--views', 'rca_frame', '--max-output-tokens', '8', '--max-tries', '2', '--no-cache'), { input });
+    expect(r.code).toBe(1);
+    const g = r.records[0]!.generation.rca_frame;
+    expect(g).toMatchObject({ attempts: 2, done_reason: 'length', output_tokens: 16, error: { code: 'REPLY_CUT', attempts: 2 } });
+    expect(r.stderr).toContain('REPLY_CUT: reply cut at the output token limit (--max-output-tokens 8)');
+  });
+
+  it('a prompt longer than the slot\'s context: 400 exceed_context_size_error is PROMPT_TOO_LONG, and the cut-text attempt fits', async () => {
+    const record = JSON.parse(readFileSync(tag(['test/fixtures/written/sop_afw_012.jsonl'], join(dir, 'long-src.jsonl'), 1), 'utf8'));
+    // Each slot has 4096 tokens (-c 8192 -np 2); about 20,000 characters of text do not fit.
+    record.text = `${record.text}\n`.repeat(Math.ceil(20_000 / (record.text.length + 1)));
+    const input = join(dir, 'long.jsonl');
+    writeFileSync(input, JSON.stringify(record) + '\n');
+    const r = await runBin('rca-generate', openAiArgs(server.url, '--views', 'rca_frame', '--no-cache', '--truncate-chars', '2000'), { input });
+    const g = r.records[0]!.generation.rca_frame;
+    expect(g.error).toBeNull();
+    expect(g.attempts).toBe(2);
+    expect(g.text_cut).toMatchObject({ text_chars: record.text.length });
+    expect(g.text_cut.kept_chars).toBeLessThanOrEqual(2000);
+    expect(g.prompt_tokens).toBeLessThan(4096);
+  });
+
+  it('a cached re-run sends nothing', async () => {
+    const cache = join(dir, 'cache.sqlite');
+    const args = openAiArgs(server.url, '--views', 'rca_frame', '--cache', cache, '--concurrency', '2');
+    const input = tag(['test/fixtures/written/eca_2026_0007.jsonl'], join(dir, 'eca.jsonl'), 2);
+    const once = await runBin('rca-generate', args, { input });
+    // The tiny model's rca_frame passes (every list holds strings, observed is not empty).
+    expect(once.records.map((r) => r.flags.rca_frame)).toEqual([[], []]);
+    const before = (await server.slotStates()).map((s) => s.id_task);
+    const again = await runBin('rca-generate', args, { input });
+    expect(again.code).toBe(0);
+    expect(again.records.map((r) => r.generation.rca_frame.cached)).toEqual([true, true]);
+    expect(again.records.map((r) => r.rca_frame)).toEqual(once.records.map((r) => r.rca_frame));
+    // No slot ran a task since: the server saw no request.
+    expect((await server.slotStates()).map((s) => s.id_task)).toEqual(before);
+  });
+
+  it('Ctrl-C mid-run: exit 130, the records done so far in order, and the server stops generating', async () => {
+    const r = await runBin('rca-generate', openAiArgs(server.url, '--concurrency', '2', '--no-cache'), {
+      input: tagged,
+      // After the first record is out, with requests in flight.
+      interruptWhen: ({ stdout }) => stdout.includes('\n'),
+    });
+    expect(r.code).toBe(130);
+    expect(r.records.length).toBeGreaterThan(0);
+    expect(r.records.length).toBeLessThan(readFileSync(tagged, 'utf8').trim().split('\n').length);
+    const ids = readFileSync(tagged, 'utf8').trim().split('\n').map((l) => JSON.parse(l).chunk_id);
+    expect(r.records.map((rec) => rec.chunk_id)).toEqual(ids.slice(0, r.records.length));
+    // The cancelled requests were closed, and llama-server drops a request whose client went away.
+    const deadline = Date.now() + 10_000;
+    let busy = Infinity;
+    while (Date.now() < deadline && busy > 0) {
+      busy = (await server.slotStates()).filter((s) => s.is_processing).length;
+      if (busy > 0) await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(busy).toBe(0);
+  });
+});
+
+describe('a server started after rca', () => {
+  it('is waited for: connection refused, then 503 "Loading model", then the run', async () => {
+    const port = await freePort();
+    const input = tag(['test/fixtures/written/eca_2026_0007.jsonl'], join(dir, 'late.jsonl'), 1);
+    const run = runBin('rca-generate', openAiArgs(`http://127.0.0.1:${port}`, '--views', 'rca_frame', '--no-cache', '--retry-delay', '100', '--give-up-after', '60'), { input });
+    await new Promise((r) => setTimeout(r, 1_500));
+    const late = await startLlamaServer({ bin, logFile: join(dir, 'late-server.log'), port, slots: 1, ctx: 4096, waitReady: false });
+    try {
+      const r = await run;
+      expect(r.stderr).not.toMatch(/^rca-generate: cannot reach/m);
+      expect(r.code).toBe(0);
+      expect(r.records[0]!.generation.rca_frame.error).toBeNull();
+      expect(r.stderr).toMatch(/waited [\d.]+ s for the server at http:\/\/127\.0\.0\.1:\d+ to start \(\d+ tries; last: /);
+    } finally {
+      await late.stop();
+    }
+  });
+});
