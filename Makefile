@@ -252,8 +252,11 @@ $(out_dir)/%.summarized.jsonl: $(out_dir)/%.tagged.jsonl $(BUILT) $(out_dir)/.se
 corpus: $(SUMMARIZED)
 	@if [ -z "$(ALL_CHUNK_FILES)" ]; then echo "make corpus: no $(in_dir)/*$(INPUT_SUFFIX) files (IN=dir/ names the folder, INPUT_SUFFIX the ending of its file names)" >&2; exit 2; fi
 	@if [ -z "$(CHUNK_FILES)" ]; then echo "make corpus: no file of $(in_dir)/ falls in shard $(SHARD); nothing to do"; \
-	else node examples/summary-table.mjs --corpus $(SUMMARIZED); fi
-	@# Place for the corpus report: `rca report` over $(out_dir)/ is written here, after the table.
+	else status=0; node examples/summary-table.mjs --corpus $(SUMMARIZED) || status=$$?; \
+	  : "The report of what OUT/ holds now, failed files too; shards write it in turn (temp + rename)."; \
+	  ./bin/rca report "$(out_dir)" --output "$(out_dir)/report.html.tmp.$$$$" && mv -f "$(out_dir)/report.html.tmp.$$$$" "$(out_dir)/report.html" \
+	    && echo "report: $(out_dir)/report.html" || { rm -f "$(out_dir)/report.html.tmp.$$$$"; status=1; }; \
+	  exit $$status; fi
 
 # After the shards: every record of IN/*.chunks.jsonl in exactly one record of OUT/*.summarized.jsonl;
 # when not, the shards whose files are missing, as the list to build again.

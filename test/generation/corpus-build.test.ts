@@ -71,7 +71,10 @@ describe('make corpus: file names', () => {
     expect(none.stderr).toContain(`make corpus: no ${inDir}/*.chunks.jsonl files (IN=dir/ names the folder, INPUT_SUFFIX the ending of its file names)`);
     const r = await make('corpus', { IN: inDir, OUT: outDir, BACKEND: 'extractive', INPUT_SUFFIX: '_chunks.jsonl' });
     expect(r.code).toBe(0);
-    expect(readdirSync(outDir).sort()).toEqual(['.settings', 'ad61d26ecf6e.summarized.jsonl', 'ad61d26ecf6e.tagged.jsonl']);
+    // The corpus report is written after the table, and nothing else is left in OUT/ (no temp file).
+    expect(readdirSync(outDir).sort()).toEqual(['.settings', 'ad61d26ecf6e.summarized.jsonl', 'ad61d26ecf6e.tagged.jsonl', 'report.html']);
+    expect(readFileSync(join(outDir, 'report.html'), 'utf8')).toContain('ad61d26ecf6e');
+    expect(r.stdout).toContain(`report: ${outDir}/report.html`);
     expect((await make('corpus-verify', { IN: inDir, OUT: outDir, INPUT_SUFFIX: '_chunks.jsonl' })).code).toBe(0);
   }, 60_000);
 
