@@ -135,7 +135,7 @@ export function chunkViewEvidence(view: ViewType, obj: JsonObject, grounding: Gr
   const map: SpanMapper = (s) => ({ source: 'chunk', id: chunkId, start: s.start, end: s.end });
   const limited = grounding.source.length > EVIDENCE_MAX_CHARS;
   const items = chunkViewItems(view, obj).map(([field, index, value]) =>
-    limited ? exactItemEvidence(field, index, value, fieldRole(field), grounding, map) : itemEvidence(field, index, value, fieldRole(field), grounding, map, options, true),
+    limited ? exactItemEvidence(field, index, value, fieldRole(field), grounding, map, options) : itemEvidence(field, index, value, fieldRole(field), grounding, map, options, true),
   );
   const result = finish(items, options);
   if (limited) result.evidence.grounding.limited = true;
@@ -143,12 +143,12 @@ export function chunkViewEvidence(view: ViewType, obj: JsonObject, grounding: Gr
 }
 
 /** An item of a text over EVIDENCE_MAX_CHARS: an exact span or none, and the number and id checks. */
-function exactItemEvidence(field: string, index: number, value: string, role: FieldRole, grounding: GroundingText, map: SpanMapper): ItemEvidence & { mentions: number; novel: number } {
+function exactItemEvidence(field: string, index: number, value: string, role: FieldRole, grounding: GroundingText, map: SpanMapper, options: EvidenceOptions): ItemEvidence & { mentions: number; novel: number } {
   const trimmed = value.trim();
   const at = exactAt(trimmed, grounding.source);
   const checks: string[] = [];
   if (role !== 'free' && role !== 'id') {
-    for (const number of numbersIn(value)) if (!grounding.hasNumber(number)) checks.push(trimmed === number ? `ungrounded_number:${number}` : `ungrounded_number:${number} in "${flagValue(trimmed, 40)}"`);
+    for (const number of numbersIn(value)) if (!grounding.hasNumber(number) && !inContext(number, options.context)) checks.push(trimmed === number ? `ungrounded_number:${number}` : `ungrounded_number:${number} in "${flagValue(trimmed, 40)}"`);
     for (const m of value.matchAll(ID_IN_TEXT_RE)) if (!grounding.hasIdentifier(m[0])) checks.push(`ungrounded_id:${m[0]}`);
   }
   const spans = at < 0 ? [] : [map({ start: at, end: at + trimmed.length })];
@@ -184,7 +184,7 @@ export function itemEvidence(field: string, index: number, value: string, role: 
   // Numbers and identifiers of claims and entity names must be the text's (section summaries check numbers themselves).
   if (checkNumbers && role !== 'free' && role !== 'id') {
     const trimmed = value.trim();
-    for (const number of numbersIn(value)) if (!grounding.hasNumber(number)) checks.push(trimmed === number ? `ungrounded_number:${number}` : `ungrounded_number:${number} in "${flagValue(trimmed, 40)}"`);
+    for (const number of numbersIn(value)) if (!grounding.hasNumber(number) && !inContext(number, options.context)) checks.push(trimmed === number ? `ungrounded_number:${number}` : `ungrounded_number:${number} in "${flagValue(trimmed, 40)}"`);
     for (const m of value.matchAll(ID_IN_TEXT_RE)) if (!grounding.hasIdentifier(m[0]) && !context.has(normaliseTokens(m[0]).join(' '))) checks.push(`ungrounded_id:${m[0]}`);
   }
   return { field, index, role, match: located.match, score: located.score, spans: located.spans.map(map), checks: [...new Set(checks)], mentions, novel };
@@ -217,6 +217,13 @@ function negationFlags(value: string, text: EvidenceText, whole: Located): strin
 
 // The context's words, prepared once per grounding text and context.
 const contextCache = new WeakMap<GroundingText, { key: string; words: Set<string> }>();
+/** A number the trusted context writes (a section "6.1", a chunk id "doc:3") is the record's, not invented. */
+function inContext(number: string, context: readonly string[] | undefined): boolean {
+  if (context === undefined) return false;
+  const canonical = number.replaceAll(',', '');
+  return context.some((c) => numbersIn(c).some((n) => n.replaceAll(',', '') === canonical));
+}
+
 function contextWords(grounding: GroundingText, context: readonly string[] | undefined): ReadonlySet<string> {
   if (context === undefined || context.length === 0) return new Set();
   const key = context.join('\u0000');

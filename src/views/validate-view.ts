@@ -54,7 +54,7 @@ export function validateView(view: ViewType, obj: JsonObject, context: ChunkCont
   const flags = checkView(view, obj);
   keepContractKeys(VIEW_SHAPES[view], obj);
   const grounding = typeof text === 'string' ? new GroundingText(text) : text;
-  const checked = chunkViewEvidence(view, obj, grounding, context.chunk_id, { context: [context.section_path, context.doc_id], ...options });
+  const checked = chunkViewEvidence(view, obj, grounding, context.chunk_id, { context: [context.section_path, context.doc_id, context.chunk_id], ...options });
   return { view: obj, flags: unique([...flags, ...groundingFlags(view, obj, grounding), ...checked.flags]), fixed, normalised, evidence: checked.evidence };
 }
 

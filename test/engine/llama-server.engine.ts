@@ -206,7 +206,10 @@ describe('the ladder and the run on a real engine', () => {
     const r = await runBin('rca-generate', openAiArgs(server.url, '--views', 'rca_frame', '--no-cache', '--truncate-chars', '2000'), { input });
     const g = r.records[0]!.generation.rca_frame;
     expect(g.error).toBeNull();
-    expect(g.attempts).toBe(2);
+    // Attempt 1 is refused (PROMPT_TOO_LONG); the cut-text attempts after it reach the model, whose
+    // gibberish is then flagged by the evidence checks and asked again up to --max-tries.
+    expect(g.attempts).toBeGreaterThanOrEqual(2);
+    expect(r.records[0]!.rca_frame).not.toBeNull();
     expect(g.text_cut).toMatchObject({ text_chars: record.text.length });
     expect(g.text_cut.kept_chars).toBeLessThanOrEqual(2000);
     expect(g.prompt_tokens).toBeLessThan(4096);
@@ -214,11 +217,12 @@ describe('the ladder and the run on a real engine', () => {
 
   it('a cached re-run sends nothing', async () => {
     const cache = join(dir, 'cache.sqlite');
-    const args = openAiArgs(server.url, '--views', 'rca_frame', '--cache', cache, '--concurrency', '2');
+    const args = openAiArgs(server.url, '--views', 'rca_frame', '--cache', cache, '--concurrency', '2', '--flags-ok');
     const input = tag(['test/fixtures/written/eca_2026_0007.jsonl'], join(dir, 'eca.jsonl'), 2);
     const once = await runBin('rca-generate', args, { input });
-    // The tiny model's rca_frame passes (every list holds strings, observed is not empty).
-    expect(once.records.map((r) => r.flags.rca_frame)).toEqual([[], []]);
+    // The tiny model's rca_frame is within the contract but gibberish: the evidence checks flag it
+    // (unsupported items), and the flagged outcome of the whole ladder is what the cache keeps.
+    expect(once.records.every((r) => r.flags.rca_frame.some((f: string) => f.startsWith('unsupported_item:')))).toBe(true);
     const before = (await server.slotStates()).map((s) => s.id_task);
     const again = await runBin('rca-generate', args, { input });
     expect(again.code).toBe(0);
@@ -260,8 +264,10 @@ describe('a server started after rca', () => {
     try {
       const r = await run;
       expect(r.stderr).not.toMatch(/^rca-generate: cannot reach/m);
-      expect(r.code).toBe(0);
+      // Exit 1: the gibberish view is flagged; what matters here is that it was generated.
+      expect(r.code).toBeLessThanOrEqual(1);
       expect(r.records[0]!.generation.rca_frame.error).toBeNull();
+      expect(r.records[0]!.rca_frame).not.toBeNull();
       expect(r.stderr).toMatch(/waited [\d.]+ s for the server at http:\/\/127\.0\.0\.1:\d+ to start \(\d+ tries; last: /);
     } finally {
       await late.stop();
