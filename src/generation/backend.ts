@@ -8,6 +8,7 @@
 import type { CacheKeyParts } from '../cache/cache-key.js';
 import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import type { JsonObject } from '../runtime/stage.js';
+import type { ChildrenCut } from '../views/section-prompt.js';
 import type { TextCut } from '../views/text-cut.js';
 import type { ViewType } from '../views/view-types.js';
 import type { BackendName, ModelOptions } from './config.js';
@@ -34,6 +35,8 @@ export interface AttemptInput {
   feedback: string | null;
   /** Cut the chunk text to this many characters (undefined: whole text). */
   maxChars: number | undefined;
+  /** Bound a section's CHILD_SUMMARIES to this many characters (undefined: all of them; the cut-text attempts set it). */
+  maxChildChars?: number;
 }
 
 export interface BackendReply {
@@ -47,6 +50,8 @@ export interface BackendReply {
   transportRetries: number;
   /** How the chunk text was cut for this attempt, or null. */
   textCut: TextCut | null;
+  /** How a section's CHILD_SUMMARIES was bounded for this attempt (absent or null: not cut). */
+  childrenCut?: ChildrenCut | null;
   /** Why the text was cut before sending (the prompt would not fit the context), for stderr. */
   notice?: string;
 }
@@ -72,6 +77,8 @@ export interface Backend {
   attempt(job: Job, input: AttemptInput, signal: AbortSignal): Promise<BackendReply>;
   /** The request one attempt would send, for --dry-run. */
   render(job: Job, input: AttemptInput): JsonObject;
+  /** How this attempt's prompt cuts the text and a section's children (absent: as the ladder's budgets alone cut them). */
+  cuts?(job: Job, input: AttemptInput): { textCut: TextCut | null; childrenCut: ChildrenCut | null };
   /** What determines the reply to this attempt (absent: replies are not cached). */
   cacheKeyParts?(job: Job, input: AttemptInput): CacheKeyParts;
 }

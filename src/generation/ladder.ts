@@ -12,6 +12,7 @@ import type { ViewEvidence } from '../views/evidence.js';
 import { feedbackFor, type ReplyProblem } from '../views/feedback.js';
 import type { GroundingText } from '../views/grounding.js';
 import { recoverJson } from '../views/json-recovery.js';
+import { childSummaryLines, type ChildrenCut } from '../views/section-prompt.js';
 import { cutText, type TextCut } from '../views/text-cut.js';
 import { validateView } from '../views/validate-view.js';
 import type { Backend, BackendInfo, Job } from './backend.js';
@@ -44,6 +45,8 @@ export interface GenerationEntry extends BackendInfo {
   prompt_tokens: number | null;
   output_tokens: number | null;
   text_cut: TextCut | null;
+  /** Sections only, and only when CHILD_SUMMARIES was bounded for the kept reply (see section-prompt.ts). */
+  children_cut?: ChildrenCut;
   /** The outcome was replayed from the response cache: no request was sent for it in this run. */
   cached: boolean;
   error: ViewError | null;
@@ -60,6 +63,16 @@ export type ViewResult = (
 /** The text budget of an attempt: --max-chars throughout, and from the third on at most --truncate-chars. */
 export function attemptMaxChars(policy: LadderPolicy, attempt: number): number | undefined {
   return attempt >= 3 ? Math.min(policy.truncateChars, policy.maxChars ?? Number.POSITIVE_INFINITY) : policy.maxChars;
+}
+
+/** The CHILD_SUMMARIES budget of an attempt: none, except on the cut-text attempts (--truncate-chars). */
+export function attemptMaxChildChars(policy: LadderPolicy, attempt: number): number | undefined {
+  return attempt >= 3 ? policy.truncateChars : undefined;
+}
+
+/** What an attempt's cuts add to its generation entry: children_cut only when the children were bounded. */
+function childrenCutEntry(cut: ChildrenCut | null | undefined): { children_cut?: ChildrenCut } {
+  return cut === null || cut === undefined ? {} : { children_cut: cut };
 }
 
 /** A reply parsed and checked as the ladder checks it: the view with provenance stamped, its flags, and whether it fits the contract. */
@@ -89,7 +102,7 @@ export interface LadderOutcome {
  * today's checks (then the view is generated again). The text cut is the one of the attempt that
  * was kept, so the record is the one the first run wrote, apart from `cached`.
  */
-export function replayOutcome(job: Job, grounding: GroundingText, info: BackendInfo, policy: LadderPolicy, outcome: LadderOutcome): ViewResult | null {
+export function replayOutcome(job: Job, grounding: GroundingText, info: BackendInfo, policy: LadderPolicy, outcome: LadderOutcome, cutsOf?: Backend['cuts']): ViewResult | null {
   // More tries than this run allows: this run would not have written that view.
   if (outcome.attempts < 1 || outcome.attempts > policy.maxTries) return null;
   const { flagged } = outcome;
@@ -101,13 +114,22 @@ export function replayOutcome(job: Job, grounding: GroundingText, info: BackendI
   // Today's validator must say what it said then: clean for an outcome that passed, the same
   // flags for a flagged one; otherwise the view is asked again.
   if (flagged === undefined ? checked.flags.length > 0 : !sameFlags(checked.flags, flagged.flags)) return null;
+  // The kept attempt's cuts as its prompt made them (the fit to the context included); what its
+  // feedback added to the prompt is not known here, so a later attempt is taken without it.
+  const kept = flagged?.keptAttempt ?? outcome.attempts;
+  const maxChildChars = isSectionJob(job) ? attemptMaxChildChars(policy, kept) : undefined;
+  const cuts = cutsOf?.(job, { attempt: kept, feedback: null, maxChars: attemptMaxChars(policy, kept), ...(maxChildChars === undefined ? {} : { maxChildChars }) }) ?? {
+    textCut: cutText(job.text, attemptMaxChars(policy, kept)).cut,
+    childrenCut: isSectionJob(job) ? childSummaryLines(job.children, maxChildChars).cut : null,
+  };
   const generation: GenerationEntry = {
     ...info,
     attempts: outcome.attempts,
     done_reason: outcome.doneReason,
     prompt_tokens: outcome.promptTokens,
     output_tokens: outcome.outputTokens,
-    text_cut: cutText(job.text, attemptMaxChars(policy, flagged?.keptAttempt ?? outcome.attempts)).cut,
+    text_cut: cuts.textCut,
+    ...childrenCutEntry(cuts.childrenCut),
     cached: true,
     error: null,
   };
@@ -130,6 +152,7 @@ interface Candidate {
   evidence: ViewEvidence;
   doneReason: string | null;
   textCut: TextCut | null;
+  childrenCut: ChildrenCut | null | undefined;
 }
 
 export async function runLadder(job: Job, grounding: GroundingText, backend: Backend, policy: LadderPolicy, signal: AbortSignal): Promise<ViewResult> {
@@ -146,16 +169,18 @@ async function ladderSteps(job: Job, grounding: GroundingText, backend: Backend,
   let lastError: Omit<ViewError, 'attempts'> = { code: 'REPLY_INVALID', message: 'no attempt was made' };
   let lastDoneReason: string | null = null;
   let lastCut: TextCut | null = null;
+  let lastChildrenCut: ChildrenCut | null | undefined = null;
   // The contract-valid reply with the fewest quality flags, kept if no attempt passes outright.
   let best: Candidate | null = null;
 
-  const entry = (attempts: number, from: { doneReason: string | null; textCut: TextCut | null }, error: ViewError | null): GenerationEntry => ({
+  const entry = (attempts: number, from: { doneReason: string | null; textCut: TextCut | null; childrenCut?: ChildrenCut | null | undefined }, error: ViewError | null): GenerationEntry => ({
     ...backend.info,
     attempts,
     done_reason: from.doneReason,
     prompt_tokens: tokens.prompt,
     output_tokens: tokens.output,
     text_cut: from.textCut,
+    ...childrenCutEntry(from.childrenCut),
     cached: false,
     error,
   });
@@ -163,11 +188,13 @@ async function ladderSteps(job: Job, grounding: GroundingText, backend: Backend,
   // Set once the server said the prompt does not fit its context: every later attempt cuts the text.
   let cutText = false;
   for (let attempt = 1; attempt <= tries; attempt++) {
-    const maxChars = cutText ? attemptMaxChars(policy, Math.max(attempt, 3)) : attemptMaxChars(policy, attempt);
+    const cutAttempt = cutText ? Math.max(attempt, 3) : attempt;
+    const maxChars = attemptMaxChars(policy, cutAttempt);
+    const maxChildChars = isSectionJob(job) ? attemptMaxChildChars(policy, cutAttempt) : undefined;
     const feedback = problem === null ? null : feedbackFor(problem, isSectionJob(job) ? sectionFeedbackSource(job) : undefined);
     let reply;
     try {
-      reply = await backend.attempt(job, { attempt, feedback, maxChars }, signal);
+      reply = await backend.attempt(job, { attempt, feedback, maxChars, ...(maxChildChars === undefined ? {} : { maxChildChars }) }, signal);
     } catch (err) {
       if (!(err instanceof ModelError)) throw err;
       transportRetries += err.retries;
@@ -185,7 +212,7 @@ async function ladderSteps(job: Job, grounding: GroundingText, backend: Backend,
       }
       // A transport failure that survived its retries, or a refusal: another prompt will not help.
       const error = { code: err.code, message: err.message, attempts: attempt };
-      return { status: 'failed', view: null, flags: null, fixed: null, evidence: null, generation: entry(attempt, { doneReason: null, textCut: lastCut }, error), transportRetries };
+      return { status: 'failed', view: null, flags: null, fixed: null, evidence: null, generation: entry(attempt, { doneReason: null, textCut: lastCut, childrenCut: lastChildrenCut }, error), transportRetries };
     }
     transportRetries += reply.transportRetries;
     if (reply.notice !== undefined) notices.push(reply.notice);
@@ -193,6 +220,7 @@ async function ladderSteps(job: Job, grounding: GroundingText, backend: Backend,
     tokens.output = addCount(tokens.output, reply.outputTokens);
     lastDoneReason = reply.doneReason;
     lastCut = reply.textCut;
+    lastChildrenCut = reply.childrenCut;
 
     const thinking = reply.thinkingChars ?? 0;
     const thoughtOnly = reply.content.trim() === '' && thinking > 0;
@@ -229,7 +257,7 @@ async function ladderSteps(job: Job, grounding: GroundingText, backend: Backend,
       return { status: 'ok', view: checked.view, flags: [], fixed: checked.fixed, evidence: checked.evidence, generation: entry(attempt, reply, null), transportRetries, content: reply.content };
     }
     if (withinContract && (best === null || checked.flags.length < best.flags.length)) {
-      best = { content: reply.content, attempt, view: checked.view, flags: checked.flags, fixed: checked.fixed, evidence: checked.evidence, doneReason: reply.doneReason, textCut: reply.textCut };
+      best = { content: reply.content, attempt, view: checked.view, flags: checked.flags, fixed: checked.fixed, evidence: checked.evidence, doneReason: reply.doneReason, textCut: reply.textCut, childrenCut: reply.childrenCut };
     }
     // The model cannot fix the server's cut: feedback names only what it can.
     const fixable = checked.flags.filter((f) => f !== SERVER_CUT_FLAG);
@@ -243,7 +271,7 @@ async function ladderSteps(job: Job, grounding: GroundingText, backend: Backend,
     return { status: 'flagged', view: best.view, flags: best.flags, fixed: best.fixed, evidence: best.evidence, generation: entry(tries, best, null), transportRetries, content: best.content, keptAttempt: best.attempt };
   }
   const error = { ...lastError, attempts: tries };
-  return { status: 'failed', view: null, flags: null, fixed: null, evidence: null, generation: entry(tries, { doneReason: lastDoneReason, textCut: lastCut }, error), transportRetries };
+  return { status: 'failed', view: null, flags: null, fixed: null, evidence: null, generation: entry(tries, { doneReason: lastDoneReason, textCut: lastCut, childrenCut: lastChildrenCut }, error), transportRetries };
 }
 
 function addCount(total: number | null, more: number | null): number | null {

@@ -9,10 +9,12 @@
 import { ModelError, type GenerateReply, type GenerateRequest, type ModelClient } from '../llm/model-client.js';
 import { abortableSleep, backoffDelay, withTransportRetries } from '../llm/transport-retry.js';
 import type { JsonObject } from '../runtime/stage.js';
+import { childSummaryLines, type ChildrenCut } from '../views/section-prompt.js';
 import type { TextCut } from '../views/text-cut.js';
 import type { AttemptInput, Backend, BackendInfo, BackendReply, Job, RecordedOptions } from './backend.js';
 import { MAX_RETRY_DELAY_MS, type GenerateConfig } from './config.js';
-import { attemptPrompt, generateRequest, renderChatCompletion, renderOllamaRequest } from './requests.js';
+import { attemptPrompt, generateRequest, renderChatCompletion, renderOllamaRequest, type AttemptPrompt } from './requests.js';
+import { isSectionJob, type SectionJob } from './section-job.js';
 import type { RunControl } from './run-control.js';
 import type { RequestGate } from './scheduler.js';
 
@@ -95,7 +97,9 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
     info,
     retries: true,
     async attempt(job, input, signal): Promise<BackendReply> {
-      const { prompt, textCut, fitted } = fitPrompt(job, input, promptBudget);
+      const { prompt, textCut, childrenCut, fitted } = fitPrompt(job, input, promptBudget);
+      // The fit explains its own cut; a cut-text attempt that bounded the children says so too.
+      const notice = fitted ?? (childrenCut ? childrenNotice(childrenCut, `cut to ${input.maxChildChars} characters (--truncate-chars, the cut-text attempt)`) : null);
       const request = generateRequest(config, job.view, prompt);
       let failedAt: number | null = null;
       const once = async () => {
@@ -114,7 +118,8 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
         thinkingChars: value.thinkingChars,
         transportRetries,
         textCut,
-        ...(fitted === null ? {} : { notice: fitted }),
+        ...(childrenCut === undefined ? {} : { childrenCut }),
+        ...(notice === null ? {} : { notice }),
       });
       try {
         const { value, retries } = await withTransportRetries(once, { ...policy, signal });
@@ -145,8 +150,13 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
       }
     },
     render(job, input) {
-      const { prompt, textCut } = fitPrompt(job, input, promptBudget);
-      return dialect.render(generateRequest(config, job.view, prompt), textCut);
+      const { prompt, textCut, childrenCut } = fitPrompt(job, input, promptBudget);
+      const rendered = dialect.render(generateRequest(config, job.view, prompt), textCut);
+      return childrenCut ? { ...rendered, children_cut: { ...childrenCut } } : rendered;
+    },
+    cuts(job, input) {
+      const { textCut, childrenCut } = fitPrompt(job, input, promptBudget);
+      return { textCut, childrenCut: childrenCut ?? null };
     },
     cacheKeyParts(job, input) {
       const { prompt } = fitPrompt(job, input, promptBudget);
@@ -164,21 +174,58 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN_ESTIMATE);
 }
 
+type FittedPrompt = AttemptPrompt & { fitted: string | null };
+
 /**
  * The attempt's prompt, its chunk text cut further when the whole prompt is estimated not to fit
- * the budget (recorded in text_cut like any cut; `fitted` says why, for stderr).
+ * the budget (recorded in text_cut like any cut; `fitted` says why, for stderr). A section's
+ * CHILD_SUMMARIES shares the cut with its text (fitSection).
  */
-export function fitPrompt(job: Job, input: AttemptInput, budget: number | null): { prompt: string; textCut: TextCut | null; fitted: string | null } {
+export function fitPrompt(job: Job, input: AttemptInput, budget: number | null): FittedPrompt {
   const first = attemptPrompt(job, input);
   if (budget === null || budget <= 0) return { ...first, fitted: null };
   const estimated = estimateTokens(first.prompt);
   if (estimated <= budget) return { ...first, fitted: null };
   const excessChars = Math.ceil((estimated - budget) * CHARS_PER_TOKEN_ESTIMATE);
+  if (isSectionJob(job) && job.children.length > 0) return fitSection(job, input, excessChars, `prompt of about ${estimated} tokens does not fit --num-ctx minus --max-output-tokens (${budget})`);
   const textChars = Math.min(job.text.length, input.maxChars ?? Number.POSITIVE_INFINITY);
   const maxChars = Math.max(1, textChars - excessChars);
   const cut = attemptPrompt(job, { ...input, maxChars });
   const fitted = `prompt of about ${estimated} tokens does not fit --num-ctx minus --max-output-tokens (${budget}): chunk text cut to ${maxChars} characters`;
   return { ...cut, fitted };
+}
+
+/**
+ * A section prompt `excess` characters shorter: its text and its CHILD_SUMMARIES share what is
+ * left, each keeping all it has when that is under half, the other taking the rest. So a parent
+ * with a short text and very many children keeps its text and the first children that fit, and
+ * one with a long text and a few children keeps its children (the text alone is cut, as before).
+ */
+function fitSection(job: SectionJob, input: AttemptInput, excess: number, why: string): FittedPrompt {
+  const textChars = Math.min(job.text.length, input.maxChars ?? Number.POSITIVE_INFINITY);
+  const shown = childSummaryLines(job.children, input.maxChildChars);
+  const childChars = shown.cut?.kept_chars ?? shown.lines.reduce((n, line) => n + line.length + 1, 0);
+  const room = Math.max(0, textChars + childChars - excess);
+  const half = Math.floor(room / 2);
+  let maxChars = input.maxChars;
+  let maxChildChars = input.maxChildChars;
+  if (childChars <= half) maxChars = Math.max(1, room - childChars);
+  else if (textChars <= half) maxChildChars = room - textChars;
+  else {
+    maxChars = Math.max(1, room - half);
+    maxChildChars = half;
+  }
+  const cut = attemptPrompt(job, { ...input, maxChars, ...(maxChildChars === undefined ? {} : { maxChildChars }) });
+  const parts = [
+    ...(maxChars === input.maxChars ? [] : [`chunk text cut to ${maxChars} characters`]),
+    ...(cut.childrenCut ? [childrenNotice(cut.childrenCut, `cut to ${maxChildChars} characters`)] : []),
+  ];
+  return { ...cut, fitted: `${why}: ${parts.join('; ')}` };
+}
+
+/** The stderr line of a bounded CHILD_SUMMARIES. */
+function childrenNotice(cut: ChildrenCut, how: string): string {
+  return `child summaries ${how}: ${cut.kept_children} of ${cut.children} shown, ${cut.children - cut.kept_children} left out (children_cut)`;
 }
 
 function withRetries(error: ModelError, retries: number): ModelError {

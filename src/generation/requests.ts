@@ -7,6 +7,7 @@ import { chatCompletionBody, resolveBaseUrl } from '../llm/openai-client.js';
 import type { JsonObject } from '../runtime/stage.js';
 import { buildPrompt } from '../views/prompt-text.js';
 import type { SectionView } from '../views/section-view.js';
+import type { ChildrenCut } from '../views/section-prompt.js';
 import type { TextCut } from '../views/text-cut.js';
 import { VIEW_TYPES, type ViewType } from '../views/view-types.js';
 import type { AttemptInput, Job } from './backend.js';
@@ -34,6 +35,8 @@ export function viewFormats(): Record<ViewType, JsonSchema> {
 export interface AttemptPrompt {
   prompt: string;
   textCut: TextCut | null;
+  /** Sections only: how CHILD_SUMMARIES was bounded, null when whole. */
+  childrenCut?: ChildrenCut | null;
 }
 
 /** The prompt of one attempt: the feedback note, then the prompt rebuilt for this attempt's text budget. */

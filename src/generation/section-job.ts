@@ -30,9 +30,9 @@ export function isSectionJob(job: { view: string }): job is SectionJob {
 }
 
 export function sectionAttemptPrompt(job: SectionJob, input: AttemptInput): AttemptPrompt {
-  const built = buildSectionPrompt(job.section, job.children, { maxChars: input.maxChars });
+  const built = buildSectionPrompt(job.section, job.children, { maxChars: input.maxChars, ...(input.maxChildChars === undefined ? {} : { maxChildChars: input.maxChildChars }) });
   const prompt = input.feedback === null ? built.prompt : `${input.feedback}\n\n${built.prompt}`;
-  return { prompt, textCut: built.truncated };
+  return { prompt, textCut: built.truncated, childrenCut: built.childrenCut };
 }
 
 let format: JsonSchema | null = null;

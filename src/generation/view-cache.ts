@@ -63,7 +63,7 @@ export class ViewCache {
       return null;
     }
     if (found === null || (this.retryFlagged && found.flagged !== undefined)) return null;
-    const result = replayOutcome(job, grounding, this.backend.info, this.policy, found);
+    const result = replayOutcome(job, grounding, this.backend.info, this.policy, found, this.backend.cuts?.bind(this.backend));
     if (result !== null) this.hits++;
     return result;
   }

@@ -2,10 +2,13 @@
 // paragraph for sections, the CONTEXT lines, SECTION_TEXT (the section's own text), with
 // --bottom-up the CHILD_SUMMARIES of its subsections, and the output skeleton.
 // Byte-deterministic: the same section and children always give the same prompt.
+// CHILD_SUMMARIES is bounded only when asked (maxChildChars: the ladder's cut-text attempts and the
+// pre-send fit to the context): the children are kept in order while they fit, and one line says
+// how many were left out, so a parent with very many children still gets a prompt that fits.
 import { COMMON_CONTRACT, contextValue, type BuiltPrompt, type PromptOptions } from './prompt-text.js';
 import { SECTION_QUALITY } from './section-validate.js';
 import { emptySectionSummary, type ChildSummary, type SectionInput } from './section-view.js';
-import { cutText } from './text-cut.js';
+import { codePoints, cutText } from './text-cut.js';
 
 // Stands in for an empty SECTION_TEXT (a heading whose text is all in its subsections).
 export const NO_OWN_TEXT = '(none: this heading has no text of its own; its subsections are summarised in CHILD_SUMMARIES)';
@@ -33,7 +36,52 @@ export function sectionTaskParagraph(hasChildren: boolean): string {
   ].join('\n');
 }
 
-export function buildSectionPrompt(section: SectionInput, children: readonly ChildSummary[], options: PromptOptions = {}): BuiltPrompt {
+export interface SectionPromptOptions extends PromptOptions {
+  /** Bound CHILD_SUMMARIES (its lines, the count line included) to this many characters. */
+  maxChildChars?: number;
+}
+
+/** How CHILD_SUMMARIES was bounded: `generation.section_summary.children_cut`. */
+export interface ChildrenCut {
+  /** Children with a summary, and how many of them the prompt shows. */
+  children: number;
+  kept_children: number;
+  /** Length of all their lines, and of what was kept (the count line included). */
+  child_chars: number;
+  kept_chars: number;
+}
+
+export interface BuiltSectionPrompt extends BuiltPrompt {
+  /** Null when every child summary is shown. */
+  childrenCut: ChildrenCut | null;
+}
+
+export const CHILDREN_HEADER = 'CHILD_SUMMARIES (one line per subsection: its title, then its summary):';
+
+/** The line standing in for the children left out. */
+export function omittedLine(count: number): string {
+  return `(… ${count} more child ${count === 1 ? 'section' : 'sections'} not shown)`;
+}
+
+/**
+ * The CHILD_SUMMARIES lines within `maxChars` (code points, one newline per line counted): the
+ * children in order while they and the count line fit, then the count line. Whole lines only: a
+ * summary cut mid-way would read as what the child says.
+ */
+export function childSummaryLines(children: readonly ChildSummary[], maxChars: number | undefined): { lines: string[]; cut: ChildrenCut | null } {
+  const lines = children.map((child) => `- ${oneLine(child.title)}: ${oneLine(child.summary)}`);
+  const lengths = lines.map((line) => codePoints(line) + 1);
+  const total = lengths.reduce((a, b) => a + b, 0);
+  if (maxChars === undefined || total <= maxChars) return { lines, cut: null };
+  let kept = 0;
+  let used = 0;
+  while (kept < lines.length && used + lengths[kept]! + codePoints(omittedLine(lines.length - kept - 1)) + 1 <= maxChars) used += lengths[kept++]!;
+  const countLine = omittedLine(lines.length - kept);
+  const shown = [...lines.slice(0, kept), countLine];
+  return { lines: shown, cut: { children: lines.length, kept_children: kept, child_chars: total, kept_chars: used + codePoints(countLine) + 1 } };
+}
+
+export function buildSectionPrompt(section: SectionInput, children: readonly ChildSummary[], options: SectionPromptOptions = {}): BuiltSectionPrompt {
   const { text, cut } = cutText(section.text, options.maxChars);
   const hasChildren = children.length > 0;
   const lines = [
@@ -52,12 +100,14 @@ export function buildSectionPrompt(section: SectionInput, children: readonly Chi
     'SECTION_TEXT:',
     text.trim() === '' ? NO_OWN_TEXT : text,
   ];
+  let childrenCut: ChildrenCut | null = null;
   if (hasChildren) {
-    lines.push('', 'CHILD_SUMMARIES (one line per subsection: its title, then its summary):');
-    for (const child of children) lines.push(`- ${oneLine(child.title)}: ${oneLine(child.summary)}`);
+    const bounded = childSummaryLines(children, options.maxChildChars);
+    childrenCut = bounded.cut;
+    lines.push('', CHILDREN_HEADER, ...bounded.lines);
   }
   lines.push('', 'OUTPUT JSON (exact keys/types):', JSON.stringify(emptySectionSummary(section), null, 2));
-  return { prompt: lines.join('\n'), truncated: cut };
+  return { prompt: lines.join('\n'), truncated: cut, childrenCut };
 }
 
 function oneLine(text: string): string {

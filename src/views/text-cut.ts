@@ -54,7 +54,7 @@ function utf16Index(text: string, n: number): number {
   return index;
 }
 
-function codePoints(text: string): number {
+export function codePoints(text: string): number {
   let count = 0;
   for (const _ of text) count++;
   return count;

@@ -2,15 +2,20 @@
 // writes a faithful summary of what it was shown, so that the tests can check what each prompt held.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import countSections from '../../src/transforms/count-sections.js';
-import { startFakeOllama, type FakeOllama, type FakeReply, type FakeRequest } from '../support/fake-ollama.js';
+import { buildSectionPrompt } from '../../src/views/section-prompt.js';
+import type { SectionInput } from '../../src/views/section-view.js';
+import { FAKE_CHARS_PER_TOKEN, startFakeOllama, type FakeOllama, type FakeReply, type FakeRequest } from '../support/fake-ollama.js';
+import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';
 import { runInProcess } from '../support/run-in-process.js';
-import { closeServers, run, stableStderr, tempCache } from './support/harness.js';
+import { closeServers, run, runWith, stableStderr, tempCache } from './support/harness.js';
 import { parseLines, taggedLines } from './support/inputs.js';
 
 interface SectionPrompt {
   sectionId: string;
   text: string;
   children: { title: string; summary: string }[];
+  /** The count of the line standing in for children left out (CHILD_SUMMARIES bounded), else 0. */
+  omitted: number;
   skeleton: Record<string, unknown>;
   feedback: string | null;
 }
@@ -28,7 +33,8 @@ function parseSectionPrompt(body: any): SectionPrompt {
   return {
     sectionId: /^section_id: (.*)$/m.exec(prompt)?.[1] ?? '?',
     text: prompt.slice(textAt, childrenAt < 0 ? outputAt : childrenAt),
-    children: lines.map((l) => /^- (.*?): (.*)$/.exec(l)!).map((m) => ({ title: m[1]!, summary: m[2]! })),
+    children: lines.filter((l) => l.startsWith('- ')).map((l) => /^- (.*?): (.*)$/.exec(l)!).map((m) => ({ title: m[1]!, summary: m[2]! })),
+    omitted: Number(/^\(… (\d+) more child sections? not shown\)$/m.exec(lines.join('\n'))?.[1] ?? 0),
     skeleton: JSON.parse(prompt.slice(outputAt + OUTPUT_HEADER.length)),
     feedback: start > 0 ? prompt.slice(0, start).trim() : null,
   };
@@ -72,6 +78,7 @@ function sectionModel(opts: { fail?: Set<string>; delay?: (id: string) => number
 }
 
 const servers: FakeOllama[] = [];
+const openAiServers: FakeOpenAi[] = [];
 async function serveSections(model: SectionModel, slots = 4): Promise<FakeOllama> {
   const server = await startFakeOllama({ respond: model.respond, slots });
   servers.push(server);
@@ -114,7 +121,7 @@ beforeAll(() => {
   vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
+  await Promise.all([...servers.splice(0), ...openAiServers.splice(0)].map((s) => s.close()));
   await closeServers();
 });
 afterAll(() => {
@@ -228,6 +235,76 @@ describe('--view section_summary --bottom-up against the fake server', () => {
     expect(third.code).toBe(0);
     expect(model.seen.slice(7).map((p) => edited.find((rec) => rec.section_id === p.sectionId)!.section_path)).toEqual(['Doc 0 > Chapter 1 > Section 1.1', 'Doc 0 > Chapter 1', 'Doc 0']);
     expect(stableStderr(third.stderr)).toContain('views 7 ok, 0 flagged, 0 failed (4 from the cache)');
+  });
+
+  it('a parent with too many children for --num-ctx gets the first that fit and a count line, recorded and said', async () => {
+    // One chapter of 80 sections: its children's summaries alone are over the server's 2048
+    // tokens, so cutting the chapter's own text could never make the prompt fit (PROMPT_TOO_LONG on
+    // every attempt); bounding CHILD_SUMMARIES does.
+    const model = sectionModel();
+    const server = await serveSections(model);
+    const input = await sectionLines(1, 1, 80);
+    const args = ['--view', 'section_summary', '--bottom-up', '--num-ctx', '2048', '--max-output-tokens', '300', '--cache', tempCache()];
+    const r = await run('summarize', server, input, args);
+    expect(r.code).toBe(0);
+    const out = parseLines(r.stdout);
+    const chapter = out.find((o) => o.section_path === 'Doc 0 > Chapter 1')!;
+    const children = out.filter((o) => o.parent_id === chapter.section_id);
+    expect(children).toHaveLength(80);
+    const shown = children.map((c) => ({ title: c.title, summary: c.section_summary.summary }));
+    const unbounded = buildSectionPrompt({ ...chapter, text: '' } as SectionInput, shown).prompt;
+    expect(unbounded.length / FAKE_CHARS_PER_TOKEN).toBeGreaterThan(2048);
+
+    const g = chapter.generation.section_summary;
+    expect(g).toMatchObject({ attempts: 1, error: null, children_missing: 0 });
+    expect(chapter.section_summary.summary.length).toBeGreaterThan(0);
+    const prompt = model.seen.find((p) => p.sectionId === chapter.section_id)!;
+    const kept = g.children_cut.kept_children;
+    expect(g.children_cut).toMatchObject({ children: 80 });
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(80);
+    expect(g.children_cut.kept_chars).toBeLessThan(g.children_cut.child_chars);
+    // The first children, in order, then the count of the rest.
+    expect(prompt.children).toEqual(shown.slice(0, kept));
+    expect(prompt.omitted).toBe(80 - kept);
+    expect(server.stats.faults.contextExceeded ?? 0).toBe(0);
+    expect(stableStderr(r.stderr)).toMatch(
+      new RegExp(`rca-summarize: stdin:\\d+: section_summary: prompt of about \\d+ tokens does not fit --num-ctx minus --max-output-tokens \\(1748\\): child summaries cut to \\d+ characters: ${kept} of 80 shown, ${80 - kept} left out \\(children_cut\\)\n`),
+    );
+    // Sections whose children fit have no children_cut. The prompt is byte-identical from run to
+    // run, so the second run is answered by the cache, and the replayed record says the same cut.
+    expect(out.filter((o) => o.section_summary && o.section_id !== chapter.section_id).every((o) => !('children_cut' in o.generation.section_summary))).toBe(true);
+    const asked = model.seen.length;
+    const again = await run('summarize', server, input, args);
+    expect(model.seen).toHaveLength(asked);
+    expect(again.stdout.replaceAll('"cached":true', '"cached":false')).toBe(r.stdout);
+  });
+
+  it('an OpenAI-compatible server that answers "exceeds the context": the cut-text attempt bounds the children to --truncate-chars', async () => {
+    // No pre-send estimate here (the server fixed its context); the 400 is PROMPT_TOO_LONG, and
+    // the next attempt cuts the text and the children alike.
+    const model = sectionModel();
+    const limitChars = 8000;
+    const server = await startFakeOpenAi({
+      respond: (req) => {
+        const prompt = String(req.body?.messages?.[0]?.content ?? '');
+        if (prompt.length <= limitChars) return model.respond(req);
+        const message = `request (${Math.ceil(prompt.length / FAKE_CHARS_PER_TOKEN)} tokens) exceeds the available context size (2000 tokens), try increasing it`;
+        return { fault: { status: 400, body: JSON.stringify({ error: { code: 400, message, type: 'exceed_context_size_error' } }) } };
+      },
+    });
+    openAiServers.push(server);
+    const input = await sectionLines(1, 1, 80);
+    const r = await runWith('summarize', input, ['--backend', 'openai', '--base-url', `${server.url}/v1`, '--view', 'section_summary', '--bottom-up', '--truncate-chars', '3000']);
+    expect(r.code).toBe(0);
+    const chapter = parseLines(r.stdout).find((o) => o.section_path === 'Doc 0 > Chapter 1')!;
+    const g = chapter.generation.section_summary;
+    expect(g).toMatchObject({ attempts: 2, error: null, children_cut: { children: 80 } });
+    expect(g.children_cut.kept_chars).toBeLessThanOrEqual(3000);
+    const prompt = model.seen.find((p) => p.sectionId === chapter.section_id)!;
+    expect(prompt.children).toHaveLength(g.children_cut.kept_children);
+    expect(prompt.omitted).toBe(80 - g.children_cut.kept_children);
+    expect(stableStderr(r.stderr)).toContain(`section_summary: child summaries cut to 3000 characters (--truncate-chars, the cut-text attempt): ${g.children_cut.kept_children} of 80 shown`);
   });
 
   it('--dry-run writes the section request: the section_summary schema as format, the section prompt', async () => {

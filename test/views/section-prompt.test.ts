@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COMMON_CONTRACT } from '../../src/views/prompt-text.js';
-import { buildSectionPrompt, NO_OWN_TEXT, sectionSourceName, sectionTaskParagraph } from '../../src/views/section-prompt.js';
+import { buildSectionPrompt, CHILDREN_HEADER, childSummaryLines, NO_OWN_TEXT, omittedLine, sectionSourceName, sectionTaskParagraph } from '../../src/views/section-prompt.js';
 import { emptySectionSummary, flattenSectionSummary, type ChildSummary, type SectionInput } from '../../src/views/section-view.js';
 
 const SECTION: SectionInput = {
@@ -80,6 +80,47 @@ describe('buildSectionPrompt: layout', () => {
     expect(truncated).toEqual({ text_chars: 51, kept_chars: 27, cut_at: 'sentence' });
     expect(prompt).toContain('SECTION_TEXT:\nPerform the steps in order.\n\nCHILD_SUMMARIES');
     expect(prompt).toContain('- 6.2 Vibration: Measure vibration at both bearings.');
+  });
+
+  it('maxChildChars bounds CHILD_SUMMARIES: children in order while they fit, then one count line', () => {
+    // 60 children of about 250 characters each (15,000 in all), 2,000 characters allowed.
+    const many: ChildSummary[] = Array.from({ length: 60 }, (_, i) => ({
+      title: `6.${i + 1} Step ${i + 1}`,
+      summary: `Step ${i + 1} of the procedure. ` + 'Verify the discharge pressure of P-101A and record it in the log. '.repeat(3),
+    }));
+    const whole = buildSectionPrompt(SECTION, many);
+    expect(whole.childrenCut).toBeNull();
+    const { prompt, truncated, childrenCut } = buildSectionPrompt(SECTION, many, { maxChildChars: 2000 });
+    expect(truncated).toBeNull(); // the section text is not touched
+    const block = prompt.slice(prompt.indexOf(`${CHILDREN_HEADER}\n`) + CHILDREN_HEADER.length + 1, prompt.indexOf('\n\nOUTPUT JSON'));
+    const lines = block.split('\n');
+    const kept = lines.slice(0, -1);
+    // Fits: every kept line plus the count line, a newline each, within the budget.
+    expect([...block].length + 1).toBeLessThanOrEqual(2000);
+    expect(kept.length).toBeGreaterThan(0);
+    // Whole lines, in input order: the first children exactly as without a bound.
+    expect(kept).toEqual(many.slice(0, kept.length).map((c) => `- ${c.title}: ${c.summary.trim()}`));
+    expect(lines.at(-1)).toBe(`(… ${60 - kept.length} more child sections not shown)`);
+    expect(lines.at(-1)).toBe(omittedLine(60 - kept.length));
+    // Another child would not have fitted with the count line.
+    const next = `- ${many[kept.length]!.title}: ${many[kept.length]!.summary.trim()}`;
+    expect([...block].length + 1 + next.length + 1).toBeGreaterThan(2000);
+    expect(childrenCut).toEqual({ children: 60, kept_children: kept.length, child_chars: many.reduce((n, c) => n + `- ${c.title}: ${c.summary.trim()}`.length + 1, 0), kept_chars: [...block].length + 1 });
+    // Byte-identical for the same input: the response cache key stays stable.
+    expect(buildSectionPrompt(SECTION, many, { maxChildChars: 2000 }).prompt).toBe(prompt);
+    // A bound the children fit in changes nothing.
+    expect(buildSectionPrompt(SECTION, CHILDREN, { maxChildChars: 2000 })).toEqual(buildSectionPrompt(SECTION, CHILDREN));
+  });
+
+  it('a budget too small for any child shows the count line alone; one left out is one section', () => {
+    const { prompt, childrenCut } = buildSectionPrompt(SECTION, CHILDREN, { maxChildChars: 10 });
+    expect(prompt).toContain(`${CHILDREN_HEADER}\n(… 2 more child sections not shown)\n\nOUTPUT JSON`);
+    expect(childrenCut).toMatchObject({ children: 2, kept_children: 0 });
+    // 81 + 35 characters fit 120; the second child (53 more) would not.
+    const one = childSummaryLines(CHILDREN, 120);
+    expect(one.lines).toEqual(['- 6.1 Pump Start: Start P-101A from the control room. Verify discharge pressure.', '(… 1 more child section not shown)']);
+    expect(one.cut).toEqual({ children: 2, kept_children: 1, child_chars: 134, kept_chars: 116 });
+    expect(childSummaryLines(CHILDREN, 134).cut).toBeNull();
   });
 
   it('keeps CONTEXT lines one line each', () => {
