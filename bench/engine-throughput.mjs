@@ -7,13 +7,14 @@
 // compared as output tokens per second, the passes interleaved, the median ratio reported.
 // Usage: node bench/engine-throughput.mjs [--records 4] [--runs 3]
 // Needs a build (npm run build) and llama-server (scripts/build-llama-server.sh builds it once).
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, openSync, closeSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fmt, machine, OUT, ROOT } from './measure.mjs';
+import { fmt, machine, ROOT } from './measure.mjs';
 import { requireBuilt } from './fake-model.mjs';
+import { loadEngine, taggedFixtures } from './engine.mjs';
 
 const { values } = parseArgs({ options: { records: { type: 'string', default: '4' }, runs: { type: 'string', default: '3' } } });
 const records = Number(values.records);
@@ -21,22 +22,11 @@ const runs = Number(values.runs);
 const SLOTS = 2;
 
 requireBuilt('generate');
-// The launcher is a TypeScript test helper: compiled once into bench/out/engine.
-const engineDir = join(OUT, 'engine');
-mkdirSync(engineDir, { recursive: true });
-execFileSync(
-  process.execPath,
-  [join(ROOT, 'node_modules/typescript/bin/tsc'), '--ignoreConfig', '--outDir', engineDir, '--rootDir', join(ROOT, 'test/engine/support'), '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--skipLibCheck', join(ROOT, 'test/engine/support/llama-server.ts')],
-  { cwd: ROOT, stdio: 'inherit' },
-);
-const { buildInfo, locateLlamaServer, MODEL_ALIAS, startLlamaServer } = await import(join(engineDir, 'llama-server.js'));
+const { buildInfo, locateLlamaServer, MODEL_ALIAS, startLlamaServer } = await loadEngine();
 
 const work = mkdtempSync(join(tmpdir(), 'rca-engine-bench-'));
 const tagged = join(work, 'tagged.jsonl');
-const lines = ['sop_afw_012', 'wo_2026_04567', 'eca_2026_0007'].flatMap((f) =>
-  execFileSync(process.execPath, [join(ROOT, 'bin/rca-tag'), join(ROOT, `test/fixtures/written/${f}.jsonl`)], { encoding: 'utf8' }).trim().split('\n'),
-);
-writeFileSync(tagged, lines.slice(0, records).join('\n') + '\n');
+taggedFixtures(tagged, records);
 
 const bin = locateLlamaServer();
 const server = await startLlamaServer({ bin, logFile: join(work, 'server.log'), slots: SLOTS, ctx: 8192 });

@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// How much of each prompt the real engine serves from its prompt cache: rca-generate
+// (--backend openai) against the engine tier's llama-server (tiny model, -np 2), through a
+// loopback proxy that passes every byte through and reads, from each streamed completion, the
+// server's own `timings`: cache_n (prompt tokens reused from the slot's cache) and prompt_n (prompt
+// tokens evaluated). Reused share = cache_n / (cache_n + prompt_n), per view and overall; beside
+// it, the share of each prompt's characters that it has in common (as a prefix) with the latest
+// earlier prompt of the same view — what a cache could reuse at best with one slot per view.
+// Usage: node bench/engine-prefix-reuse.mjs [--records 6] [--concurrency 2]
+// Needs a build (npm run build) and llama-server (scripts/build-llama-server.sh builds it once).
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fmt, machine, ROOT } from './measure.mjs';
+import { requireBuilt } from './fake-model.mjs';
+import { loadEngine, taggedFixtures } from './engine.mjs';
+
+const { values } = parseArgs({ options: { records: { type: 'string', default: '6' }, concurrency: { type: 'string', default: '2' } } });
+const SLOTS = 2;
+
+requireBuilt('generate');
+const { buildInfo, locateLlamaServer, MODEL_ALIAS, startLlamaServer } = await loadEngine();
+const work = mkdtempSync(join(tmpdir(), 'rca-prefix-bench-'));
+const tagged = join(work, 'tagged.jsonl');
+const records = taggedFixtures(tagged, Number(values.records));
+
+const bin = locateLlamaServer();
+const server = await startLlamaServer({ bin, logFile: join(work, 'server.log'), slots: SLOTS, ctx: 8192 });
+const upstream = new URL(server.url);
+
+// The proxy: request and reply forwarded unchanged; completions noted in the order they end.
+const completions = [];
+const proxy = createServer((req, res) => {
+  const body = [];
+  req.on('data', (d) => body.push(d));
+  req.on('end', () => {
+    const sent = Buffer.concat(body);
+    const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      const reply = [];
+      up.on('data', (d) => (reply.push(d), res.write(d)));
+      up.on('end', () => {
+        res.end();
+        if (req.url?.endsWith('/chat/completions') && sent.length > 0) note(JSON.parse(sent.toString('utf8')), Buffer.concat(reply).toString('utf8'));
+      });
+    });
+    out.on('error', () => res.destroy());
+    out.end(sent);
+  });
+});
+await new Promise((r) => proxy.listen(0, '127.0.0.1', r));
+const proxyUrl = `http://127.0.0.1:${proxy.address().port}`;
+
+function note(body, text) {
+  // Streamed: the last `data:` event with timings; not streamed: one JSON object.
+  const events = text.startsWith('{') ? [text] : text.split('\n').filter((l) => l.startsWith('data: {')).map((l) => l.slice(6));
+  const timings = events.map((e) => JSON.parse(e).timings).filter((t) => t !== undefined).at(-1);
+  const prompt = body.messages.map((m) => m.content).join('\n');
+  completions.push({ view: viewOf.get(prompt) ?? '(not in the dry run)', prompt, timings });
+}
+
+function rca(args, stdoutFile = '/dev/null') {
+  return new Promise((resolve, reject) => {
+    const input = openSync(tagged, 'r');
+    const output = openSync(stdoutFile, 'w');
+    const child = spawn(process.execPath, [join(ROOT, 'bin/rca-generate'), ...args], { cwd: ROOT, stdio: [input, output, 'pipe'] });
+    closeSync(input);
+    closeSync(output);
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 || code === 1 ? resolve(code) : reject(new Error(`rca-generate exited ${code}: ${stderr}`))));
+  });
+}
+
+const commonPrefix = (a, b) => {
+  let i = 0;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+};
+
+// Which view each prompt is for: the first attempts rca sends are its dry run's requests, byte for byte.
+const viewOf = new Map();
+const args = ['--backend', 'openai', '--base-url', proxyUrl, '--model', MODEL_ALIAS, '--max-tries', '1', '--concurrency', values.concurrency, '--no-cache', '--flags-ok'];
+
+try {
+  await rca([...args, '--dry-run'], join(work, 'dry.jsonl'));
+  for (const line of readFileSync(join(work, 'dry.jsonl'), 'utf8').trim().split('\n')) {
+    for (const [view, r] of Object.entries(JSON.parse(line).requests ?? {})) viewOf.set(r.prompt, view);
+  }
+  await rca(args);
+  const missing = completions.filter((c) => c.timings?.cache_n === undefined || c.timings?.prompt_n === undefined).length;
+  if (missing > 0) throw new Error(`${missing} of ${completions.length} completions carried no timings.cache_n / prompt_n`);
+  const last = new Map();
+  const byView = new Map();
+  for (const c of completions) {
+    const before = last.get(c.view);
+    const shared = before === undefined ? 0 : commonPrefix(before, c.prompt);
+    last.set(c.view, c.prompt);
+    c.shared = shared;
+    const v = byView.get(c.view) ?? { n: 0, cache: 0, evaluated: 0, sharedChars: 0, chars: 0 };
+    v.n += 1;
+    v.cache += c.timings.cache_n;
+    v.evaluated += c.timings.prompt_n;
+    v.sharedChars += shared;
+    v.chars += c.prompt.length;
+    byView.set(c.view, v);
+  }
+  const { buildSeconds, version } = buildInfo(bin);
+  console.log(`machine: ${machine()}; llama-server ${version} (built in ${buildSeconds} s), tiny model, -np ${SLOTS}, -c 8192; rca-generate --backend openai --concurrency ${values.concurrency} --max-tries 1 --no-cache; ${records} records, ${completions.length} completions`);
+  console.log('| view | completions | prompt tokens (cache_n + prompt_n) | served from cache (cache_n) | reused share | prompt chars shared with the previous prompt of the view |');
+  console.log('|---|---|---|---|---|---|');
+  const all = { n: 0, cache: 0, evaluated: 0, sharedChars: 0, chars: 0 };
+  const row = (name, v) => console.log(`| ${name} | ${v.n} | ${v.cache + v.evaluated} | ${v.cache} | ${fmt((100 * v.cache) / (v.cache + v.evaluated))} % | ${fmt((100 * v.sharedChars) / v.chars)} % |`);
+  for (const [view, v] of byView) {
+    row(view, v);
+    for (const k of Object.keys(all)) all[k] += v[k];
+  }
+  row('all', all);
+  console.log('per completion, in the order they ended (view: cache_n / cache_n + prompt_n (shared prefix chars / prompt chars)):');
+  console.log(completions.map((c) => `${c.view}: ${c.timings.cache_n}/${c.timings.cache_n + c.timings.prompt_n} (${c.shared}/${c.prompt.length} chars)`).join('; '));
+} finally {
+  proxy.close();
+  await server.stop();
+}
