@@ -15,22 +15,13 @@ import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, 
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { OUT, ROOT, fmt, machine } from './measure.mjs';
+import { OUT, ROOT, fmt, machine, vmHwmKb } from './measure.mjs';
 
 const { values } = parseArgs({ options: { mb: { type: 'string', default: '100' }, seed: { type: 'string', default: '7' }, keep: { type: 'boolean', default: false } } });
 const mb = Number(values.mb);
 mkdirSync(OUT, { recursive: true });
 const doc = join(OUT, `peirce_${mb}mb_seed${values.seed}_chunks.json`);
 const tmp = (name) => join(OUT, `library-${mb}mb-${name}`);
-
-function vmHwmKb(pid) {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
 
 /** Runs `cmd args [< input] > output`; returns {seconds, peakMB, stderr}. */
 function run(cmd, args, input, output) {

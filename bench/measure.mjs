@@ -27,7 +27,8 @@ export async function corpus(mb, seed = 42) {
   return file;
 }
 
-function vmHwmKb(pid) {
+/** Peak RSS of a running process so far, in kB (0 once it has gone). */
+export function vmHwmKb(pid) {
   try {
     const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) : 0;
