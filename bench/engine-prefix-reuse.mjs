@@ -8,15 +8,14 @@
 // earlier prompt of the same view — what a cache could reuse at best with one slot per view.
 // Usage: node bench/engine-prefix-reuse.mjs [--records 6] [--concurrency 2]
 // Needs a build (npm run build) and llama-server (scripts/build-llama-server.sh builds it once).
-import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fmt, machine, ROOT } from './measure.mjs';
+import { fmt, machine } from './measure.mjs';
 import { requireBuilt } from './fake-model.mjs';
-import { loadEngine, taggedFixtures } from './engine.mjs';
+import { loadEngine, runGenerate, taggedFixtures } from './engine.mjs';
 
 const { values } = parseArgs({ options: { records: { type: 'string', default: '6' }, concurrency: { type: 'string', default: '2' } } });
 const SLOTS = 2;
@@ -62,19 +61,6 @@ function note(body, text) {
   completions.push({ view: viewOf.get(prompt) ?? '(not in the dry run)', prompt, timings });
 }
 
-function rca(args, stdoutFile = '/dev/null') {
-  return new Promise((resolve, reject) => {
-    const input = openSync(tagged, 'r');
-    const output = openSync(stdoutFile, 'w');
-    const child = spawn(process.execPath, [join(ROOT, 'bin/rca-generate'), ...args], { cwd: ROOT, stdio: [input, output, 'pipe'] });
-    closeSync(input);
-    closeSync(output);
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 || code === 1 ? resolve(code) : reject(new Error(`rca-generate exited ${code}: ${stderr}`))));
-  });
-}
 
 const commonPrefix = (a, b) => {
   let i = 0;
@@ -87,11 +73,11 @@ const viewOf = new Map();
 const args = ['--backend', 'openai', '--base-url', proxyUrl, '--model', MODEL_ALIAS, '--max-tries', '1', '--concurrency', values.concurrency, '--no-cache', '--flags-ok'];
 
 try {
-  await rca([...args, '--dry-run'], join(work, 'dry.jsonl'));
+  await runGenerate([...args, '--dry-run'], tagged, join(work, 'dry.jsonl'));
   for (const line of readFileSync(join(work, 'dry.jsonl'), 'utf8').trim().split('\n')) {
     for (const [view, r] of Object.entries(JSON.parse(line).requests ?? {})) viewOf.set(r.prompt, view);
   }
-  await rca(args);
+  await runGenerate(args, tagged);
   const missing = completions.filter((c) => c.timings?.cache_n === undefined || c.timings?.prompt_n === undefined).length;
   if (missing > 0) throw new Error(`${missing} of ${completions.length} completions carried no timings.cache_n / prompt_n`);
   const last = new Map();

@@ -7,14 +7,13 @@
 // compared as output tokens per second, the passes interleaved, the median ratio reported.
 // Usage: node bench/engine-throughput.mjs [--records 4] [--runs 3]
 // Needs a build (npm run build) and llama-server (scripts/build-llama-server.sh builds it once).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, openSync, closeSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fmt, machine, ROOT } from './measure.mjs';
+import { fmt, machine } from './measure.mjs';
 import { requireBuilt } from './fake-model.mjs';
-import { loadEngine, taggedFixtures } from './engine.mjs';
+import { loadEngine, runGenerate, taggedFixtures } from './engine.mjs';
 
 const { values } = parseArgs({ options: { records: { type: 'string', default: '4' }, runs: { type: 'string', default: '3' } } });
 const records = Number(values.records);
@@ -32,23 +31,9 @@ const bin = locateLlamaServer();
 const server = await startLlamaServer({ bin, logFile: join(work, 'server.log'), slots: SLOTS, ctx: 8192 });
 const common = ['--backend', 'openai', '--base-url', server.url, '--model', MODEL_ALIAS, '--max-tries', '1', '--concurrency', String(SLOTS), '--no-cache', '--flags-ok'];
 
-function rca(args, stdoutFile) {
-  return new Promise((resolve, reject) => {
-    const input = openSync(tagged, 'r');
-    const output = openSync(stdoutFile, 'w');
-    const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, [join(ROOT, 'bin/rca-generate'), ...args], { cwd: ROOT, stdio: [input, output, 'pipe'] });
-    closeSync(input);
-    closeSync(output);
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 || code === 1 ? resolve(Number(process.hrtime.bigint() - start) / 1e9) : reject(new Error(`rca-generate exited ${code}: ${stderr}`))));
-  });
-}
 
 // The requests rca sends on each view's first attempt, as its dry run renders them.
-await rca([...common, '--dry-run'], join(work, 'dry.jsonl'));
+await runGenerate([...common, '--dry-run'], tagged, join(work, 'dry.jsonl'));
 const requests = readFileSync(join(work, 'dry.jsonl'), 'utf8').trim().split('\n').flatMap((l) => Object.values(JSON.parse(l).requests));
 
 async function one(request) {
@@ -90,7 +75,7 @@ try {
   for (let i = 0; i < runs; i++) {
     const a = await alone();
     const statsFile = join(work, `stats-${i}.json`);
-    const seconds = await rca([...common, '--stats', statsFile], join(work, `out-${i}.jsonl`));
+    const seconds = await runGenerate([...common, '--stats', statsFile], tagged, join(work, `out-${i}.jsonl`));
     const output = JSON.parse(readFileSync(statsFile, 'utf8')).tokens.output;
     rows.push({ alone: a, rca: { seconds, tokens: output } });
   }

@@ -1,8 +1,8 @@
 // Shared set-up of the benchmarks that run against the engine tier's real llama-server: its
 // launcher (a TypeScript test helper, compiled into bench/out/engine with tsc, as Node 20 cannot
 // run .ts files) and a tagged input of the first `records` chunks of the written fixtures.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OUT, ROOT } from './measure.mjs';
 
@@ -25,4 +25,20 @@ export function taggedFixtures(file, records) {
   );
   writeFileSync(file, lines.slice(0, records).join('\n') + '\n');
   return lines.slice(0, records).length;
+}
+
+/** Runs `rca-generate args < input > stdoutFile`; resolves to the wall seconds it took (exit 0 or 1). */
+export function runGenerate(args, input, stdoutFile = '/dev/null') {
+  return new Promise((resolve, reject) => {
+    const inFd = openSync(input, 'r');
+    const outFd = openSync(stdoutFile, 'w');
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, [join(ROOT, 'bin/rca-generate'), ...args], { cwd: ROOT, stdio: [inFd, outFd, 'pipe'] });
+    closeSync(inFd);
+    closeSync(outFd);
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 || code === 1 ? resolve(Number(process.hrtime.bigint() - start) / 1e9) : reject(new Error(`rca-generate exited ${code}: ${stderr}`))));
+  });
 }
