@@ -3,20 +3,13 @@
 // Usage: node bench/generate-corpus.mjs --mb 100 [--seed 42] > corpus.jsonl
 // The same seed and size always give the same bytes.
 import { parseArgs } from 'node:util';
+import { seededRandom } from './rng.mjs';
 
 const { values } = parseArgs({ options: { mb: { type: 'string', default: '10' }, seed: { type: 'string', default: '42' }, records: { type: 'string' } } });
 const targetBytes = Number(values.mb) * 1024 * 1024;
 const maxRecords = values.records ? Number(values.records) : Infinity;
 
-let state = Number(values.seed) >>> 0;
-function rand() {
-  // mulberry32
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const rand = seededRandom(values.seed);
 const pick = (xs) => xs[Math.floor(rand() * xs.length)];
 const int = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
 
@@ -102,7 +95,7 @@ while (bytes < targetBytes && records < maxRecords) {
         index_in_graph: false,
         source_path: `corpus/${type}/${docId}.pdf`,
         doc_name: `${title}.pdf`,
-        content_hash: (state >>> 0).toString(16).padStart(8, '0'),
+        content_hash: (rand.state >>> 0).toString(16).padStart(8, '0'),
       };
       if (rec.page_start !== null) rec.page_end = rec.page_start + int(0, 1);
       const line = JSON.stringify(rec) + '\n';

@@ -9,18 +9,11 @@
 // the document gives them for --doc-id), the baseline a document reader is compared with.
 // Usage: node bench/generate-library-doc.mjs --mb 100 [--seed 7] [--jsonl --doc-id ID] > bench/out/peirce_100mb_chunks.json
 import { parseArgs } from 'node:util';
+import { seededRandom } from './rng.mjs';
 
 const { values } = parseArgs({ options: { mb: { type: 'string', default: '10' }, seed: { type: 'string', default: '7' }, jsonl: { type: 'boolean', default: false }, 'doc-id': { type: 'string', default: 'peirce' } } });
 const targetBytes = Number(values.mb) * 1e6;
-let state = Number(values.seed) >>> 0;
-const rand = () => {
-  // mulberry32
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rand = seededRandom(values.seed);
 const pick = (xs) => xs[Math.floor(rand() * xs.length)];
 
 const WORDS = ('the of and to in is that it as be by for not this which with are or but from on can its we all what one there so an if has been will would they more them than into such must only other these any may some every which thought sign object interpretant ' +
