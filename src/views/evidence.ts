@@ -13,63 +13,21 @@
 // - id: entities.equipment_ids: located (its own check is ungrounded_equipment_id);
 // - free: keywords_synonyms and unknowns (search terms and notes on what the text leaves open):
 //   located, never flagged, not counted in the summary.
+import type { EvidenceSpan, GroundingSummary, ItemEvidence, ViewEvidence } from '../contracts/evidence.js';
 import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
 import type { JsonObject } from '../runtime/stage.js';
 import { entityMentions, negationCues, quantityFlags, ruledOutFlags, spanNegated, wordsOf, type NegatedMention } from './claims.js';
-import { EvidenceText } from './evidence-text.js';
-import { normaliseTokens } from './evidence-text.js';
+import { EvidenceText, normaliseTokens } from './evidence-text.js';
 import { contentWords, exactAt, locate, splitSentences, type Located, type MatchKind } from './evidence-match.js';
-import type { GroundingText } from './grounding.js';
-import { numbersIn } from './grounding.js';
+import { numbersIn, type GroundingText } from './grounding.js';
 import { VIEW_SHAPES } from './view-shape.js';
 import type { ViewType } from './view-types.js';
 
 export type FieldRole = 'claim' | 'summary' | 'entity' | 'id' | 'free';
 
-export interface EvidenceSpan {
-  /** chunk: offsets into the chunk's text; for a section: chunk (a child chunk's text), section_text
-   *  (the section's joined text, when its chunks cannot be told apart), title, or child (a child section's summary). */
-  source: 'chunk' | 'section_text' | 'title' | 'child';
-  /** The chunk id or the child section id; null where the source has none. */
-  id: string | null;
-  start: number;
-  end: number;
-}
-
-export interface ItemEvidence {
-  /** The view's field ("symptoms_outcomes", "entities.systems", "summary"). */
-  field: string;
-  /** The item's position in its list; for scope 0; for a summary the sentence's position. */
-  index: number;
-  role: FieldRole;
-  match: MatchKind;
-  score: number;
-  spans: EvidenceSpan[];
-  /** The claim checks the item failed (the flags it adds to the view). */
-  checks: string[];
-  /** With rca-validate --check-claims: the model's answer (claim-model.ts). */
-  model_check?: { model: string; supported: boolean | null; error: string | null };
-}
-
-export interface GroundingSummary {
-  /** Items counted (every role but free). */
-  items: number;
-  exact: number;
-  normalised: number;
-  partial: number;
-  none: number;
-  /** Entity names used (entity fields, acronyms and "<modifier> <component>" phrases of claims). */
-  entities: number;
-  novel_entities: number;
-  novel_entity_rate: number | null;
-  /** Set when the source is over EVIDENCE_MAX_CHARS: exact matches only, no text-wide claim checks. */
-  limited?: true;
-}
-
-export interface ViewEvidence {
-  items: ItemEvidence[];
-  grounding: GroundingSummary;
-}
+// The shapes of the evidence record are the contract's (src/contracts/evidence.ts, type-only: no
+// zod at run time).
+export type { EvidenceSpan, GroundingSummary, ItemEvidence, ViewEvidence } from '../contracts/evidence.js';
 
 export interface EvidenceOptions {
   /** ner_seed.negated of the record, when the tag stage wrote it. */
