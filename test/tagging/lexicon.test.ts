@@ -211,9 +211,9 @@ describe('lexicon labels: seed field names, the reference vocabulary, nothing el
     }
   });
 
-  it("the README's label table is the routing table", () => {
-    const readme = read('README.md');
-    const table = readme.slice(readme.indexOf('### Lexicon labels'));
+  it("rca-tag's documented label table is the routing table", () => {
+    const page = read('docs/stages/tag.md');
+    const table = page.slice(page.indexOf('## Lexicon labels'));
     const rows = [...table.matchAll(/^\| `([^`]+)`[^|]*\| ([a-z_]+|—) \|/gm)].map((m): [string, string] => [m[1]!, m[2]!]);
     expect(rows.length).toBeGreaterThan(20);
     for (const [label, field] of rows) {
