@@ -31,11 +31,10 @@ typecheck: build
 test: node_modules/.package-lock.json
 	npm test
 
-# Rewrite the expected files of test/golden/ and of the fake-server cases (test/generation/cases/)
-# from the current code; review the diff like code.
+# Rewrite the expected files of every golden case of test/golden/ (fake-server cases included)
+# from the current code, as `npm run golden` does; review the diff like code.
 golden: node_modules/.package-lock.json
 	npm run golden
-	RCA_UPDATE_GOLDEN=1 npx vitest run test/generation/server-cases.test.ts
 
 # Every benchmark, one after the other (minutes). Not here: bench/tag-parts.mjs, a per-part
 # profile of the tag stage (run it by hand), and the helpers generate-corpus, measure, identity.

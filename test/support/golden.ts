@@ -5,11 +5,27 @@ import { join, resolve } from 'node:path';
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const GOLDEN_DIR = join(ROOT, 'test/golden');
 
+/**
+ * One golden case: the folder test/golden/<stage>/<case>/ holding
+ *   input.jsonl      what the stage reads on stdin
+ *   args             its arguments, one a line (optional)
+ *   env              NAME=value lines added to its environment (optional)
+ *   pipeline         present: the input is raw chunks, and rca-tag runs first (optional)
+ *   server.json      present: the run gets a fake model server, {"face": "ollama"} (--host <fake>)
+ *                    or {"face": "openai", "apiKey": "..."} (--backend openai --base-url <fake>/v1),
+ *                    and --no-cache unless args name a cache (optional)
+ *   script.json      what the fake server's model answers (test/generation/support/scripted-model.ts)
+ *   expected.jsonl, expected.stderr, expected.exit   stdout, stderr and the exit status; an
+ *                    absent file stands for empty output and status 0
+ */
 export interface GoldenCase {
   stage: string;
   name: string;
   dir: string;
   args: string[];
+  env: Record<string, string>;
+  pipeline: boolean;
+  server: { face: 'ollama' | 'openai'; apiKey: string | null } | null;
 }
 
 /** Every test/golden/<stage>/<case>/ folder that has an input.jsonl. */
@@ -21,9 +37,13 @@ export function goldenCases(): GoldenCase[] {
     for (const name of readdirSync(stageDir).sort()) {
       const dir = join(stageDir, name);
       if (!existsSync(join(dir, 'input.jsonl'))) continue;
-      const argsFile = join(dir, 'args');
-      const args = existsSync(argsFile) ? readFileSync(argsFile, 'utf8').split('\n').filter((l) => l !== '') : [];
-      cases.push({ stage, name, dir, args });
+      const read = (f: string) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : null);
+      const lines = (f: string) => (read(f) ?? '').split('\n').filter((l) => l !== '');
+      const env = Object.fromEntries(lines('env').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+      const serverJson = read('server.json');
+      const setup = serverJson === null ? null : (JSON.parse(serverJson) as { face?: 'ollama' | 'openai'; apiKey?: string });
+      const server = setup === null ? null : { face: setup.face ?? 'ollama', apiKey: setup.apiKey ?? null };
+      cases.push({ stage, name, dir, args: lines('args'), env, pipeline: existsSync(join(dir, 'pipeline')), server });
     }
   }
   return cases;
@@ -46,11 +66,7 @@ export function runBin(stage: string, args: string[], input: string | Buffer, en
   return { stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8'), code: r.status ?? -1 };
 }
 
-export function runCase(c: GoldenCase): BinResult {
-  return runBin(c.stage, c.args, readFileSync(join(c.dir, 'input.jsonl')));
-}
-
-/** Rewrites a case's expected files from the current output (the documented `npm run golden`). */
+/** Rewrites a case's expected files from the current output (`npm run golden`). */
 export function updateCase(c: GoldenCase, r: BinResult): void {
   writeFileSync(join(c.dir, 'expected.jsonl'), r.stdout);
   const stderrFile = join(c.dir, 'expected.stderr');
