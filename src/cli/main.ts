@@ -13,9 +13,14 @@ export async function runStageBin(stageName: string): Promise<void> {
 /** Entry point of `bin/rca`: `rca <stage> [options]`. */
 export async function runDispatcher(): Promise<void> {
   const [first, ...rest] = process.argv.slice(2);
-  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+  // Asked for, the help is the output (stdout, 0); bare `rca` is a usage error (stderr, 2).
+  if (first === undefined) {
+    process.stderr.write(await dispatcherHelp());
+    process.exitCode = EXIT.USAGE;
+    return;
+  }
+  if (first === '--help' || first === '-h' || first === 'help') {
     process.stdout.write(await dispatcherHelp());
-    process.exitCode = first === undefined ? EXIT.USAGE : EXIT.OK;
     return;
   }
   if (first === '--version' || first === '-V') {

@@ -40,6 +40,14 @@ describe('bins', () => {
     expect(viaDispatcher.stdout).toBe(direct.stdout);
   });
 
+  it('bare rca prints the usage on stderr and exits 2; rca --help prints it on stdout', () => {
+    const bare = sh('./bin/rca');
+    expect(bare.code).toBe(2);
+    expect(bare.stdout).toBe('');
+    expect(bare.stderr).toBe(sh('./bin/rca --help').stdout);
+    expect(bare.stderr).toMatch(/^rca — /);
+  });
+
   it('rca with an unknown command is a usage error', () => {
     const r = sh('./bin/rca frobnicate');
     expect(r.code).toBe(2);
