@@ -3,8 +3,7 @@
 import { CACHE_OPTIONS, CacheSettingError, resolveCacheSetting, type CacheSetting } from '../cache/cache-options.js';
 import { DEFAULT_HOST, HostListError, parseHostSpecs, type HostSpec } from '../llm/host-pool.js';
 import { resolveBaseUrl } from '../llm/openai-client.js';
-import { UsageError } from '../runtime/exit-codes.js';
-import { asUsageError } from '../runtime/options.js';
+import { asUsage, UsageError } from '../runtime/exit-codes.js';
 import type { Env, OptionsSpec, OptionValues } from '../runtime/stage.js';
 import { parseViewList, VIEW_TYPES, type ViewType } from '../views/view-types.js';
 
@@ -112,7 +111,7 @@ export function resolveConfig(options: GenerateOptionValues, env: Env): Generate
   if (options.timeout <= 0) throw new UsageError(`--timeout must be more than 0 seconds, got ${options.timeout}`);
   if (options['load-timeout'] <= 0) throw new UsageError(`--load-timeout must be more than 0 seconds, got ${options['load-timeout']}`);
   if (backend === 'extractive' && options['dry-run']) throw new UsageError('--dry-run shows the requests a model would get; --backend extractive sends none');
-  const cache = asUsageError(() => resolveCacheSetting(options, env), CacheSettingError);
+  const cache = asUsage(() => resolveCacheSetting(options, env), [CacheSettingError]);
   if (cache.modelId !== undefined && backend !== 'openai') throw new UsageError('--model-id is for --backend openai (an Ollama model is known by its digest)');
   return {
     backend,
@@ -159,7 +158,7 @@ function resolveServer(backend: BackendName, options: GenerateOptionValues, env:
   if (baseUrl !== undefined) throw new UsageError('--base-url is for --backend openai; Ollama hosts are given with --host');
   if (keyVariable !== undefined) throw new UsageError('--api-key-env is for --backend openai');
   if (backend === 'extractive') return { host: null, hosts: [], apiKey: null };
-  const hosts = asUsageError(() => parseHostSpecs(options.host, env, options.concurrency), HostListError);
+  const hosts = asUsage(() => parseHostSpecs(options.host, env, options.concurrency), [HostListError]);
   return { host: hosts.map((h) => h.url).join(','), hosts, apiKey: null };
 }
 

@@ -60,19 +60,6 @@ export function parseOptions(all: OptionsSpec, argv: readonly string[], allowPos
 }
 
 /**
- * Runs a domain module's reading of option values and turns the errors it names (its own error
- * classes, which know nothing of command lines) into usage errors with the same message.
- */
-export function asUsageError<T>(read: () => T, ...kinds: readonly (abstract new (...args: never[]) => Error)[]): T {
-  try {
-    return read();
-  } catch (err) {
-    if (kinds.some((kind) => err instanceof kind)) throw new UsageError((err as Error).message);
-    throw err;
-  }
-}
-
-/**
  * Checks, without creating or truncating anything, that every file an option names for writing
  * (OptionSpec.writes: --rejects, --stats, ...) can be written: so a typo in a path is a usage
  * error before the first record, not a fatal one after the whole run. Throws UsageError.

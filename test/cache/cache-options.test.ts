@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CacheSettingError, defaultCachePath, parseDuration, resolveCacheSetting, type CacheSetting } from '../../src/cache/cache-options.js';
-import { UsageError } from '../../src/runtime/exit-codes.js';
-import { asUsageError } from '../../src/runtime/options.js';
+import { asUsage, UsageError } from '../../src/runtime/exit-codes.js';
 
 describe('defaultCachePath', () => {
   it.each<[string, Record<string, string | undefined>, string]>([
@@ -64,9 +63,9 @@ describe('parseDuration', () => {
 
 describe('the command-line edge', () => {
   it('turns a cache setting error into a usage error with the same message, and lets others through', () => {
-    const read = () => asUsageError(() => resolveCacheSetting({ cache: 'c', 'no-cache': true }, {}), CacheSettingError);
+    const read = () => asUsage(() => resolveCacheSetting({ cache: 'c', 'no-cache': true }, {}), [CacheSettingError]);
     expect(read).toThrow(UsageError);
     expect(read).toThrow(/^--cache and --no-cache contradict each other$/);
-    expect(() => asUsageError(() => { throw new TypeError('bug'); }, CacheSettingError)).toThrow(TypeError);
+    expect(() => asUsage(() => { throw new TypeError('bug'); }, [CacheSettingError])).toThrow(TypeError);
   });
 });
