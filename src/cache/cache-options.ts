@@ -4,7 +4,7 @@ import { homedir, tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { Env, OptionsSpec } from '../runtime/stage.js';
 
-export const CACHE_FILE_NAME = 'responses.sqlite';
+const CACHE_FILE_NAME = 'responses.sqlite';
 const DEFAULT_LOCATION_HELP = `$RCA_CACHE, else $XDG_CACHE_HOME/rca/${CACHE_FILE_NAME}, else ~/.cache/rca/${CACHE_FILE_NAME}`;
 
 export const CACHE_OPTIONS = {

@@ -6,7 +6,7 @@ import type { Stage } from '../runtime/stage.js';
 
 type Loader<T> = () => Promise<{ default: T }>;
 
-export const STAGES: Readonly<Record<string, Loader<Stage>>> = {
+const STAGES: Readonly<Record<string, Loader<Stage>>> = {
   'count-sections': () => import('../transforms/count-sections.js'),
   flatten: () => import('../transforms/flatten.js'),
   generate: () => import('../transforms/generate.js'),
@@ -16,7 +16,7 @@ export const STAGES: Readonly<Record<string, Loader<Stage>>> = {
   validate: () => import('../transforms/validate.js'),
 };
 
-export const COMMANDS: Readonly<Record<string, Loader<Command>>> = {
+const COMMANDS: Readonly<Record<string, Loader<Command>>> = {
   cache: () => import('../commands/cache.js'),
   export: () => import('../commands/export.js'),
   merge: () => import('../commands/merge.js'),

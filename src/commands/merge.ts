@@ -242,7 +242,7 @@ export function shardOf(name: string, n: number): number {
 }
 
 /** A record's identity: its own fields (not those the stages add), as canonical JSON, hashed. */
-export function fingerprintOf(record: Record<string, unknown>): string {
+function fingerprintOf(record: Record<string, unknown>): string {
   // No prototype: a "__proto__" field is then a field like any other.
   const own: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [key, value] of Object.entries(record)) if (!STAGE_FIELDS.has(key)) own[key] = value;

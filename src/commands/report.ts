@@ -275,7 +275,7 @@ function pct(n: number, d: number): string {
   return d === 0 ? '—' : `${((100 * n) / d).toFixed(1)} %`;
 }
 
-export function renderPage(t: Totals, chunkId: string | null, title: string): string {
+function renderPage(t: Totals, chunkId: string | null, title: string): string {
   const rows = [...t.docs.values()].sort((a, b) => (a.doc < b.doc ? -1 : a.doc > b.doc ? 1 : 0));
   const total = rows.reduce((s, r) => ({ ...s, records: s.records + r.records, ok: s.ok + r.ok, flagged: s.flagged + r.flagged, failed: s.failed + r.failed, cached: s.cached + r.cached }), { doc: 'total', type: '', records: 0, ok: 0, flagged: 0, failed: 0, cached: 0 });
   const docTable = `<table><thead><tr><th>document</th><th>type</th><th>records</th><th>views ok</th><th>flagged</th><th>failed</th><th>cached</th></tr></thead><tbody>${[...rows, total]

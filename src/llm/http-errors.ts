@@ -74,7 +74,7 @@ export function httpStatusError(status: number, serverMessage: string, model: st
 }
 
 // Undici nests the system error in `cause`, and happy-eyeballs connects wrap several in an AggregateError.
-export function errorCodeOf(err: unknown, depth = 0): string | null {
+function errorCodeOf(err: unknown, depth = 0): string | null {
   if (depth > 4 || err === null || typeof err !== 'object') return null;
   const { code, cause, errors } = err as { code?: unknown; cause?: unknown; errors?: unknown };
   if (typeof code === 'string') return code;

@@ -157,7 +157,7 @@ function contextLengthOf(info: unknown): number | null {
  * `truncate: false`: a prompt longer than num_ctx is refused (400, mapped to PROMPT_TOO_LONG)
  * instead of silently losing its head — the contract and the task.
  */
-export function ollamaChatBody(request: GenerateRequest): ChatRequest & { stream: true; truncate: boolean } {
+function ollamaChatBody(request: GenerateRequest): ChatRequest & { stream: true; truncate: boolean } {
   return {
     model: request.model,
     messages: [{ role: 'user', content: request.prompt }],

@@ -6,7 +6,7 @@ import type { OptionSpec, OptionsSpec, Stage } from './stage.js';
 import { INPUT_OPTIONS } from './sources/index.js';
 
 /** Options every stage takes; the runner handles them. */
-export const COMMON_OPTIONS = {
+const COMMON_OPTIONS = {
   rejects: { type: 'string', placeholder: 'FILE', writes: true, help: 'also write each rejected line as a JSON record {stage, source, line, code, message, input} to FILE' },
   stats: { type: 'string', placeholder: 'FILE', writes: true, help: 'write the run statistics as JSON to FILE at the end' },
   progress: { type: 'boolean', help: 'show a progress line on stderr (default: when stderr is a terminal; --no-progress to hide)' },
