@@ -87,12 +87,12 @@ describe('layers', () => {
   it('catches what it must: an arrow up, one sideways, and a cycle', () => {
     const made: ImportEdge[] = [
       { from: 'runtime/a.ts', to: 'views/b.ts' },
-      { from: 'llm/c.ts', to: 'cache/d.ts' },
+      { from: 'cache/c.ts', to: 'sections/d.ts' },
       { from: 'views/b.ts', to: 'views/e.ts' },
       { from: 'views/e.ts', to: 'views/b.ts' },
       { from: 'cli/main.ts', to: 'runtime/a.ts' },
     ];
-    expect(arrowsAgainst(table, made)).toEqual(['llm/c.ts -> cache/d.ts', 'runtime/a.ts -> views/b.ts']);
+    expect(arrowsAgainst(table, made)).toEqual(['cache/c.ts -> sections/d.ts', 'runtime/a.ts -> views/b.ts']);
     expect(importCycles(made)).toEqual([['views/b.ts', 'views/e.ts']]);
   });
 });
