@@ -2,10 +2,9 @@
 // store so that declaring the options (read by every `--help`) never loads SQLite.
 import { homedir, tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { UsageError } from '../runtime/exit-codes.js';
-import type { OptionsSpec } from '../runtime/stage.js';
+import type { Env, OptionsSpec } from '../runtime/stage.js';
 
-export const CACHE_FILE_NAME = 'responses.sqlite';
+const CACHE_FILE_NAME = 'responses.sqlite';
 const DEFAULT_LOCATION_HELP = `$RCA_CACHE, else $XDG_CACHE_HOME/rca/${CACHE_FILE_NAME}, else ~/.cache/rca/${CACHE_FILE_NAME}`;
 
 export const CACHE_OPTIONS = {
@@ -16,7 +15,10 @@ export const CACHE_OPTIONS = {
   'model-id': { type: 'string', placeholder: 'ID', help: "(--backend openai) a fingerprint of the served weights (e.g. the checkpoint's hash) that stands for the base URL in the cache key, so servers at other URLs with the same weights share entries" },
 } as const satisfies OptionsSpec;
 
-export type Env = Readonly<Record<string, string | undefined>>;
+/** Cache flags that cannot go together or a value the cache cannot use; the message names the flags. */
+export class CacheSettingError extends Error {
+  override name = 'CacheSettingError';
+}
 
 /** Where the cache is when --cache is not given. */
 export function defaultCachePath(env: Env): string {
@@ -58,11 +60,11 @@ export function resolveCacheSetting(
   const refresh = values.refresh === true;
   const retryFlagged = values['retry-flagged'] === true;
   const modelId = values['model-id'] ?? null;
-  if (modelId !== null && !/^[\x21-\x7e]{1,200}$/.test(modelId)) throw new UsageError(`--model-id expects 1 to 200 printable characters without spaces, got '${modelId}'`);
-  if (off && retryFlagged) throw new UsageError('--retry-flagged and --no-cache contradict each other (without a cache every view is asked)');
-  if (off && values.cache !== undefined) throw new UsageError('--cache and --no-cache contradict each other');
-  if (off && refresh) throw new UsageError('--refresh and --no-cache contradict each other');
-  if (values.cache !== undefined && values.cache.trim() === '') throw new UsageError('--cache needs a file path');
+  if (modelId !== null && !/^[\x21-\x7e]{1,200}$/.test(modelId)) throw new CacheSettingError(`--model-id expects 1 to 200 printable characters without spaces, got '${modelId}'`);
+  if (off && retryFlagged) throw new CacheSettingError('--retry-flagged and --no-cache contradict each other (without a cache every view is asked)');
+  if (off && values.cache !== undefined) throw new CacheSettingError('--cache and --no-cache contradict each other');
+  if (off && refresh) throw new CacheSettingError('--refresh and --no-cache contradict each other');
+  if (values.cache !== undefined && values.cache.trim() === '') throw new CacheSettingError('--cache needs a file path');
   // Present only when given, so a setting without them reads as before.
   const extra = { ...(retryFlagged ? { retryFlagged: true as const } : {}), ...(modelId !== null ? { modelId } : {}) };
   if (off) return { path: null, refresh: false, ...extra };

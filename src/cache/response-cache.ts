@@ -20,8 +20,6 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CACHE_KEY_RE } from './cache-key.js';
 
-export { cacheKey, canonicalJson, CACHE_KEY_FORMAT, type CacheKeyParts } from './cache-key.js';
-export { CACHE_OPTIONS, defaultCachePath, parseDuration, resolveCacheSetting, type CacheSetting } from './cache-options.js';
 
 export interface CachedReply {
   content: string;

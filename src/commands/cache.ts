@@ -1,12 +1,20 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import type { Command, CommandIO } from './command.js';
+import { commandHelp, parseCommandArgs, type Command, type CommandIO } from './command.js';
 import { defaultCachePath, parseDuration } from '../cache/cache-options.js';
 import type { CacheStats, MergeCounts } from '../cache/response-cache.js';
 import { EXIT } from '../runtime/exit-codes.js';
+import type { OptionsSpec } from '../runtime/stage.js';
 
-const USAGE = `Usage: rca cache stats [--cache PATH] [--json]
+const OPTIONS = {
+  cache: { type: 'string', placeholder: 'PATH', help: 'the cache file [default: $RCA_CACHE, else $XDG_CACHE_HOME/rca/responses.sqlite, else ~/.cache/rca/responses.sqlite]' },
+  'older-than': { type: 'string', placeholder: 'DURATION', help: '(prune) how long an entry may go unused' },
+  json: { type: 'boolean', help: 'print the result as one JSON object' },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+} as const satisfies OptionsSpec;
+
+const USAGE = commandHelp(
+  `Usage: rca cache stats [--cache PATH] [--json]
        rca cache prune --older-than DURATION [--cache PATH] [--json]
        rca cache merge [--cache PATH] [--json] SOURCE...
 
@@ -21,14 +29,9 @@ Parallel runs share it safely. A failed reply is never stored, so it is retried 
           job array) into the cache, keys unchanged, so the next run on any node starts warm;
           the cache is created if missing. A key both hold keeps the newer entry, so merging
           again changes nothing. Run it while no process writes the SOURCE files.
-
-Options:
-  --cache PATH              the cache file [default: $RCA_CACHE, else
-                            $XDG_CACHE_HOME/rca/responses.sqlite, else ~/.cache/rca/responses.sqlite]
-  --older-than DURATION     (prune) how long an entry may go unused
-  --json                    print the result as one JSON object
-  -h, --help                show this help
-
+`,
+  OPTIONS,
+  `
 Examples:
   rca cache stats
   rca cache prune --older-than 30d --cache build/cache.sqlite
@@ -38,7 +41,8 @@ Exit status:
   0    done (a cache that does not exist yet has 0 entries)
   2    usage error
   3    the cache cannot be opened, read or written (merge: a SOURCE is not a cache)
-`;
+`,
+);
 
 const SUBCOMMANDS = ['stats', 'prune', 'merge'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
@@ -50,20 +54,9 @@ const command: Command = {
     const say = (line: string) => io.stderr.write(`rca cache: ${line}\n`);
     let parsed;
     try {
-      parsed = parseArgs({
-        args: [...io.argv],
-        options: {
-          cache: { type: 'string' },
-          'older-than': { type: 'string' },
-          json: { type: 'boolean' },
-          help: { type: 'boolean', short: 'h' },
-        },
-        allowPositionals: true,
-        strict: true,
-      });
+      parsed = parseCommandArgs(OPTIONS, io.argv, true);
     } catch (err) {
-      // parseArgs explains how to pass a positional that starts with '-'; keep the first sentence.
-      say(`${(err as Error).message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '')} (see rca cache --help)`);
+      say(`${(err as Error).message} (see rca cache --help)`);
       return EXIT.USAGE;
     }
     const { values, positionals } = parsed;

@@ -7,14 +7,28 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { canonicalJson } from '../cache/cache-key.js';
 import { EXIT } from '../runtime/exit-codes.js';
+import type { OptionsSpec } from '../runtime/stage.js';
 import { LineSplitter, type LineEvent } from '../runtime/line-splitter.js';
 import { parseRecordLine } from '../runtime/record-line.js';
-import type { Command, CommandIO } from './command.js';
+import { commandHelp, parseCommandArgs, type Command, type CommandIO } from './command.js';
 
-const USAGE = `Usage: rca merge --inputs DIR|FILE... --outputs DIR|FILE... [--shards N] [--max-report N] [--json]
+const DEFAULT_MAX_REPORT = 20;
+
+// --shards and --max-report are read by the command itself, for their own messages.
+const OPTIONS = {
+  inputs: { type: 'list', placeholder: 'DIR|FILE', help: 'input files, or folders of them' },
+  outputs: { type: 'list', placeholder: 'DIR|FILE', help: 'output files, or folders of them' },
+  'input-suffix': { type: 'string', placeholder: 'SUFFIX', default: '.chunks.jsonl', help: 'file names a folder of inputs contributes' },
+  'output-suffix': { type: 'string', placeholder: 'SUFFIX', default: '.summarized.jsonl', help: 'file names a folder of outputs contributes' },
+  shards: { type: 'string', placeholder: 'N', help: 'the corpus was built in N shards: name the shards to build again' },
+  'max-report': { type: 'string', placeholder: 'N', default: String(DEFAULT_MAX_REPORT), help: 'problems reported per kind; the counts are always whole' },
+  json: { type: 'boolean', help: 'print the counts as one JSON object on stdout' },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+} as const satisfies OptionsSpec;
+
+const USAGE = commandHelp(`Usage: rca merge --inputs DIR|FILE... --outputs DIR|FILE... [--shards N] [--max-report N] [--json]
 
 Checks a corpus built in shards: every record of the input files must appear in exactly one
 record of the output files, and every output record must come from an input record. A record is
@@ -34,16 +48,9 @@ OUT/.settings recorded), the shards whose input files have missing records (a ta
 was never run, or stopped part-way) are named as the list to build again:
   rca merge: shards to build again: 3,7 (of 10), e.g. sbatch --array=3,7 JOB_SCRIPT
 
-Options:
-  --inputs DIR|FILE        input files, or folders of them (repeatable)
-  --outputs DIR|FILE       output files, or folders of them (repeatable)
-  --input-suffix SUFFIX    file names a folder of inputs contributes [default: .chunks.jsonl]
-  --output-suffix SUFFIX   file names a folder of outputs contributes [default: .summarized.jsonl]
-  --shards N               the corpus was built in N shards: name the shards to build again
-  --max-report N           problems reported per kind; the counts are always whole [default: 20]
-  --json                   print the counts as one JSON object on stdout
-  -h, --help               show this help
-
+`,
+  OPTIONS,
+  `
 Example:
   make corpus IN=chunks/ OUT=out/corpus/ SHARD=2/3      # on each of three machines, k = 1, 2, 3
   rca merge --inputs chunks/ --outputs out/corpus/      # then once, anywhere
@@ -53,7 +60,8 @@ Exit status:
   1    records are missing, duplicated or unexpected
   2    usage error
   3    a file cannot be read
-`;
+`,
+);
 
 // The fields the rca stages write (tag; prompt; generate, validate and summarize; flatten): not
 // part of what identifies a record. Anything else passes through every stage untouched.
@@ -75,7 +83,6 @@ const STAGE_FIELDS = new Set([
   'embedding_text',
 ]);
 
-const DEFAULT_MAX_REPORT = 20;
 const MAX_LINE_BYTES = 256 * 1024 * 1024;
 const LABEL_CHARS = 80;
 
@@ -107,23 +114,9 @@ const command: Command = {
     const say = (line: string) => io.stderr.write(`rca merge: ${line}\n`);
     let parsed;
     try {
-      parsed = parseArgs({
-        args: [...io.argv],
-        options: {
-          inputs: { type: 'string', multiple: true },
-          outputs: { type: 'string', multiple: true },
-          'input-suffix': { type: 'string' },
-          'output-suffix': { type: 'string' },
-          'max-report': { type: 'string' },
-          shards: { type: 'string' },
-          json: { type: 'boolean' },
-          help: { type: 'boolean', short: 'h' },
-        },
-        allowPositionals: false,
-        strict: true,
-      });
+      parsed = parseCommandArgs(OPTIONS, io.argv, false);
     } catch (err) {
-      say(`${(err as Error).message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '')} (see rca merge --help)`);
+      say(`${(err as Error).message} (see rca merge --help)`);
       return EXIT.USAGE;
     }
     const { values } = parsed;
@@ -131,7 +124,7 @@ const command: Command = {
       io.stdout.write(USAGE);
       return EXIT.OK;
     }
-    const maxReport = values['max-report'] === undefined ? DEFAULT_MAX_REPORT : Number(values['max-report']);
+    const maxReport = Number(values['max-report']);
     if (!Number.isInteger(maxReport) || maxReport < 0) {
       say(`--max-report expects a whole number, got '${values['max-report']}'`);
       return EXIT.USAGE;
@@ -144,8 +137,8 @@ const command: Command = {
     let inputs: string[];
     let outputs: string[];
     try {
-      inputs = expand(values.inputs ?? [], values['input-suffix'] ?? '.chunks.jsonl', '--inputs');
-      outputs = expand(values.outputs ?? [], values['output-suffix'] ?? '.summarized.jsonl', '--outputs');
+      inputs = expand(values.inputs, values['input-suffix'], '--inputs');
+      outputs = expand(values.outputs, values['output-suffix'], '--outputs');
     } catch (err) {
       say((err as Error).message);
       return EXIT.USAGE;
@@ -249,7 +242,7 @@ export function shardOf(name: string, n: number): number {
 }
 
 /** A record's identity: its own fields (not those the stages add), as canonical JSON, hashed. */
-export function fingerprintOf(record: Record<string, unknown>): string {
+function fingerprintOf(record: Record<string, unknown>): string {
   // No prototype: a "__proto__" field is then a field like any other.
   const own: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [key, value] of Object.entries(record)) if (!STAGE_FIELDS.has(key)) own[key] = value;

@@ -8,12 +8,18 @@ import { createHash } from 'node:crypto';
 import { createReadStream, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { EXIT } from '../runtime/exit-codes.js';
+import type { OptionsSpec } from '../runtime/stage.js';
 import { splitSentences } from '../views/evidence-match.js';
-import type { Command, CommandIO } from './command.js';
+import { commandHelp, parseCommandArgs, type Command, type CommandIO } from './command.js';
 
-const USAGE = `Usage: rca report OUT/ [--chunk ID] [--output FILE]
+const OPTIONS = {
+  chunk: { type: 'string', placeholder: 'ID', help: "show this chunk's views and evidence (a chunk_id, or a section_id for a section summary)" },
+  output: { type: 'string', short: 'o', placeholder: 'FILE', help: 'where to write the page; - for stdout [default: OUT/report.html]' },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+} as const satisfies OptionsSpec;
+
+const USAGE = commandHelp(`Usage: rca report OUT/ [--chunk ID] [--output FILE]
 
 Writes one HTML page about a corpus build: the records of OUT/*.summarized.jsonl (as make corpus
 names them; a FILE argument is read as given) and, when present, the --stats files OUT/*.stats.json.
@@ -23,13 +29,11 @@ throughput when stats files exist; and with --chunk ID that chunk's text with th
 item of its views highlighted. The page is self-contained (no network, no external assets, no
 script) and safe to open on untrusted text.
 
-Options:
-  --chunk ID        show this chunk's views and evidence (a chunk_id, or a section_id for a section summary)
-  --output FILE     where to write the page; - for stdout [default: OUT/report.html]
-  -h, --help        show this help
-
-Exit status: 0 written; 1 --chunk ID not found (the page is still written); 2 usage error; 3 a file cannot be read or written.
-`;
+`,
+  OPTIONS,
+  `Exit status: 0 written; 1 --chunk ID not found (the page is still written); 2 usage error; 3 a file cannot be read or written.
+`,
+);
 
 const VIEWS = ['retrieval_summary', 'rca_frame', 'section_summary'] as const;
 const MATCHES = ['exact', 'normalised', 'partial', 'none'] as const;
@@ -71,11 +75,7 @@ const command: Command = {
     const say = (line: string) => io.stderr.write(`rca report: ${line}\n`);
     let parsed;
     try {
-      parsed = parseArgs({
-        args: [...io.argv],
-        options: { chunk: { type: 'string' }, output: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
-        allowPositionals: true,
-      });
+      parsed = parseCommandArgs(OPTIONS, io.argv, true);
     } catch (err) {
       say(`${(err as Error).message} (see rca report --help)`);
       return EXIT.USAGE;
@@ -275,7 +275,7 @@ function pct(n: number, d: number): string {
   return d === 0 ? '—' : `${((100 * n) / d).toFixed(1)} %`;
 }
 
-export function renderPage(t: Totals, chunkId: string | null, title: string): string {
+function renderPage(t: Totals, chunkId: string | null, title: string): string {
   const rows = [...t.docs.values()].sort((a, b) => (a.doc < b.doc ? -1 : a.doc > b.doc ? 1 : 0));
   const total = rows.reduce((s, r) => ({ ...s, records: s.records + r.records, ok: s.ok + r.ok, flagged: s.flagged + r.flagged, failed: s.failed + r.failed, cached: s.cached + r.cached }), { doc: 'total', type: '', records: 0, ok: 0, flagged: 0, failed: 0, cached: 0 });
   const docTable = `<table><thead><tr><th>document</th><th>type</th><th>records</th><th>views ok</th><th>flagged</th><th>failed</th><th>cached</th></tr></thead><tbody>${[...rows, total]

@@ -1,7 +1,16 @@
-import type { Command, CommandIO } from './command.js';
+import { commandHelp, parseCommandArgs, type Command, type CommandIO } from './command.js';
 import { EXIT } from '../runtime/exit-codes.js';
+import type { OptionsSpec } from '../runtime/stage.js';
 
-const USAGE = `Usage: rca schema <kind>            print the JSON Schema (draft 2020-12) of a record kind
+const OPTIONS = {
+  fields: { type: 'boolean', help: "list the record kind's fields instead of its schema" },
+  format: { type: 'string', placeholder: 'VIEW', help: 'print the structured-output format sent to the model for VIEW' },
+  list: { type: 'boolean', help: 'list the record kinds' },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+} as const satisfies OptionsSpec;
+const VIEWS = ['retrieval_summary', 'rca_frame', 'section_summary'] as const;
+
+const USAGE = commandHelp(`Usage: rca schema <kind>            print the JSON Schema (draft 2020-12) of a record kind
        rca schema --fields <kind>   list its fields, one a line, with what each is used for
        rca schema --format <view>   print the structured-output format sent to the model for a view
        rca schema --list            list the record kinds
@@ -11,11 +20,13 @@ exact. The format of a view (retrieval_summary, rca_frame, section_summary) is i
 the grammar bounds the server enforces: maxLength on every string, maxItems on every list, and
 the minima the validator demands. It is sent as Ollama's "format" and as the OpenAI-compatible
 "response_format": {"type": "json_schema", "json_schema": {"schema": ...}}, byte for byte.
-
-Example:
+`,
+  OPTIONS,
+  `Example:
   rca schema rca_frame > rca_frame.schema.json
   rca schema --fields chunk     # every chunk field the stages read
-`;
+`,
+);
 
 const command: Command = {
   name: 'schema',
@@ -23,36 +34,52 @@ const command: Command = {
   async run(io: CommandIO): Promise<number> {
     const say = (line: string) => io.stderr.write(`rca schema: ${line}\n`);
     const args = [...io.argv];
-    if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
+    const formatUsage = (got: readonly string[]) => say(`--format expects one view (${VIEWS.join(', ')}), got '${got.join(' ')}'`);
+    const kindUsage = (got: readonly string[]) =>
+      say(got.length === 0 ? 'which record kind? (rca schema --list)' : `expected one record kind or --list, got '${got.join(' ')}' (see rca schema --help)`);
+    let parsed;
+    try {
+      parsed = parseCommandArgs(OPTIONS, args, true);
+    } catch {
+      // A command line the table refuses (an unknown flag, --format without a view) is read as
+      // what it starts with, so it gets the message of that request.
+      if (args[0] === '--format') formatUsage(args.slice(1));
+      else kindUsage(args[0] === '--fields' ? args.slice(1) : args);
+      return EXIT.USAGE;
+    }
+    const { values, positionals } = parsed;
+    if (values.help) {
       io.stdout.write(USAGE);
       return EXIT.OK;
     }
     // Loaded only here: zod costs start-up time the dispatcher's help should not pay.
     const { RECORD_KINDS, isRecordKind, jsonSchemaOf } = await import('../contracts/index.js');
-    if (args.length === 1 && args[0] === '--list') {
-      const width = Math.max(...Object.keys(RECORD_KINDS).map((k) => k.length)) + 2;
-      for (const [name, kind] of Object.entries(RECORD_KINDS)) io.stdout.write(`${name.padEnd(width)}${kind.summary}\n`);
-      return EXIT.OK;
-    }
-    if (args[0] === '--format') {
-      const views = ['retrieval_summary', 'rca_frame', 'section_summary'] as const;
-      const view = args[1];
-      if (args.length !== 2 || !views.includes(view as (typeof views)[number])) {
-        say(`--format expects one view (${views.join(', ')}), got '${args.slice(1).join(' ')}'`);
+    if (values.format !== undefined) {
+      const view = values.format;
+      if (positionals.length > 0 || values.fields || values.list || !VIEWS.includes(view as (typeof VIEWS)[number])) {
+        formatUsage([view, ...positionals]);
         return EXIT.USAGE;
       }
       // The very object the requests carry (one per view for the run): what a dry run shows too.
       const { formatOf } = await import('../generation/requests.js');
-      io.stdout.write(JSON.stringify(formatOf(view as (typeof views)[number]), null, 2) + '\n');
+      io.stdout.write(JSON.stringify(formatOf(view as (typeof VIEWS)[number]), null, 2) + '\n');
       return EXIT.OK;
     }
-    const fields = args[0] === '--fields';
-    if (fields) args.shift();
-    if (args.length !== 1 || args[0]!.startsWith('-')) {
-      say(args.length === 0 ? 'which record kind? (rca schema --list)' : `expected one record kind or --list, got '${args.join(' ')}' (see rca schema --help)`);
+    if (values.list) {
+      if (positionals.length > 0 || values.fields) {
+        kindUsage(args);
+        return EXIT.USAGE;
+      }
+      const width = Math.max(...Object.keys(RECORD_KINDS).map((k) => k.length)) + 2;
+      for (const [name, kind] of Object.entries(RECORD_KINDS)) io.stdout.write(`${name.padEnd(width)}${kind.summary}\n`);
+      return EXIT.OK;
+    }
+    const fields = values.fields === true;
+    if (positionals.length !== 1) {
+      kindUsage(positionals);
       return EXIT.USAGE;
     }
-    const name = args[0]!;
+    const name = positionals[0]!;
     if (!isRecordKind(name)) {
       say(`unknown record kind '${name}' (known: ${Object.keys(RECORD_KINDS).join(', ')})`);
       return EXIT.USAGE;

@@ -29,7 +29,6 @@ export const NER_SEED_KEYS = [
   'locations',
   'conjectures',
 ] as const;
-export type NerSeedKey = (typeof NER_SEED_KEYS)[number];
 
 /** Seed fields filled from the gazetteer (lexicon labels route into these). */
 export const LEXICON_FIELDS = [

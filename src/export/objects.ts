@@ -138,7 +138,7 @@ export function chromaRecord(record: Json, view: string | undefined): Built {
 }
 
 /** A UUID (version 5 layout) from a SHA-1 of the parts: the same object gets the same id. */
-export function uuidOf(...parts: string[]): string {
+function uuidOf(...parts: string[]): string {
   const h = createHash('sha1').update(JSON.stringify(['rca', ...parts]), 'utf8').digest();
   h[6] = (h[6]! & 0x0f) | 0x50;
   h[8] = (h[8]! & 0x3f) | 0x80;

@@ -1,10 +1,10 @@
 // The options generate and summarize share, and their resolution into one run configuration
 // (flags first, then the environment, then the defaults). Pure: the environment is passed in.
-import { CACHE_OPTIONS, resolveCacheSetting, type CacheSetting } from '../cache/cache-options.js';
-import { parseHostSpecs, type HostSpec } from '../llm/host-pool.js';
+import { CACHE_OPTIONS, CacheSettingError, resolveCacheSetting, type CacheSetting } from '../cache/cache-options.js';
+import { DEFAULT_HOST, HostListError, parseHostSpecs, type HostSpec } from '../llm/host-pool.js';
 import { resolveBaseUrl } from '../llm/openai-client.js';
-import { UsageError } from '../runtime/exit-codes.js';
-import type { OptionsSpec, OptionValues } from '../runtime/stage.js';
+import { asUsage, UsageError } from '../runtime/exit-codes.js';
+import type { Env, OptionsSpec, OptionValues } from '../runtime/stage.js';
 import { parseViewList, VIEW_TYPES, type ViewType } from '../views/view-types.js';
 
 // ollama: the product (model output), on one host or spread over several; openai: any server
@@ -14,7 +14,6 @@ import { parseViewList, VIEW_TYPES, type ViewType } from '../views/view-types.js
 export const BACKENDS = ['ollama', 'openai', 'extractive'] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
-export const DEFAULT_HOST = 'http://localhost:11434';
 export const DEFAULT_MODEL = 'mistral:latest';
 export const DEFAULT_NUM_CTX = 8192;
 // Backoff doubles from --retry-delay up to this cap; a server's Retry-After is capped the same way.
@@ -102,8 +101,6 @@ export interface GenerateConfig {
   cache: CacheSetting;
 }
 
-export type Env = Readonly<Record<string, string | undefined>>;
-
 export function resolveConfig(options: GenerateOptionValues, env: Env): GenerateConfig {
   const backend = options.backend as BackendName;
   const server = resolveServer(backend, options, env);
@@ -114,7 +111,7 @@ export function resolveConfig(options: GenerateOptionValues, env: Env): Generate
   if (options.timeout <= 0) throw new UsageError(`--timeout must be more than 0 seconds, got ${options.timeout}`);
   if (options['load-timeout'] <= 0) throw new UsageError(`--load-timeout must be more than 0 seconds, got ${options['load-timeout']}`);
   if (backend === 'extractive' && options['dry-run']) throw new UsageError('--dry-run shows the requests a model would get; --backend extractive sends none');
-  const cache = resolveCacheSetting(options, env);
+  const cache = asUsage(() => resolveCacheSetting(options, env), [CacheSettingError]);
   if (cache.modelId !== undefined && backend !== 'openai') throw new UsageError('--model-id is for --backend openai (an Ollama model is known by its digest)');
   return {
     backend,
@@ -161,7 +158,7 @@ function resolveServer(backend: BackendName, options: GenerateOptionValues, env:
   if (baseUrl !== undefined) throw new UsageError('--base-url is for --backend openai; Ollama hosts are given with --host');
   if (keyVariable !== undefined) throw new UsageError('--api-key-env is for --backend openai');
   if (backend === 'extractive') return { host: null, hosts: [], apiKey: null };
-  const hosts = parseHostSpecs(options.host, env, options.concurrency);
+  const hosts = asUsage(() => parseHostSpecs(options.host, env, options.concurrency), [HostListError]);
   return { host: hosts.map((h) => h.url).join(','), hosts, apiKey: null };
 }
 

@@ -5,7 +5,7 @@ import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import { checkerFor } from '../contracts/runtime.js';
 import { chunkTextOf } from '../tagging/chunk-fields.js';
 import type { JsonObject } from '../runtime/stage.js';
-import { isPlainObject } from '../views/validate-view.js';
+import { isPlainObject } from '../contracts/json.js';
 import type { ViewType } from '../views/view-types.js';
 import type { ViewResult } from './ladder.js';
 

@@ -18,7 +18,7 @@ import { checkerFor } from '../contracts/runtime.js';
 import { parseLexiconCsv, type LexiconEntry } from '../tagging/lexicon.js';
 import { sectionSources } from '../views/section-validate.js';
 import { flattenSectionSummary, SECTION_VIEW, type ChildSummary, type SectionInput } from '../views/section-view.js';
-import { isPlainObject } from '../views/validate-view.js';
+import { isPlainObject } from '../contracts/json.js';
 import { VIEW_TYPES } from '../views/view-types.js';
 import type { GenerateConfig } from './config.js';
 import { createGenerator, type CreateOptions } from './create.js';

@@ -2,7 +2,7 @@
 // host with a free slot, a host that fails is rested for a back-off period and then probed with
 // one real request, and a request that meets a failing host moves on to another. The generate
 // stage keeps its own order, retries and error records; the pool only decides where a request runs.
-import { UsageError } from '../runtime/exit-codes.js';
+import type { Env } from '../runtime/stage.js';
 import {
   ModelError,
   type GenerateReply,
@@ -17,9 +17,8 @@ export interface HostSpec {
   slots: number;
 }
 
-export type Env = Readonly<Record<string, string | undefined>>;
-
-export const DEFAULT_POOL_HOST = 'http://localhost:11434';
+/** Where Ollama listens when nothing says otherwise. */
+export const DEFAULT_HOST = 'http://localhost:11434';
 const DEFAULT_OLLAMA_PORT = '11434';
 const MAX_SLOTS = 4096;
 const SLOTS_RE = /^slots=(\d+)$/i;
@@ -28,6 +27,11 @@ const SCHEME_RE = /^[a-z][a-z0-9+.-]*:\/\//i;
 const TRAILING_SLASHES_RE = /\/+$/;
 const SHORT_DIGEST_CHARS = 12;
 
+/** A host list that cannot be read; the message names where the list came from (--host, OLLAMA_HOSTS, ...). */
+export class HostListError extends Error {
+  override name = 'HostListError';
+}
+
 // Where the hosts come from: --host values (each may itself be a comma list), else OLLAMA_HOSTS,
 // else the single-host variables the one-host path reads, else the default. A list is split on
 // commas; `slots=N` belongs to the host before it, so `host=URL,slots=N` reads the same inside a
@@ -35,7 +39,7 @@ const SHORT_DIGEST_CHARS = 12;
 export function parseHostSpecs(values: readonly string[], env: Env, defaultSlots: number): HostSpec[] {
   const source = values.some((v) => v.trim() !== '')
     ? { name: '--host', items: values }
-    : (firstSet(['OLLAMA_HOSTS', 'OLLAMA_HOST', 'OLLAMA_BASE_URL'], env) ?? { name: 'default', items: [DEFAULT_POOL_HOST] });
+    : (firstSet(['OLLAMA_HOSTS', 'OLLAMA_HOST', 'OLLAMA_BASE_URL'], env) ?? { name: 'default', items: [DEFAULT_HOST] });
   const specs: { url: string; slots: number | null }[] = [];
   for (const item of source.items) {
     for (const token of item.split(',').map((t) => t.trim())) {
@@ -43,17 +47,17 @@ export function parseHostSpecs(values: readonly string[], env: Env, defaultSlots
       const slots = SLOTS_RE.exec(token);
       if (slots !== null) {
         const last = specs.at(-1);
-        if (last === undefined) throw new UsageError(`${source.name}: '${token}' must follow a host`);
-        if (last.slots !== null) throw new UsageError(`${source.name}: ${last.url} is given slots twice`);
+        if (last === undefined) throw new HostListError(`${source.name}: '${token}' must follow a host`);
+        if (last.slots !== null) throw new HostListError(`${source.name}: ${last.url} is given slots twice`);
         last.slots = slotCount(slots[1] ?? '', source.name);
         continue;
       }
       const url = normaliseHostUrl(HOST_RE.exec(token)?.[1]?.trim() ?? token, source.name);
-      if (specs.some((s) => s.url === url)) throw new UsageError(`${source.name}: host ${url} is given twice`);
+      if (specs.some((s) => s.url === url)) throw new HostListError(`${source.name}: host ${url} is given twice`);
       specs.push({ url, slots: null });
     }
   }
-  if (specs.length === 0) throw new UsageError(`${source.name}: no host given`);
+  if (specs.length === 0) throw new HostListError(`${source.name}: no host given`);
   return specs.map((s) => ({ url: s.url, slots: s.slots ?? defaultSlots }));
 }
 
@@ -67,7 +71,7 @@ function firstSet(names: readonly string[], env: Env): { name: string; items: st
 
 function slotCount(raw: string, source: string): number {
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_SLOTS) throw new UsageError(`${source}: slots must be a whole number from 1 to ${MAX_SLOTS}, got '${raw}'`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_SLOTS) throw new HostListError(`${source}: slots must be a whole number from 1 to ${MAX_SLOTS}, got '${raw}'`);
   return n;
 }
 
@@ -79,9 +83,9 @@ function normaliseHostUrl(raw: string, source: string): string {
   try {
     url = new URL(hasScheme ? raw : `http://${raw}`);
   } catch {
-    throw new UsageError(`${source}: '${raw}' is not a host or URL such as ${DEFAULT_POOL_HOST}`);
+    throw new HostListError(`${source}: '${raw}' is not a host or URL such as ${DEFAULT_HOST}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${source}: '${raw}' must be an http or https URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HostListError(`${source}: '${raw}' must be an http or https URL`);
   if (!hasScheme && url.port === '') url.port = DEFAULT_OLLAMA_PORT;
   return `${url.protocol}//${url.host}${url.pathname.replace(TRAILING_SLASHES_RE, '')}`;
 }

@@ -81,7 +81,7 @@ const RETRYABLE_BY_DEFAULT: ReadonlySet<ModelErrorCode> = new Set<ModelErrorCode
   'STREAM_ERROR',
 ]);
 
-export function isRetryableCode(code: ModelErrorCode): boolean {
+function isRetryableCode(code: ModelErrorCode): boolean {
   return RETRYABLE_BY_DEFAULT.has(code);
 }
 
@@ -122,10 +122,6 @@ export class ModelError extends Error {
     this.retryable = details.retryable ?? isRetryableCode(code);
     this.retryAfterMs = details.retryAfterMs ?? null;
   }
-}
-
-export function isModelError(value: unknown): value is ModelError {
-  return value instanceof ModelError;
 }
 
 const MAX_MESSAGE_CHARS = 500;

@@ -10,10 +10,8 @@ import {
   type ModelClient,
   type ModelInfo,
 } from './model-client.js';
-import { errorCodeOf, parseRetryAfter } from './http-errors.js';
+import { abortedError, newModelError, parseRetryAfter, httpStatusError, transportError, type ServerWording } from './http-errors.js';
 import { RequestScope } from './request-scope.js';
-
-export { parseRetryAfter };
 
 export interface OllamaClientOptions {
   host: string;
@@ -24,28 +22,22 @@ export interface OllamaClientOptions {
 const DEFAULT_MAX_REPLY_CHARS = 1_000_000;
 const DEFAULT_PREFLIGHT_TIMEOUT_MS = 10_000;
 
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
 // ollama-js throws this when the body ends without a `done: true` object.
 const STREAM_CUT_MESSAGE = 'Did not receive done or success response in stream.';
 const TRAILING_SLASHES = /\/+$/;
 
-export function unreachableMessage(host: string): string {
+function unreachableMessage(host: string): string {
   return `cannot reach Ollama at ${host} — is it running? (or use --backend extractive)`;
 }
 
-export function modelNotFoundMessage(model: string): string {
-  return `model "${model}" not found — run: ollama pull ${model}`;
+function wording(host: string): ServerWording {
+  return {
+    server: `Ollama at ${host}`,
+    unreachable: unreachableMessage(host),
+    notFound: (model) => `model "${model}" not found — run: ollama pull ${model}`,
+    promptTooLong: (detail) => `the prompt does not fit the context of the model at Ollama at ${host} ${detail}`,
+    fail: newModelError,
+  };
 }
 
 export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
@@ -123,7 +115,7 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
         thinkingChars,
       };
     } catch (err) {
-      throw classify(err, { host, scope, model: request.model, phase, chunks, timeoutMs: request.timeoutMs });
+      throw classify(err, { host, scope, model: request.model, phase, chunks });
     } finally {
       scope.dispose();
     }
@@ -139,7 +131,7 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
       const ollama = new Ollama({ host, fetch: scope.fetch });
       await ollama.chat({ model: request.model, messages: [], keep_alive: request.keepAlive, options: { num_ctx: request.numCtx }, stream: false });
     } catch (err) {
-      const classified = classify(err, { host, scope, model: request.model, phase: 'request', timeoutMs: request.timeoutMs });
+      const classified = classify(err, { host, scope, model: request.model, phase: 'request' });
       if (classified.code === 'TIMEOUT') throw new ModelError('TIMEOUT', `Ollama at ${host} did not load model "${request.model}" within ${request.timeoutMs / 1000} s (--load-timeout)`);
       throw classified;
     } finally {
@@ -165,7 +157,7 @@ function contextLengthOf(info: unknown): number | null {
  * `truncate: false`: a prompt longer than num_ctx is refused (400, mapped to PROMPT_TOO_LONG)
  * instead of silently losing its head — the contract and the task.
  */
-export function ollamaChatBody(request: GenerateRequest): ChatRequest & { stream: true; truncate: boolean } {
+function ollamaChatBody(request: GenerateRequest): ChatRequest & { stream: true; truncate: boolean } {
   return {
     model: request.model,
     messages: [{ role: 'user', content: request.prompt }],
@@ -185,7 +177,7 @@ class OllamaRequestScope extends RequestScope {
   retryAfter: string | null = null;
 
   throwIfCallerAborted(host: string): void {
-    if (this.callerAborted) throw abortedError(host);
+    if (this.callerAborted) throw abortedError({ server: `Ollama at ${host}` });
   }
 
   readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -203,30 +195,17 @@ interface ClassifyContext {
   model: string;
   phase: Phase;
   chunks?: number;
-  timeoutMs?: number;
 }
 
 function classify(err: unknown, ctx: ClassifyContext): ModelError {
   const { host, scope } = ctx;
-  if (err instanceof ModelError) return err;
-  if (scope.callerAborted) return abortedError(host);
-  if (scope.cause === 'timeout') {
-    return new ModelError('TIMEOUT', `Ollama at ${host} did not finish within ${ctx.timeoutMs ?? scope.timeoutMs} ms`);
-  }
-  if (isResponseError(err)) return fromStatus(err.status_code, String(err.error ?? err.message), ctx);
-
-  const code = errorCodeOf(err);
-  if (code !== null) {
-    if (UNREACHABLE_CODES.has(code)) return new ModelError('UNREACHABLE', unreachableMessage(host));
-    if (RESET_CODES.has(code)) return new ModelError('CONNECTION_RESET', `connection to Ollama at ${host} was reset (${code})`);
-    if (TIMEOUT_CODES.has(code)) return new ModelError('TIMEOUT', `Ollama at ${host} timed out (${code})`);
-  }
+  const w = wording(host);
+  // A ResponseError carries no socket code and is no abort, so reading it after those is the same.
+  const known = transportError(err, scope, w);
+  if (known !== null) return known;
+  if (isResponseError(err)) return httpStatusError(err.status_code, String(err.error ?? err.message), ctx.model, parseRetryAfter(scope.retryAfter), w);
   const name = err instanceof Error ? err.name : '';
   const message = err instanceof Error ? err.message : String(err);
-  if (name === 'AbortError' || name === 'TimeoutError') return abortedError(host);
-  if (err instanceof TypeError && message === 'terminated') {
-    return new ModelError('CONNECTION_RESET', `connection to Ollama at ${host} was cut mid-reply`);
-  }
   if (ctx.phase === 'stream' && message === STREAM_CUT_MESSAGE) {
     // Zero objects means the body was not NDJSON at all: not an Ollama stream, so retrying is futile.
     // Otherwise the server ended the reply on purpose: its repetition abort (30 identical tokens)
@@ -240,33 +219,6 @@ function classify(err: unknown, ctx: ClassifyContext): ModelError {
     return new ModelError('STREAM_ERROR', `Ollama at ${host} failed mid-reply: ${message}`);
   }
   return new ModelError('BAD_RESPONSE', `unexpected reply from Ollama at ${host}: ${name ? `${name}: ` : ''}${message}`);
-}
-
-function fromStatus(status: number, serverMessage: string, ctx: ClassifyContext): ModelError {
-  const { host, scope } = ctx;
-  const detail = `(${status}): ${serverMessage}`;
-  if (status === 404) return new ModelError('HTTP_404', modelNotFoundMessage(ctx.model), { status });
-  if (status === 429 || status === 503) {
-    const retryAfterMs = parseRetryAfter(scope.retryAfter);
-    return status === 429
-      ? new ModelError('HTTP_429', `Ollama at ${host} is rate limiting ${detail}`, { status, retryAfterMs })
-      : new ModelError('SERVER_BUSY', `Ollama at ${host} is busy ${detail}`, { status, retryAfterMs });
-  }
-  if (status === 408) return new ModelError('TIMEOUT', `Ollama at ${host} timed out ${detail}`, { status });
-  if (status >= 500) {
-    // 501, 505 and kin are permanent; only the gateway/crash family is worth another try.
-    const retryable = status === 500 || status === 502 || status === 504;
-    return new ModelError('HTTP_5XX', `Ollama at ${host} failed ${detail}`, { status, retryable });
-  }
-  if (status === 400 && saysContextExceeded(serverMessage)) {
-    return new ModelError('PROMPT_TOO_LONG', `the prompt does not fit the context of the model at Ollama at ${host} ${detail}`, { status });
-  }
-  if (status >= 400) return new ModelError('HTTP_400', `Ollama at ${host} rejected the request ${detail}`, { status });
-  return new ModelError('BAD_RESPONSE', `unexpected status from Ollama at ${host} ${detail}`, { status });
-}
-
-function abortedError(host: string): ModelError {
-  return new ModelError('ABORTED', `request to Ollama at ${host} was cancelled`);
 }
 
 function isResponseError(err: unknown): err is Error & { status_code: number; error?: unknown } {

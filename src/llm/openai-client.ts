@@ -13,7 +13,7 @@ import {
   type ModelErrorDetails,
   type ModelInfo,
 } from './model-client.js';
-import { errorCodeOf, parseRetryAfter } from './http-errors.js';
+import { abortedError, parseRetryAfter, httpStatusError, transportError, type ServerWording } from './http-errors.js';
 import { RequestScope } from './request-scope.js';
 
 export interface OpenAiClientOptions {
@@ -32,25 +32,13 @@ const EVENT_ENVELOPE_CHARS = 64 * 1024;
 const LISTED_MODELS_SHOWN = 8;
 const REDACTED = '[redacted]';
 
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
 const TRAILING_SLASHES = /\/+$/;
 const V1_SUFFIX = /\/v1$/;
 const SCHEMA_NAME_UNSAFE = /[^A-Za-z0-9_-]+/g;
 const SCHEMA_NAME_MAX = 64;
 const DEFAULT_SCHEMA_NAME = 'reply';
 
-export function unreachableMessage(host: string): string {
+function unreachableMessage(host: string): string {
   return `cannot reach the OpenAI-compatible server at ${host} — is it running?`;
 }
 
@@ -105,6 +93,14 @@ export function createOpenAiClient(opts: OpenAiClientOptions): ModelClient {
   const fail = (code: ModelErrorCode, message: string, details?: ModelErrorDetails): ModelError =>
     new ModelError(code, apiKey === null ? message : message.split(apiKey).join(REDACTED), details);
 
+  const wording: ServerWording = {
+    server: `the OpenAI-compatible server at ${host}`,
+    unreachable: unreachableMessage(host),
+    notFound: (model, detail) => `model "${model}" not found at the OpenAI-compatible server at ${host} ${detail} — GET ${apiRoot}/models lists what it serves`,
+    promptTooLong: (detail) => `the prompt does not fit the model's context at the OpenAI-compatible server at ${host} ${detail}`,
+    fail,
+  };
+
   const headers = (json: boolean): Record<string, string> => ({
     Accept: json ? 'text/event-stream, application/json' : 'application/json',
     ...(json ? { 'Content-Type': 'application/json' } : {}),
@@ -120,41 +116,14 @@ export function createOpenAiClient(opts: OpenAiClientOptions): ModelClient {
       return fail('AUTH', authMessage(host, status, apiKey !== null), { status });
     }
     const serverMessage = errorText(await readCapped(response, MAX_ERROR_BODY_CHARS).catch(() => ''));
-    const detail = `(${status}): ${serverMessage}`;
-    if (status === 404) {
-      return fail('HTTP_404', `model "${model}" not found at the OpenAI-compatible server at ${host} ${detail} — GET ${apiRoot}/models lists what it serves`, { status });
-    }
-    if (status === 429) return fail('HTTP_429', `the OpenAI-compatible server at ${host} is rate limiting ${detail}`, { status, retryAfterMs });
-    if (status === 503) return fail('SERVER_BUSY', `the OpenAI-compatible server at ${host} is busy ${detail}`, { status, retryAfterMs });
-    if (status === 408) return fail('TIMEOUT', `the OpenAI-compatible server at ${host} timed out ${detail}`, { status });
-    if (status >= 500) {
-      // 501, 505 and kin are permanent; only the gateway/crash family is worth another try.
-      const retryable = status === 500 || status === 502 || status === 504;
-      return fail('HTTP_5XX', `the OpenAI-compatible server at ${host} failed ${detail}`, { status, retryable });
-    }
-    if (status === 400 && saysContextExceeded(serverMessage)) {
-      return fail('PROMPT_TOO_LONG', `the prompt does not fit the model's context at the OpenAI-compatible server at ${host} ${detail}`, { status });
-    }
-    if (status >= 400) return fail('HTTP_400', `the OpenAI-compatible server at ${host} rejected the request ${detail}`, { status });
-    return fail('BAD_RESPONSE', `unexpected status from the OpenAI-compatible server at ${host} ${detail}`, { status });
+    return httpStatusError(status, serverMessage, model, retryAfterMs, wording);
   };
 
   const classify = (err: unknown, scope: RequestScope, phase: Phase): ModelError => {
-    if (err instanceof ModelError) return err;
-    if (scope.callerAborted) return abortedError(host);
-    if (scope.cause === 'timeout') return fail('TIMEOUT', `the OpenAI-compatible server at ${host} did not finish within ${scope.timeoutMs} ms`);
-    const code = errorCodeOf(err);
-    if (code !== null) {
-      if (UNREACHABLE_CODES.has(code)) return fail('UNREACHABLE', unreachableMessage(host));
-      if (RESET_CODES.has(code)) return fail('CONNECTION_RESET', `connection to the OpenAI-compatible server at ${host} was reset (${code})`);
-      if (TIMEOUT_CODES.has(code)) return fail('TIMEOUT', `the OpenAI-compatible server at ${host} timed out (${code})`);
-    }
+    const known = transportError(err, scope, wording);
+    if (known !== null) return known;
     const name = err instanceof Error ? err.name : '';
     const message = err instanceof Error ? err.message : String(err);
-    if (name === 'AbortError' || name === 'TimeoutError') return abortedError(host);
-    if (err instanceof TypeError && message === 'terminated') {
-      return fail('CONNECTION_RESET', `connection to the OpenAI-compatible server at ${host} was cut mid-reply`);
-    }
     const during = phase === 'stream' ? 'reading the reply from' : 'sending the request to';
     return fail('BAD_RESPONSE', `unexpected failure ${during} the OpenAI-compatible server at ${host}: ${name ? `${name}: ` : ''}${message}`);
   };
@@ -162,7 +131,7 @@ export function createOpenAiClient(opts: OpenAiClientOptions): ModelClient {
   async function preflight(model: string, signal?: AbortSignal): Promise<ModelInfo> {
     const scope = new RequestScope(signal, preflightTimeoutMs);
     try {
-      if (scope.callerAborted) throw abortedError(host);
+      if (scope.callerAborted) throw abortedError(wording);
       let response: Response;
       try {
         response = await modelFetch(`${apiRoot}/models`, { headers: headers(false), signal: scope.signal });
@@ -197,7 +166,7 @@ export function createOpenAiClient(opts: OpenAiClientOptions): ModelClient {
     const scope = new RequestScope(signal, request.timeoutMs);
     let phase: Phase = 'request';
     try {
-      if (scope.callerAborted) throw abortedError(host);
+      if (scope.callerAborted) throw abortedError(wording);
       // Streaming: headers come with the first token, so a long generation never meets Node
       // fetch's 300 s headers timeout; our own deadline bounds the whole call.
       const response = await modelFetch(`${apiRoot}/chat/completions`, {
@@ -396,10 +365,6 @@ function authMessage(host: string, status: number, keySent: boolean): string {
   return keySent
     ? `the OpenAI-compatible server at ${host} rejected the API key (${status}) — check the variable named by --api-key-env`
     : `the OpenAI-compatible server at ${host} requires an API key (${status}) — name the variable that holds it with --api-key-env`;
-}
-
-function abortedError(host: string): ModelError {
-  return new ModelError('ABORTED', `request to the OpenAI-compatible server at ${host} was cancelled`);
 }
 
 // OpenAI, vLLM, llama.cpp and Ollama send {"error": {"message"}}, older vLLM {"object": "error",

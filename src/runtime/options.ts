@@ -6,7 +6,7 @@ import type { OptionSpec, OptionsSpec, Stage } from './stage.js';
 import { INPUT_OPTIONS } from './sources/index.js';
 
 /** Options every stage takes; the runner handles them. */
-export const COMMON_OPTIONS = {
+const COMMON_OPTIONS = {
   rejects: { type: 'string', placeholder: 'FILE', writes: true, help: 'also write each rejected line as a JSON record {stage, source, line, code, message, input} to FILE' },
   stats: { type: 'string', placeholder: 'FILE', writes: true, help: 'write the run statistics as JSON to FILE at the end' },
   progress: { type: 'boolean', help: 'show a progress line on stderr (default: when stderr is a terminal; --no-progress to hide)' },
@@ -23,7 +23,15 @@ export interface ParsedArgs {
 
 /** Parses argv against the stage's declared options plus the common ones. Throws UsageError. */
 export function parseStageArgs(spec: OptionsSpec, argv: readonly string[]): ParsedArgs {
-  const all: OptionsSpec = { ...spec, ...COMMON_OPTIONS };
+  return parseOptions({ ...spec, ...COMMON_OPTIONS }, argv, true);
+}
+
+/**
+ * Parses argv against one option table, the same way for stages and for `rca` commands (which
+ * take none of the common options): a boolean also reads as --no-<name>, numbers and choices are
+ * checked. Throws UsageError.
+ */
+export function parseOptions(all: OptionsSpec, argv: readonly string[], allowPositionals: boolean): ParsedArgs {
   const config: NonNullable<Parameters<typeof parseArgs>[0]>['options'] = {};
   for (const [name, opt] of Object.entries(all)) {
     config[name] = {
@@ -35,7 +43,7 @@ export function parseStageArgs(spec: OptionsSpec, argv: readonly string[]): Pars
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: config, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: [...argv], options: config, allowPositionals, strict: true });
   } catch (err) {
     throw new UsageError(cleanParseError(err));
   }
@@ -131,7 +139,17 @@ export function renderHelp(stage: Stage, tool: string): string {
   lines.push('Reads JSON Lines, or JSON documents with their records in an array (--input-format), from the FILEs (or stdin; "-" is stdin) and writes JSON Lines to stdout.');
   if (stage.description) lines.push('', stage.description.trim());
   lines.push('', 'Options:');
-  const rows = [...Object.entries(stage.options), ...Object.entries(COMMON_OPTIONS as OptionsSpec)].map(([name, opt]) => {
+  lines.push(...optionLines(stage.options, COMMON_OPTIONS));
+  if (stage.examples.length) {
+    lines.push('', 'Examples:', ...stage.examples.map((e) => `  ${e}`));
+  }
+  lines.push('', EXIT_HELP, '');
+  return lines.join('\n');
+}
+
+/** The Options rows of a --help, one per declared option, for stages and commands alike. */
+export function optionLines(...specs: OptionsSpec[]): string[] {
+  const rows = specs.flatMap((spec) => Object.entries(spec)).map(([name, opt]) => {
     const flag = `${opt.short ? `-${opt.short}, ` : '    '}--${name}${opt.type === 'boolean' ? '' : ` ${opt.placeholder ?? (opt.type === 'number' ? 'N' : 'VALUE')}`}`;
     let help = opt.help;
     if (opt.choices) help += ` (one of: ${opt.choices.join(', ')})`;
@@ -140,12 +158,5 @@ export function renderHelp(stage: Stage, tool: string): string {
     return [flag, help] as const;
   });
   const width = Math.min(34, Math.max(...rows.map(([f]) => f.length)) + 2);
-  for (const [flag, help] of rows) {
-    lines.push(flag.length + 2 > width ? `  ${flag}\n  ${' '.repeat(width)}${help}` : `  ${flag.padEnd(width)}${help}`);
-  }
-  if (stage.examples.length) {
-    lines.push('', 'Examples:', ...stage.examples.map((e) => `  ${e}`));
-  }
-  lines.push('', EXIT_HELP, '');
-  return lines.join('\n');
+  return rows.map(([flag, help]) => (flag.length + 2 > width ? `  ${flag}\n  ${' '.repeat(width)}${help}` : `  ${flag.padEnd(width)}${help}`));
 }

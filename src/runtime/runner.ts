@@ -9,7 +9,7 @@ import { checkOutputPaths, parseStageArgs, renderHelp } from './options.js';
 import { InputShape } from './input-shape.js';
 import { LineWriter } from './output.js';
 import { messageOf, parseRecordLine } from './record-line.js';
-import type { JsonObject, Outcome, OutputRecord, Processor, RecordMeta, SetupContext, Stage } from './stage.js';
+import type { Env, JsonObject, Outcome, OutputRecord, Processor, RecordMeta, SetupContext, Stage } from './stage.js';
 import { RawJson } from './stage.js';
 
 export interface RunIO {
@@ -17,7 +17,7 @@ export interface RunIO {
   stdin: Readable;
   stdout: Writable;
   stderr: Writable;
-  env: Readonly<Record<string, string | undefined>>;
+  env: Env;
   /** Where SIGINT/SIGTERM arrive (the process in production, an emitter in tests). */
   signals?: NodeJS.EventEmitter;
   version: string;

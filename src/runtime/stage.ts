@@ -6,6 +6,9 @@ import type { DocumentInfo } from './sources/source.js';
 
 export type JsonObject = Record<string, unknown>;
 
+/** The process environment as the runner lends it: read, never written. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
 export interface OptionSpec {
   type: 'string' | 'number' | 'boolean' | 'list';
   help: string;
@@ -78,7 +81,7 @@ export interface SetupContext {
   readDocumentFields(path: string, fields: readonly string[]): DocumentFields;
   /** Absolute path of a file shipped under the package's data/ folder. */
   dataFile(relativePath: string): string;
-  env: Readonly<Record<string, string | undefined>>;
+  env: Env;
 }
 
 export interface Processor {

@@ -10,8 +10,6 @@ import { PATH_SEPARATOR, sectionId } from '../tagging/section-path.js';
 import type { SectionRecord } from './section-tree.js';
 import { matchToc, parseToc, type Toc, type TocEntry } from './toc.js';
 
-export const TOC_FLAGS = ['not_in_toc', 'toc_abridged', 'toc_only'] as const;
-
 export const TOC_DESCRIPTION = `With a table of contents (--toc FILE, or the "toc" of a library_rag document read as input), every
 TOC entry is a section: matched to the chunk sections by whole normalised segments (a TOC title
 ending in "..." or "\u2026" matches the segment it abridges: flag toc_abridged), with the title and
@@ -19,7 +17,6 @@ level the TOC states and toc_index (its place in the TOC). An entry no chunk rea
 after the document's other sections with direct_count and total_count 0 (flag toc_only); sections
 whose path is in no TOC entry are kept and flagged not_in_toc (toc_index null). Flat TOCs (levels
 give the nesting) and nested ones (children) alike. Without a TOC, the tree is as above.`;
-export type TocFlag = (typeof TOC_FLAGS)[number];
 
 /** A section record with the TOC's fields: toc_index is the entry's place in the TOC (null: none). */
 export type TocSectionRecord = SectionRecord & { toc_index?: number | null };

@@ -6,6 +6,7 @@ import { sectionChunkOf } from '../sections/section-chunk.js';
 import { SECTION_FLAGS, SectionTreeBuilder, type NotSorted, type SectionRecord, type SectionStats } from '../sections/section-tree.js';
 import { TOC_DESCRIPTION, TocSections, tocFromFile, type TocSectionRecord } from '../sections/toc-sections.js';
 import { DEFAULT_MAX_DEPTH } from '../tagging/chunk-fields.js';
+import { maxDepthOption } from '../tagging/max-depth-option.js';
 
 const DEFAULT_MAX_TEXT_CHARS = 20_000;
 const NOTHING: Outcome = Object.freeze({});
@@ -70,14 +71,7 @@ ${TOC_DESCRIPTION}`,
       integer: true,
       help: "keep at most N characters of a section's direct text (text_truncated says when cut)",
     },
-    'max-depth': {
-      type: 'number',
-      placeholder: 'N',
-      default: DEFAULT_MAX_DEPTH,
-      min: 1,
-      integer: true,
-      help: 'fold path segments deeper than N into the Nth (flag section_path_folded); use the N rca-tag used',
-    },
+    'max-depth': maxDepthOption('fold path segments deeper than N into the Nth (flag section_path_folded); use the N rca-tag used'),
     'spill-mb': {
       type: 'number',
       placeholder: 'MB',

@@ -1,7 +1,7 @@
 import { AUTHORITY_LEVELS, DOC_TYPES, type AuthorityLevel } from '../contracts/vocabulary.js';
 import { defineStage, type JsonObject, type Outcome, type Processor, type SetupContext } from '../runtime/stage.js';
 import { UsageError } from '../runtime/exit-codes.js';
-import { DEFAULT_MAX_DEPTH } from '../tagging/chunk-fields.js';
+import { maxDepthOption } from '../tagging/max-depth-option.js';
 import type { ContextOptions } from '../tagging/context.js';
 import { buildGazetteer } from '../tagging/gazetteer.js';
 import { buildKeywordLists } from '../tagging/keyword-lists.js';
@@ -65,14 +65,7 @@ more in all): when other work keeps the CPUs busy, --jobs 1 is faster.`,
       placeholder: 'FILE',
       help: `gazetteer CSV (sheet,column_header,label,term or label,term) replacing the built-in one; '${BUILTIN_LEXICON}' names the built-in lexicon`,
     },
-    'max-depth': {
-      type: 'number',
-      placeholder: 'N',
-      default: DEFAULT_MAX_DEPTH,
-      min: 1,
-      integer: true,
-      help: 'fold section path segments deeper than N into the Nth (flag section_path_folded); rca-count-sections must use the same N',
-    },
+    'max-depth': maxDepthOption('fold section path segments deeper than N into the Nth (flag section_path_folded); rca-count-sections must use the same N'),
     jobs: {
       type: 'string',
       placeholder: 'N',

@@ -8,7 +8,8 @@ import { negatedMentions } from '../views/claims.js';
 import type { ClaimChecker } from '../views/claim-model.js';
 import { chunkViewItems, GroundingTally, type ViewEvidence } from '../views/evidence.js';
 import { GroundingText } from '../views/grounding.js';
-import { isPlainObject, validateView } from '../views/validate-view.js';
+import { isPlainObject } from '../contracts/json.js';
+import { validateView } from '../views/validate-view.js';
 import { parseViewFields, VIEW_TYPES, type ViewFields, type ViewType } from '../views/view-types.js';
 import { ViewFieldTally } from '../views/view-field-tally.js';
 

@@ -2,6 +2,7 @@
 // checks walk the view's schema (view-shape.ts), so they cannot drift from the prompt skeleton;
 // the flag names are DESIGN.md §3's, plus rca's stricter item, key, emptiness and grounding checks.
 import type { ChunkContext } from '../contracts/chunk.js';
+import { isPlainObject } from '../contracts/json.js';
 import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
 import type { JsonObject } from '../runtime/stage.js';
 import { chunkViewEvidence, type EvidenceOptions, type ViewEvidence } from './evidence.js';
@@ -225,10 +226,6 @@ function fits(shape: FieldShape, value: unknown): boolean {
 export function flagValue(value: string): string {
   const one = value.replace(/\s+/g, ' ').trim();
   return one.length > FLAG_VALUE_MAX ? `${one.slice(0, FLAG_VALUE_MAX - 1)}…` : one;
-}
-
-export function isPlainObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function unique(flags: string[]): string[] {

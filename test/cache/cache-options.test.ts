@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultCachePath, parseDuration, resolveCacheSetting, type CacheSetting } from '../../src/cache/cache-options.js';
-import { UsageError } from '../../src/runtime/exit-codes.js';
+import { CacheSettingError, defaultCachePath, parseDuration, resolveCacheSetting, type CacheSetting } from '../../src/cache/cache-options.js';
+import { asUsage, UsageError } from '../../src/runtime/exit-codes.js';
 
 describe('defaultCachePath', () => {
   it.each<[string, Record<string, string | undefined>, string]>([
@@ -36,8 +36,8 @@ describe('resolveCacheSetting', () => {
     ['--cache with --no-cache', { cache: 'c.sqlite', 'no-cache': true }],
     ['--refresh with --no-cache', { refresh: true, 'no-cache': true }],
     ['--cache with an empty path', { cache: '' }],
-  ])('usage error: %s', (_name, values) => {
-    expect(() => resolveCacheSetting(values, env)).toThrow(UsageError);
+  ])('refused: %s', (_name, values) => {
+    expect(() => resolveCacheSetting(values, env)).toThrow(CacheSettingError);
   });
 });
 
@@ -58,5 +58,14 @@ describe('parseDuration', () => {
 
   it.each(['', '30', 'd', '-1d', '1y', '1 d', '1D', 'soon', '1d2h', '.5h'])('%j is not a duration', (text) => {
     expect(parseDuration(text)).toBeNull();
+  });
+});
+
+describe('the command-line edge', () => {
+  it('turns a cache setting error into a usage error with the same message, and lets others through', () => {
+    const read = () => asUsage(() => resolveCacheSetting({ cache: 'c', 'no-cache': true }, {}), [CacheSettingError]);
+    expect(read).toThrow(UsageError);
+    expect(read).toThrow(/^--cache and --no-cache contradict each other$/);
+    expect(() => asUsage(() => { throw new TypeError('bug'); }, [CacheSettingError])).toThrow(TypeError);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inspect } from 'node:util';
-import { GENERATE_OPTIONS, normaliseKeepAlive, resolveConfig, Secret, type Env, type GenerateOptionValues } from '../../src/generation/config.js';
+import { GENERATE_OPTIONS, normaliseKeepAlive, resolveConfig, Secret, type GenerateOptionValues } from '../../src/generation/config.js';
+import type { Env } from '../../src/runtime/stage.js';
 import { parseStageArgs } from '../../src/runtime/options.js';
 import { UsageError } from '../../src/runtime/exit-codes.js';
 

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { HostPool, parseHostSpecs, type HostPoolEvent, type HostPoolOptions, type HostSpec } from '../../src/llm/host-pool.js';
+import { HostListError, HostPool, parseHostSpecs, type HostPoolEvent, type HostPoolOptions, type HostSpec } from '../../src/llm/host-pool.js';
 import { ModelError, type GenerateReply, type GenerateRequest, type ModelClient, type ModelErrorCode, type ModelInfo } from '../../src/llm/model-client.js';
 import { createOllamaClient } from '../../src/llm/ollama-client.js';
-import { UsageError } from '../../src/runtime/exit-codes.js';
 import { startFakeOllama, type FakeOllama } from '../support/fake-ollama.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai.js';
 
@@ -164,8 +163,8 @@ describe('parseHostSpecs', () => {
     ['not a URL', ['http://'], {}, /'http:\/\/' is not a host or URL/],
     ['another scheme', ['ftp://gpu1'], {}, /must be an http or https URL/],
     ['an empty list in the environment', [], { OLLAMA_HOSTS: ',,' }, /OLLAMA_HOSTS: no host given/],
-  ])('%s is a usage error', (_name, values, env, message) => {
-    expect(() => parseHostSpecs(values, env, 2)).toThrow(UsageError);
+  ])('%s is refused with its source named', (_name, values, env, message) => {
+    expect(() => parseHostSpecs(values, env, 2)).toThrow(HostListError);
     expect(() => parseHostSpecs(values, env, 2)).toThrow(message);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ModelError, type GenerateReply, type GenerateRequest, type ModelErrorCode } from '../../src/llm/model-client.js';
-import { createOllamaClient, parseRetryAfter } from '../../src/llm/ollama-client.js';
+import { createOllamaClient } from '../../src/llm/ollama-client.js';
+import { parseRetryAfter } from '../../src/llm/http-errors.js';
 import { DEFAULT_MODELS, DEFAULT_THINKING, startFakeOllama, type FakeOllama, type FakeReply } from '../support/fake-ollama.js';
 
 const MODEL = 'mistral:latest';

@@ -1,14 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stageNames } from '../../src/cli/registry.js';
 import { ROOT, runBin } from '../support/golden.js';
 
 const SAMPLE = join(ROOT, 'test/fixtures/dackar/ad61d26ecf6e_chunks.jsonl');
-const stages = readdirSync(join(ROOT, 'src/transforms'))
-  .filter((f) => f.endsWith('.ts'))
-  .map((f) => f.slice(0, -3));
+const stages = stageNames();
 const tmp = mkdtempSync(join(tmpdir(), 'rca-bins-'));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
 
@@ -26,6 +25,11 @@ describe('bins', () => {
     expect(r.stdout).toContain('Exit status:');
   });
 
+  it('every rca-<name> bin in package.json is a registered stage', () => {
+    const bins = Object.keys(pkg.bin).filter((name) => name.startsWith('rca-')).map((name) => name.slice('rca-'.length));
+    expect(bins.sort()).toEqual(stages);
+  });
+
   it('rca --help lists every stage; rca <stage> dispatches', () => {
     const help = sh('./bin/rca --help');
     expect(help.code).toBe(0);
@@ -34,6 +38,14 @@ describe('bins', () => {
     const direct = sh(`./bin/rca-tag < ${SAMPLE}`);
     expect(viaDispatcher.code).toBe(0);
     expect(viaDispatcher.stdout).toBe(direct.stdout);
+  });
+
+  it('bare rca prints the usage on stderr and exits 2; rca --help prints it on stdout', () => {
+    const bare = sh('./bin/rca');
+    expect(bare.code).toBe(2);
+    expect(bare.stdout).toBe('');
+    expect(bare.stderr).toBe(sh('./bin/rca --help').stdout);
+    expect(bare.stderr).toMatch(/^rca — /);
   });
 
   it('rca with an unknown command is a usage error', () => {

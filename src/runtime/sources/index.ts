@@ -4,8 +4,7 @@ import { DocumentSource } from './document-source.js';
 import { JsonlSource } from './jsonl-source.js';
 import type { InputFormat, RecordSource, SourceEvent, SourceOptions } from './source.js';
 
-export { INPUT_FORMATS } from './source.js';
-export type { DocumentInfo, InputFormat, RecordSource, SourceEvent, SourceOptions } from './source.js';
+export type { InputFormat, SourceEvent } from './source.js';
 
 /** The options every stage that reads records takes. */
 export const INPUT_OPTIONS = {

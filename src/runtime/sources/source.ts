@@ -2,7 +2,6 @@
 // bytes as they are read and appends events; the runner turns each event into one record or one
 // reject, so every record of a source is accounted for whatever its format.
 import type { LineEvent } from '../line-splitter.js';
-import type { JsonObject } from '../stage.js';
 
 /** What a document source knows about the document its records come from. */
 export interface DocumentInfo {
@@ -23,7 +22,7 @@ export type DocIdFrom = 'file_name' | `metadata.${string}`;
 export type SourceEvent =
   | LineEvent
   /** One element of a document's records array; `at` names it, e.g. "chunks[12]". */
-  | { kind: 'record'; line: number; at: string; record: JsonObject; raw: string; document: DocumentInfo }
+  | { kind: 'record'; line: number; at: string; record: Record<string, unknown>; raw: string; document: DocumentInfo }
   /** A refused element (or a broken document), named like a record. */
   | { kind: 'reject'; line: number; at: string; code: string; message: string; raw: string }
   /** A one-line message about the source (e.g. which document fields were kept beside the records). */

@@ -1,12 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { EXIT, EXIT_HELP } from './exit-codes.js';
-import { messageOf, runStage } from './runner.js';
-import type { Stage } from './stage.js';
-import type { Command } from '../commands/command.js';
-
-const TRANSFORMS_DIR = new URL('../transforms/', import.meta.url);
-const COMMANDS_DIR = new URL('../commands/', import.meta.url);
+// The top of the program: the bin entry points. Everything below is reached from here.
+import { readFileSync } from 'node:fs';
+import { EXIT, EXIT_HELP } from '../runtime/exit-codes.js';
+import { messageOf, runStage } from '../runtime/runner.js';
+import type { Stage } from '../runtime/stage.js';
+import { commandNames, loadCommand, loadStage, stageNames } from './registry.js';
 
 /** Entry point of `bin/rca-<stage>`. */
 export async function runStageBin(stageName: string): Promise<void> {
@@ -16,9 +13,14 @@ export async function runStageBin(stageName: string): Promise<void> {
 /** Entry point of `bin/rca`: `rca <stage> [options]`. */
 export async function runDispatcher(): Promise<void> {
   const [first, ...rest] = process.argv.slice(2);
-  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+  // Asked for, the help is the output (stdout, 0); bare `rca` is a usage error (stderr, 2).
+  if (first === undefined) {
+    process.stderr.write(await dispatcherHelp());
+    process.exitCode = EXIT.USAGE;
+    return;
+  }
+  if (first === '--help' || first === '-h' || first === 'help') {
     process.stdout.write(await dispatcherHelp());
-    process.exitCode = first === undefined ? EXIT.USAGE : EXIT.OK;
     return;
   }
   if (first === '--version' || first === '-V') {
@@ -73,34 +75,6 @@ function routeConsoleToStderr(): void {
   console.log = toStderr;
   console.info = toStderr;
   console.debug = toStderr;
-}
-
-export async function loadStage(name: string): Promise<Stage> {
-  const mod = (await import(new URL(`${name}.js`, TRANSFORMS_DIR).href)) as { default?: Stage };
-  if (!mod.default || mod.default.name !== name) throw new Error(`transforms/${name}.js does not export its stage`);
-  return mod.default;
-}
-
-/** Stages are discovered from the transforms folder: adding a stage is adding a file there. */
-export function stageNames(): string[] {
-  return modulesIn(TRANSFORMS_DIR);
-}
-
-export function commandNames(): string[] {
-  return modulesIn(COMMANDS_DIR).filter((name) => name !== 'command');
-}
-
-function modulesIn(dir: URL): string[] {
-  return readdirSync(fileURLToPath(dir))
-    .filter((f) => f.endsWith('.js'))
-    .map((f) => f.slice(0, -3))
-    .sort();
-}
-
-export async function loadCommand(name: string): Promise<Command> {
-  const mod = (await import(new URL(`${name}.js`, COMMANDS_DIR).href)) as { default?: Command };
-  if (!mod.default || mod.default.name !== name) throw new Error(`commands/${name}.js does not export its command`);
-  return mod.default;
 }
 
 async function dispatcherHelp(): Promise<string> {
