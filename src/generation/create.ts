@@ -54,7 +54,7 @@ export async function createGenerator(config: GenerateConfig, opts: CreateOption
   }
 
   // Loaded here, not at the top: the extractive backend sends no request.
-  const [{ RequestGate }, { createModelBackend }] = await Promise.all([import('./scheduler.js'), import('./model-backend.js')]);
+  const [{ RequestGate }, { createModelBackend }] = await Promise.all([import('./request-gate.js'), import('./model-backend.js')]);
   const servers = await connect(config, opts, now);
   const gate = new RequestGate(servers.slots, now);
   const control = new RunControl(now, config.giveUpAfterMs, servers.describe);

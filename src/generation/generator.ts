@@ -13,7 +13,7 @@ import type { GenerateConfig } from './config.js';
 import { runLadder, type LadderPolicy, type ViewResult } from './ladder.js';
 import { readTaggedChunk, viewsToGenerate, withRequests, withResults } from './record.js';
 import type { Clock, RunControl } from './run-control.js';
-import type { RequestGate } from './scheduler.js';
+import type { RequestGate } from './request-gate.js';
 import { dryRunSummary, GenerationStats, hostLines, hostsJson, progressText, summaryLines } from './stats.js';
 import type { ViewCache } from './view-cache.js';
 

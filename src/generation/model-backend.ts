@@ -16,7 +16,7 @@ import { MAX_RETRY_DELAY_MS, type GenerateConfig } from './config.js';
 import { attemptPrompt, generateRequest, renderChatCompletion, renderOllamaRequest, type AttemptPrompt } from './requests.js';
 import { isSectionJob, type SectionJob } from './section-job.js';
 import type { RunControl } from './run-control.js';
-import type { RequestGate } from './scheduler.js';
+import type { RequestGate } from './request-gate.js';
 
 export interface ModelBackendDeps {
   /** Null for --dry-run: nothing is sent. */
