@@ -10,7 +10,7 @@ import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import type { JsonObject } from '../runtime/stage.js';
 import type { ChildrenCut } from '../views/section-prompt.js';
 import type { TextCut } from '../views/text-cut.js';
-import type { ViewType } from '../views/view-types.js';
+import type { ViewType } from '../contracts/vocabulary.js';
 import type { BackendName, ModelOptions } from './config.js';
 import type { SectionJob } from './section-job.js';
 

@@ -1,11 +1,12 @@
 // The options generate and summarize share, and their resolution into one run configuration
-// (flags first, then the environment, then the defaults). Pure: the environment is passed in.
+// (flags first, then the environment, then the defaults). Pure: the environment is passed in. A
+// bad value is a ConfigError (or the ViewListError of --views); the stages make it a usage error.
 import { CACHE_OPTIONS, resolveCacheSetting, type CacheSetting } from '../cache/cache-options.js';
 import { parseHostSpecs, type HostSpec } from '../llm/host-pool.js';
 import { resolveBaseUrl } from '../llm/openai-client.js';
-import { UsageError } from '../runtime/exit-codes.js';
 import type { OptionsSpec, OptionValues } from '../runtime/stage.js';
-import { parseViewList, VIEW_TYPES, type ViewType } from '../views/view-types.js';
+import { parseViewList, ViewListError } from '../views/view-types.js';
+import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 
 // ollama: the product (model output), on one host or spread over several; openai: any server
 // with an OpenAI-compatible /v1/chat/completions (vLLM, llama.cpp's server, LM Studio, TGI,
@@ -13,6 +14,34 @@ import { parseViewList, VIEW_TYPES, type ViewType } from '../views/view-types.js
 // server and as the baseline model output is compared with.
 export const BACKENDS = ['ollama', 'openai', 'extractive'] as const;
 export type BackendName = (typeof BACKENDS)[number];
+
+/** What sets the backends apart, in one place: everything else reads these, never a backend's name. */
+export interface BackendTraits {
+  /** Where its requests go: Ollama hosts (--host), one OpenAI-compatible API (--base-url), or nowhere. */
+  server: 'hosts' | 'base-url' | 'none';
+  /** --num-ctx (and OLLAMA_NUM_CTX) may be given: false where the server fixes its context when it starts. */
+  takesNumCtx: boolean;
+  /** num_ctx is sent and recorded: the context a prompt must fit and a reply's counts are held to. */
+  sendsNumCtx: boolean;
+  /** It sends requests --dry-run can show. */
+  sendsRequests: boolean;
+  /** --model-id stands in for a model digest the server does not report. */
+  takesModelId: boolean;
+}
+
+export const BACKEND_TRAITS: Readonly<Record<BackendName, BackendTraits>> = {
+  ollama: { server: 'hosts', takesNumCtx: true, sendsNumCtx: true, sendsRequests: true, takesModelId: false },
+  openai: { server: 'base-url', takesNumCtx: false, sendsNumCtx: false, sendsRequests: true, takesModelId: true },
+  extractive: { server: 'none', takesNumCtx: true, sendsNumCtx: false, sendsRequests: false, takesModelId: false },
+};
+
+/** A bad value among the options or the environment; the stage reports it as a usage error. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** What resolveConfig may throw about its values (cache-options and host-pool throw usage errors of their own). */
+export const CONFIG_ERRORS = [ConfigError, ViewListError] as const;
 
 export const DEFAULT_HOST = 'http://localhost:11434';
 export const DEFAULT_MODEL = 'mistral:latest';
@@ -106,16 +135,17 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 export function resolveConfig(options: GenerateOptionValues, env: Env): GenerateConfig {
   const backend = options.backend as BackendName;
+  const traits = BACKEND_TRAITS[backend];
   const server = resolveServer(backend, options, env);
   const model = firstSet(options.model, env.OLLAMA_MODEL) ?? DEFAULT_MODEL;
   // An OpenAI-compatible server fixes its context length when it starts (vLLM's --max-model-len).
-  if (backend === 'openai' && options['num-ctx'] !== undefined) throw new UsageError('--num-ctx is for Ollama; an OpenAI-compatible server sets its context length when it starts');
-  const numCtx = options['num-ctx'] ?? (backend === 'openai' ? undefined : numCtxFromEnv(env.OLLAMA_NUM_CTX)) ?? DEFAULT_NUM_CTX;
-  if (options.timeout <= 0) throw new UsageError(`--timeout must be more than 0 seconds, got ${options.timeout}`);
-  if (options['load-timeout'] <= 0) throw new UsageError(`--load-timeout must be more than 0 seconds, got ${options['load-timeout']}`);
-  if (backend === 'extractive' && options['dry-run']) throw new UsageError('--dry-run shows the requests a model would get; --backend extractive sends none');
+  if (!traits.takesNumCtx && options['num-ctx'] !== undefined) throw new ConfigError('--num-ctx is for Ollama; an OpenAI-compatible server sets its context length when it starts');
+  const numCtx = options['num-ctx'] ?? (traits.takesNumCtx ? numCtxFromEnv(env.OLLAMA_NUM_CTX) : undefined) ?? DEFAULT_NUM_CTX;
+  if (options.timeout <= 0) throw new ConfigError(`--timeout must be more than 0 seconds, got ${options.timeout}`);
+  if (options['load-timeout'] <= 0) throw new ConfigError(`--load-timeout must be more than 0 seconds, got ${options['load-timeout']}`);
+  if (!traits.sendsRequests && options['dry-run']) throw new ConfigError('--dry-run shows the requests a model would get; --backend extractive sends none');
   const cache = resolveCacheSetting(options, env);
-  if (cache.modelId !== undefined && backend !== 'openai') throw new UsageError('--model-id is for --backend openai (an Ollama model is known by its digest)');
+  if (cache.modelId !== undefined && !traits.takesModelId) throw new ConfigError('--model-id is for --backend openai (an Ollama model is known by its digest)');
   return {
     backend,
     ...server,
@@ -144,23 +174,24 @@ export function resolveConfig(options: GenerateOptionValues, env: Env): Generate
 function resolveServer(backend: BackendName, options: GenerateOptionValues, env: Env): Pick<GenerateConfig, 'host' | 'hosts' | 'apiKey'> {
   const baseUrl = options['base-url'];
   const keyVariable = options['api-key-env'];
-  if (backend === 'openai') {
+  const { server } = BACKEND_TRAITS[backend];
+  if (server === 'base-url') {
     if (baseUrl === undefined || baseUrl.trim() === '') {
-      throw new UsageError("--backend openai needs --base-url URL, the server's OpenAI-compatible API (e.g. http://localhost:8000/v1)");
+      throw new ConfigError("--backend openai needs --base-url URL, the server's OpenAI-compatible API (e.g. http://localhost:8000/v1)");
     }
-    if (options.host.some((h) => h.trim() !== '')) throw new UsageError('--host names Ollama servers; with --backend openai the server is --base-url');
+    if (options.host.some((h) => h.trim() !== '')) throw new ConfigError('--host names Ollama servers; with --backend openai the server is --base-url');
     let host: string;
     try {
       host = resolveBaseUrl(baseUrl).host;
     } catch (err) {
       // resolveBaseUrl throws a TypeError for a value that is not an http(s) URL.
-      throw new UsageError(`--base-url: ${err instanceof Error ? err.message : String(err)}`);
+      throw new ConfigError(`--base-url: ${err instanceof Error ? err.message : String(err)}`);
     }
     return { host, hosts: [], apiKey: keyVariable === undefined ? null : apiKeyFrom(keyVariable, env) };
   }
-  if (baseUrl !== undefined) throw new UsageError('--base-url is for --backend openai; Ollama hosts are given with --host');
-  if (keyVariable !== undefined) throw new UsageError('--api-key-env is for --backend openai');
-  if (backend === 'extractive') return { host: null, hosts: [], apiKey: null };
+  if (baseUrl !== undefined) throw new ConfigError('--base-url is for --backend openai; Ollama hosts are given with --host');
+  if (keyVariable !== undefined) throw new ConfigError('--api-key-env is for --backend openai');
+  if (server === 'none') return { host: null, hosts: [], apiKey: null };
   const hosts = parseHostSpecs(options.host, env, options.concurrency);
   return { host: hosts.map((h) => h.url).join(','), hosts, apiKey: null };
 }
@@ -170,9 +201,9 @@ const VARIABLE_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // The key comes only from the variable the user names: never a default variable, never a flag
 // (a flag's value shows in `ps` and in shell history).
 function apiKeyFrom(name: string, env: Env): Secret {
-  if (!VARIABLE_NAME_RE.test(name)) throw new UsageError(`--api-key-env expects the name of an environment variable, got '${name}'`);
+  if (!VARIABLE_NAME_RE.test(name)) throw new ConfigError(`--api-key-env expects the name of an environment variable, got '${name}'`);
   const value = env[name]?.trim();
-  if (value === undefined || value === '') throw new UsageError(`--api-key-env ${name}: the variable is not set or empty`);
+  if (value === undefined || value === '') throw new ConfigError(`--api-key-env ${name}: the variable is not set or empty`);
   return new Secret(value);
 }
 
@@ -209,7 +240,7 @@ function firstSet(...values: (string | undefined)[]): string | undefined {
 function numCtxFromEnv(raw: string | undefined): number | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const n = Number(raw.trim());
-  if (!Number.isInteger(n) || n < 256) throw new UsageError(`OLLAMA_NUM_CTX must be a whole number of at least 256, got '${raw}'`);
+  if (!Number.isInteger(n) || n < 256) throw new ConfigError(`OLLAMA_NUM_CTX must be a whole number of at least 256, got '${raw}'`);
   return n;
 }
 
@@ -221,5 +252,5 @@ export function normaliseKeepAlive(raw: string): string {
   const value = raw.trim();
   if (SECONDS_RE.test(value)) return `${value}s`;
   if (DURATION_RE.test(value)) return value;
-  throw new UsageError(`--keep-alive expects a duration such as 30m, 2h or -1, got '${raw}'`);
+  throw new ConfigError(`--keep-alive expects a duration such as 30m, 2h or -1, got '${raw}'`);
 }

@@ -20,7 +20,7 @@
 //   grammar whose {m,n} repetition reaches it (400 "failed to parse grammar").
 // The contract itself (rca schema KIND, the validator) has no maxima: a longer value written by
 // another tool is still valid; only what the model is asked for is bounded.
-import type { JsonSchema } from '../contracts/runtime.js';
+import type { JsonSchema } from '../contracts/json.js';
 import { SECTION_QUALITY } from '../views/section-validate.js';
 import { QUALITY_GATES } from '../views/validate-view.js';
 

@@ -7,7 +7,7 @@
 import type { HostStats } from '../llm/host-pool.js';
 import { RawJson, type JsonObject, type Outcome, type Processor, type RecordMeta } from '../runtime/stage.js';
 import { GroundingText } from '../views/grounding.js';
-import type { ViewType } from '../views/view-types.js';
+import type { ViewType } from '../contracts/vocabulary.js';
 import type { Backend, Job, ViewJob } from './backend.js';
 import type { GenerateConfig } from './config.js';
 import { runLadder, type LadderPolicy, type ViewResult } from './ladder.js';

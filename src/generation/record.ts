@@ -6,7 +6,7 @@ import { checkerFor } from '../contracts/runtime.js';
 import { chunkTextOf } from '../tagging/chunk-fields.js';
 import type { JsonObject } from '../runtime/stage.js';
 import { isPlainObject } from '../views/validate-view.js';
-import type { ViewType } from '../views/view-types.js';
+import type { ViewType } from '../contracts/vocabulary.js';
 import type { ViewResult } from './ladder.js';
 
 export interface TaggedChunk {

@@ -1,7 +1,8 @@
 // What one attempt sends to the model: the prompt (with the previous attempt's feedback first and
 // the chunk text cut when asked), the view's JSON Schema as `format`, and the fixed options; and
 // how --dry-run shows it for each backend.
-import { jsonSchemaFor, type JsonSchema } from '../contracts/runtime.js';
+import { jsonSchemaFor } from '../contracts/runtime.js';
+import type { JsonSchema } from '../contracts/json.js';
 import type { GenerateRequest } from '../llm/model-client.js';
 import { chatCompletionBody, resolveBaseUrl } from '../llm/openai-client.js';
 import type { JsonObject } from '../runtime/stage.js';
@@ -9,7 +10,7 @@ import { buildPrompt } from '../views/prompt-text.js';
 import type { SectionView } from '../views/section-view.js';
 import type { ChildrenCut } from '../views/section-prompt.js';
 import type { TextCut } from '../views/text-cut.js';
-import { VIEW_TYPES, type ViewType } from '../views/view-types.js';
+import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 import type { AttemptInput, Job } from './backend.js';
 import type { GenerateConfig } from './config.js';
 import { boundedFormat } from './format-bounds.js';

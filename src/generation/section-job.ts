@@ -3,7 +3,8 @@
 // from a chunk view: the prompt, the JSON Schema sent as `format`, the reply check and the name
 // of the text in feedback. Model backends reach them through attemptPrompt and generateRequest
 // (requests.ts), the ladder through checkReply; everything else is shared with the chunk views.
-import { checkerFor, jsonSchemaFor, type JsonSchema } from '../contracts/runtime.js';
+import { checkerFor, jsonSchemaFor } from '../contracts/runtime.js';
+import type { JsonSchema } from '../contracts/json.js';
 import type { JsonObject } from '../runtime/stage.js';
 import type { ViewEvidence } from '../views/evidence.js';
 import { buildSectionPrompt, sectionSourceName } from '../views/section-prompt.js';

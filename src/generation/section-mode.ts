@@ -19,7 +19,7 @@ import { parseLexiconCsv, type LexiconEntry } from '../tagging/lexicon.js';
 import { sectionSources } from '../views/section-validate.js';
 import { flattenSectionSummary, SECTION_VIEW, type ChildSummary, type SectionInput } from '../views/section-view.js';
 import { isPlainObject } from '../views/validate-view.js';
-import { VIEW_TYPES } from '../views/view-types.js';
+import { VIEW_TYPES } from '../contracts/vocabulary.js';
 import type { GenerateConfig } from './config.js';
 import { createGenerator, type CreateOptions } from './create.js';
 import { Generator, type GeneratorDeps, type Prepared } from './generator.js';

@@ -13,7 +13,7 @@ import { negationScopes, type NegationScope } from '../tagging/negation.js';
 import { GroundingText, numbersIn } from '../views/grounding.js';
 import { QUALITY_GATES } from '../views/validate-view.js';
 import { emptyView } from '../views/view-skeleton.js';
-import type { ViewType } from '../views/view-types.js';
+import type { ViewType } from '../contracts/vocabulary.js';
 
 export const EXTRACTIVE_BACKEND = 'extractive';
 /** Names the rules in provenance; bump when the output for a given input changes. */

@@ -24,3 +24,16 @@ export class UsageError extends Error {
 export class FatalError extends Error {
   override name = 'FatalError';
 }
+
+/**
+ * Runs a domain module's reading of command-line values at the edge: the errors it throws of
+ * the given classes become usage errors with the same message (the module itself knows no exit codes).
+ */
+export function asUsage<T>(read: () => T, errors: readonly (abstract new (...args: never[]) => Error)[]): T {
+  try {
+    return read();
+  } catch (err) {
+    if (errors.some((kind) => err instanceof kind)) throw new UsageError((err as Error).message);
+    throw err;
+  }
+}

@@ -1,7 +1,9 @@
 import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
 import { combinedText, flattenView } from '../views/flatten-view.js';
 import { ViewFieldTally } from '../views/view-field-tally.js';
-import { parseViewFields, VIEW_TYPES, type ViewFields, type ViewType } from '../views/view-types.js';
+import { asUsage } from '../runtime/exit-codes.js';
+import { parseViewFields, ViewListError, type ViewFields } from '../views/view-types.js';
+import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 
 export default defineStage({
   name: 'flatten',
@@ -32,7 +34,7 @@ views' lines, for one embedding per chunk ("" when both views are empty).`,
     },
   },
   create(options) {
-    return new Flattener(parseViewFields(options['from-fields']), options.combined, options['from-fields'].length > 0);
+    return new Flattener(asUsage(() => parseViewFields(options['from-fields']), [ViewListError]), options.combined, options['from-fields'].length > 0);
   },
 });
 

@@ -1,5 +1,6 @@
+import { asUsage } from '../runtime/exit-codes.js';
 import { defineStage } from '../runtime/stage.js';
-import { GENERATE_OPTIONS, resolveConfig } from '../generation/config.js';
+import { CONFIG_ERRORS, GENERATE_OPTIONS, resolveConfig } from '../generation/config.js';
 import { createGenerator } from '../generation/create.js';
 import { createSectionGenerator, resolveSectionMode, SECTION_DESCRIPTION, SECTION_OPTIONS } from '../generation/section-mode.js';
 
@@ -55,7 +56,7 @@ export default defineStage({
   ],
   options: { ...GENERATE_OPTIONS, ...SECTION_OPTIONS },
   create(options, setup) {
-    const config = resolveConfig(options, setup.env);
+    const config = asUsage(() => resolveConfig(options, setup.env), CONFIG_ERRORS);
     const sections = resolveSectionMode(options, setup);
     return sections === null ? createGenerator(config) : createSectionGenerator(config, sections);
   },

@@ -4,7 +4,9 @@ import { chunkTextOf } from '../tagging/chunk-fields.js';
 import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
 import { buildPrompt } from '../views/prompt-text.js';
 import type { TextCut } from '../views/text-cut.js';
-import { parseViewList, VIEW_TYPES, type ViewType } from '../views/view-types.js';
+import { asUsage } from '../runtime/exit-codes.js';
+import { parseViewList, ViewListError } from '../views/view-types.js';
+import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 
 export default defineStage({
   name: 'prompt',
@@ -37,7 +39,7 @@ without text, is rejected (NOT_TAGGED, BAD_CONTEXT, BAD_NER_SEED, NO_TEXT).`,
     },
   },
   create(options) {
-    return new Prompter(parseViewList(options.views), options['max-chars']);
+    return new Prompter(asUsage(() => parseViewList(options.views), [ViewListError]), options['max-chars']);
   },
 });
 

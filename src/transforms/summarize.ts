@@ -1,8 +1,8 @@
 import { defineStage, RawJson, type JsonObject } from '../runtime/stage.js';
-import { GENERATE_OPTIONS, resolveConfig } from '../generation/config.js';
+import { CONFIG_ERRORS, GENERATE_OPTIONS, resolveConfig } from '../generation/config.js';
 import { createGenerator } from '../generation/create.js';
 import { createSectionGenerator, resolveSectionMode, SECTION_DESCRIPTION, SECTION_OPTIONS } from '../generation/section-mode.js';
-import { UsageError } from '../runtime/exit-codes.js';
+import { asUsage, UsageError } from '../runtime/exit-codes.js';
 import { DEFAULT_VIEW_FIELDS } from '../views/view-types.js';
 import { GENERATE_DESCRIPTION } from './generate.js';
 import { Flattener } from './flatten.js';
@@ -42,7 +42,7 @@ ${SECTION_DESCRIPTION}`,
     },
   },
   create(options, setup) {
-    const config = resolveConfig(options, setup.env);
+    const config = asUsage(() => resolveConfig(options, setup.env), CONFIG_ERRORS);
     const sections = resolveSectionMode(options, setup);
     if (sections !== null) {
       if (options.combined) throw new UsageError('--combined joins the chunk views; a section has one view, its embedding text is already whole');

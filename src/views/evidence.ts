@@ -21,7 +21,7 @@ import { EvidenceText, normaliseTokens } from './evidence-text.js';
 import { contentWords, exactAt, locate, splitSentences, type Located, type MatchKind } from './evidence-match.js';
 import { numbersIn, type GroundingText } from './grounding.js';
 import { VIEW_SHAPES } from './view-shape.js';
-import type { ViewType } from './view-types.js';
+import type { ViewType } from '../contracts/vocabulary.js';
 
 export type FieldRole = 'claim' | 'summary' | 'entity' | 'id' | 'free';
 

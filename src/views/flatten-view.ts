@@ -1,7 +1,7 @@
 // Embedding text of a view (DESIGN.md §3): one "LABEL: value" line per non-empty field, in a
 // fixed order; empty fields give no line; an empty or missing view gives "". Zod-free: flatten
 // runs over whole corpora and must not pay for the schemas (a unit test ties these paths to them).
-import type { ViewType } from './view-types.js';
+import type { ViewType } from '../contracts/vocabulary.js';
 
 export interface FlattenLayout {
   /** Joins the items of a list field. */

@@ -7,7 +7,7 @@ import { NER_SEED_KEYS, type DocType } from '../contracts/vocabulary.js';
 import { cutText, type TextCut } from './text-cut.js';
 import { QUALITY_GATES } from './validate-view.js';
 import { emptyView } from './view-skeleton.js';
-import type { ViewType } from './view-types.js';
+import type { ViewType } from '../contracts/vocabulary.js';
 
 export const COMMON_CONTRACT = `You are an information extraction engine for nuclear plant reliability documents.
 Return ONLY valid JSON. Do not include markdown, comments, or extra text.

@@ -8,7 +8,7 @@ import { chunkViewEvidence, type EvidenceOptions, type ViewEvidence } from './ev
 import { GroundingText, quotedPhrases } from './grounding.js';
 import { normalisedPaths, stampProvenance } from './view-skeleton.js';
 import { VIEW_SHAPES, type FieldShape, type ObjectShape } from './view-shape.js';
-import type { ViewType } from './view-types.js';
+import type { ViewType } from '../contracts/vocabulary.js';
 
 export const QUALITY_GATES = {
   minScopeChars: 15,

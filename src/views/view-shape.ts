@@ -1,8 +1,9 @@
 // A plain description of each view, read once from its JSON Schema (generated from the zod
 // contract). The skeleton and the validator walk this description, so adding or renaming a field
 // in src/contracts/views.ts changes the prompt template and the checks together.
-import { jsonSchemaFor, type JsonSchema } from '../contracts/runtime.js';
-import { VIEW_TYPES, type ViewType } from './view-types.js';
+import { jsonSchemaFor } from '../contracts/runtime.js';
+import type { JsonSchema } from '../contracts/json.js';
+import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 
 export type FieldShape =
   | { kind: 'string' }

@@ -3,7 +3,7 @@ import type { View } from '../contracts/views.js';
 import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
 import type { JsonObject } from '../runtime/stage.js';
 import { VIEW_SHAPES, type FieldShape } from './view-shape.js';
-import type { ViewType } from './view-types.js';
+import type { ViewType } from '../contracts/vocabulary.js';
 
 type TrustedKey = (typeof TRUSTED_KEYS)[number];
 

@@ -7,7 +7,7 @@ import { FLATTEN_LAYOUTS } from '../../src/views/flatten-view.js';
 import { GROUNDED_FIELDS } from '../../src/views/validate-view.js';
 import { VIEW_SHAPES, type FieldShape } from '../../src/views/view-shape.js';
 import { emptyView } from '../../src/views/view-skeleton.js';
-import { VIEW_TYPES } from '../../src/views/view-types.js';
+import { VIEW_TYPES } from '../../src/contracts/vocabulary.js';
 
 const CTX: ChunkContext = {
   doc_id: 'D1',

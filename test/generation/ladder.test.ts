@@ -5,7 +5,7 @@ import type { AttemptInput, Backend, BackendReply, ViewJob } from '../../src/gen
 import { runLadder, type LadderPolicy } from '../../src/generation/ladder.js';
 import { ModelError } from '../../src/llm/model-client.js';
 import { GroundingText } from '../../src/views/grounding.js';
-import type { ViewType } from '../../src/views/view-types.js';
+import type { ViewType } from '../../src/contracts/vocabulary.js';
 
 const CONTEXT: ChunkContext = {
   doc_id: 'cr1',
