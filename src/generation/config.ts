@@ -5,8 +5,8 @@ import { CACHE_OPTIONS, resolveCacheSetting, type CacheSetting } from '../cache/
 import { parseHostSpecs, type HostSpec } from '../llm/host-pool.js';
 import { resolveBaseUrl } from '../llm/openai-client.js';
 import type { OptionsSpec, OptionValues } from '../runtime/stage.js';
+import { SECTION_VIEW, VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 import { parseViewList, ViewListError } from '../views/view-types.js';
-import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 
 // ollama: the product (model output), on one host or spread over several; openai: any server
 // with an OpenAI-compatible /v1/chat/completions (vLLM, llama.cpp's server, LM Studio, TGI,
@@ -88,6 +88,46 @@ export const GENERATE_OPTIONS = {
 } as const satisfies OptionsSpec;
 
 export type GenerateOptionValues = OptionValues<typeof GENERATE_OPTIONS>;
+
+export const SECTION_OPTIONS = {
+  view: {
+    type: 'string',
+    placeholder: 'VIEW',
+    choices: [SECTION_VIEW],
+    help: 'section_summary: summarise the sections of rca-count-sections output, one view per section, instead of the chunk views (--views)',
+  },
+  'bottom-up': {
+    type: 'boolean',
+    default: false,
+    help: "with --view section_summary: a section's prompt also holds its subsections' summaries, so headings without text of their own and whole chapters get summaries",
+  },
+} as const satisfies OptionsSpec;
+
+export const SECTION_DESCRIPTION = `--view section_summary reads rca-count-sections records instead of tagged chunks and writes
+one section_summary per section: {section_id, doc_id, section_path, view_type, summary (100 to
+200 words), concepts (5 to 10 exact phrases of the section), chunk_count, citations}, its flags
+under view_flags.section_summary (the record's own flags are count-sections'). --bottom-up adds
+the summaries of a section's subsections to its prompt (they come first in count-sections output),
+so a chapter is summarised from its own text and its sections' summaries; memory holds only the
+summaries waiting for their parent. A section with no text of its own and no child summary passes
+through without a view. --backend extractive takes the leading sentences and the lexicon terms
+and identifiers of the section (and of its children's summaries).`;
+
+/** --view section_summary: the sections' view, its children's summaries in its prompt with --bottom-up. */
+export interface SectionMode {
+  bottomUp: boolean;
+}
+
+/** The section settings of a run, or null for the chunk views. */
+export function resolveSectionMode(options: { view: string | undefined; 'bottom-up': boolean; views: string[] }): SectionMode | null {
+  if (options.view === undefined) {
+    if (options['bottom-up']) throw new ConfigError('--bottom-up works with --view section_summary');
+    return null;
+  }
+  const defaultViews = options.views.length === VIEW_TYPES.length && VIEW_TYPES.every((v, i) => options.views[i] === v);
+  if (!defaultViews) throw new ConfigError('--views names chunk views and --view section_summary summarises sections: give one or the other');
+  return { bottomUp: options['bottom-up'] };
+}
 
 export interface ModelOptions {
   temperature: number;

@@ -22,7 +22,7 @@
 // another tool is still valid; only what the model is asked for is bounded.
 import type { JsonSchema } from '../contracts/json.js';
 import { SECTION_QUALITY } from '../views/section-validate.js';
-import { QUALITY_GATES } from '../views/validate-view.js';
+import { QUALITY_GATES } from '../views/kinds/retrieval-summary.js';
 
 export interface StringBound {
   minLength?: number;

@@ -11,7 +11,7 @@ import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import type { RcaFrame, RetrievalSummary, View } from '../contracts/views.js';
 import { negationScopes, type NegationScope } from '../tagging/negation.js';
 import { GroundingText, numbersIn } from '../views/grounding.js';
-import { QUALITY_GATES } from '../views/validate-view.js';
+import { QUALITY_GATES } from '../views/kinds/retrieval-summary.js';
 import { emptyView } from '../views/view-skeleton.js';
 import type { ViewType } from '../contracts/vocabulary.js';
 
@@ -33,17 +33,32 @@ const MIN_KEYWORDS = QUALITY_GATES.minKeywords;
 // Leading sentences are added to the scope until it says this much (one short sentence rarely does).
 const SCOPE_TARGET_CHARS = 60;
 
+/** The retrieval_summary builder of the view's kind (src/views/kinds/retrieval-summary.ts). */
+export function extractiveRetrievalSummary(input: ExtractiveInput): RetrievalSummary {
+  return retrievalSummary(input, classifiedUnits(input));
+}
+
+/** The rca_frame builder of the view's kind (src/views/kinds/rca-frame.ts). */
+export function extractiveRcaFrame(input: ExtractiveInput): RcaFrame {
+  return rcaFrame(input.context, classifiedUnits(input));
+}
+
+const BUILDERS: { readonly [V in ViewType]: (input: ExtractiveInput) => View } = { retrieval_summary: extractiveRetrievalSummary, rca_frame: extractiveRcaFrame };
+
 export function extractiveView(view: 'retrieval_summary', input: ExtractiveInput): RetrievalSummary;
 export function extractiveView(view: 'rca_frame', input: ExtractiveInput): RcaFrame;
 export function extractiveView(view: ViewType, input: ExtractiveInput): View;
 export function extractiveView(view: ViewType, input: ExtractiveInput): View {
-  // Only the units a view can still use are kept (see NeededUnits): memory stays bounded by the
-  // item caps, not by the length of the text. A reference line ("Related evaluation:
-  // ECA-2026-0007") is no fact, action or scope: its ids are keywords, and it goes nowhere.
+  return BUILDERS[view](input);
+}
+
+// Only the units a view can still use are kept (see NeededUnits): memory stays bounded by the
+// item caps, not by the length of the text. A reference line ("Related evaluation:
+// ECA-2026-0007") is no fact, action or scope: its ids are keywords, and it goes nowhere.
+function classifiedUnits(input: ExtractiveInput): Classified[] {
   const needed = new NeededUnits(input.text, input.context.section_role);
   eachUnit(input.text, needed);
-  const classified = needed.kept;
-  return view === 'retrieval_summary' ? retrievalSummary(input, classified) : rcaFrame(input.context, classified);
+  return needed.kept;
 }
 
 interface Classified {

@@ -1,9 +1,8 @@
-import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
-import { combinedText, flattenView } from '../views/flatten-view.js';
-import { ViewFieldTally } from '../views/view-field-tally.js';
 import { asUsage } from '../runtime/exit-codes.js';
+import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
+import { embeddingTexts } from '../views/flatten-view.js';
+import { ViewFieldTally } from '../views/view-field-tally.js';
 import { parseViewFields, ViewListError, type ViewFields } from '../views/view-types.js';
-import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 
 export default defineStage({
   name: 'flatten',
@@ -51,33 +50,11 @@ export class Flattener {
 
   process(record: JsonObject): Outcome {
     this.tally.see(record);
-    const texts: Partial<Record<ViewType | 'combined', string>> = {};
-    for (const view of VIEW_TYPES) {
-      const field = this.fields[view];
-      texts[view] = field === undefined ? '' : flattenView(view, record[field]);
-    }
-    if (this.combined) texts.combined = combinedText(sectionPathOf(record, this.fields), VIEW_TYPES.map((v) => texts[v] ?? ''));
-    return { records: [{ ...record, embedding_text: texts }] };
+    return { records: [{ ...record, embedding_text: embeddingTexts(record, this.fields, this.combined) }] };
   }
 
   /** As rca-validate warns: a field named for the views that no record has. */
   summary(): string[] {
     return this.tally.summary();
   }
-}
-
-// The trusted path first; a view's stamped citations next; the raw upstream path last.
-function sectionPathOf(record: JsonObject, fields: ViewFields): string {
-  const candidates: unknown[] = [field(record.context, 'section_path')];
-  for (const view of VIEW_TYPES) {
-    const name = fields[view];
-    if (name !== undefined) candidates.push(field(field(record[name], 'citations'), 'section_path'));
-  }
-  candidates.push(record.section_path, record.sectionPath);
-  for (const c of candidates) if (typeof c === 'string' && c.trim() !== '') return c;
-  return '';
-}
-
-function field(value: unknown, key: string): unknown {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject)[key] : undefined;
 }

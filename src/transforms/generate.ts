@@ -1,8 +1,10 @@
 import { asUsage } from '../runtime/exit-codes.js';
 import { defineStage } from '../runtime/stage.js';
-import { CONFIG_ERRORS, GENERATE_OPTIONS, resolveConfig } from '../generation/config.js';
+import { CONFIG_ERRORS, GENERATE_OPTIONS, resolveConfig, resolveSectionMode, SECTION_DESCRIPTION, SECTION_OPTIONS } from '../generation/config.js';
 import { createGenerator } from '../generation/create.js';
-import { createSectionGenerator, resolveSectionMode, SECTION_DESCRIPTION, SECTION_OPTIONS } from '../generation/section-mode.js';
+import { parseLexiconCsv } from '../tagging/lexicon.js';
+import type { SetupContext } from '../runtime/stage.js';
+import type { ExtractiveSetup } from '../views/kinds/record-kind.js';
 
 export const GENERATE_DESCRIPTION = `Reads records written by rca-tag (context, ner_seed, text) and asks the model for each view,
 --concurrency requests at a time across records; records come out in input order.
@@ -57,7 +59,12 @@ export default defineStage({
   options: { ...GENERATE_OPTIONS, ...SECTION_OPTIONS },
   create(options, setup) {
     const config = asUsage(() => resolveConfig(options, setup.env), CONFIG_ERRORS);
-    const sections = resolveSectionMode(options, setup);
-    return sections === null ? createGenerator(config) : createSectionGenerator(config, sections);
+    const sections = asUsage(() => resolveSectionMode(options), CONFIG_ERRORS);
+    return createGenerator(config, { sections, extractiveSetup: extractiveSetup(setup) });
   },
 });
+
+/** The built-in lexicon, read only when an extractive builder asks for it (the sections'). */
+export function extractiveSetup(setup: SetupContext): ExtractiveSetup {
+  return { lexicon: () => parseLexiconCsv(setup.readText(setup.dataFile('lexicon/rca-default.csv')), 'builtin') };
+}
