@@ -41,6 +41,7 @@ describe('the first attempt of a view is built once', () => {
     const policy = ladderPolicy(config);
     const sent: GenerateRequest[] = [];
     const client: ModelClient = {
+      host: 'http://test',
       preflight: async () => ({ model: 'm', digest: 'd' }),
       generate: async (request) => (sent.push(request), { content: '{}', doneReason: 'stop', promptTokens: 1, outputTokens: 1 }),
     };
