@@ -15,14 +15,7 @@ import { splitSentences } from './evidence-match.js';
 import { GroundingText, numbersIn, quotedPhrases } from './grounding.js';
 import { SECTION_SUMMARY_SHAPE, stampSectionProvenance, type ChildSummary, type SectionInput } from './section-view.js';
 import { flagValue, keepContractKeys, shapeFlags } from './validate-view.js';
-
-export const SECTION_QUALITY = {
-  targetWords: { min: 100, max: 200 },
-  minWords: 60,
-  maxWords: 250,
-  targetConcepts: { min: 5, max: 10 },
-  wordsPerConcept: 10,
-} as const;
+import { SECTION_QUALITY } from './kinds/section-summary.js';
 
 // A phrase never spans two sources: a separator no concept or number can contain.
 const SOURCE_SEPARATOR = '\n|\n';

@@ -6,7 +6,7 @@ import { checkerFor, jsonSchemaFor } from '../../src/contracts/runtime.js';
 import { boundedFormat, FORMAT_BOUNDS, FORMAT_BUDGET_CHARS, GRAMMAR_REPETITION_LIMIT, worstCaseChars } from '../../src/generation/format-bounds.js';
 import { formatOf, generateRequest } from '../../src/generation/requests.js';
 import { chatCompletionBody } from '../../src/llm/openai-client.js';
-import { SECTION_QUALITY } from '../../src/views/section-validate.js';
+import { SECTION_QUALITY } from '../../src/views/kinds/section-summary.js';
 import { QUALITY_GATES } from '../../src/views/kinds/retrieval-summary.js';
 
 const VIEWS = ['retrieval_summary', 'rca_frame', 'section_summary'] as const;

@@ -11,6 +11,7 @@ import type { DocType, ViewName, ViewType } from '../../contracts/vocabulary.js'
 import type { JsonObject } from '../../contracts/json.js';
 import type { ExtractiveInput } from '../../llm/extractive.js';
 import type { ObjectShape } from '../view-shape.js';
+import type { FormatBounds } from './bounds.js';
 
 export interface FlattenLayout {
   /** Joins the items of a list field. */
@@ -23,6 +24,8 @@ export interface FlattenLayout {
 
 interface KindBase {
   readonly flatten: FlattenLayout;
+  /** The grammar bounds of the format sent (generation/format-bounds.ts): one per string and list of the contract. */
+  readonly bounds: FormatBounds;
 }
 
 /** A view written on each tagged chunk (rca-generate --views). */

@@ -1,6 +1,7 @@
 // rca_frame: the root-cause-analysis reading of a chunk (contract: src/contracts/views.ts).
 import type { JsonObject } from '../../contracts/json.js';
 import type { ObjectShape } from '../view-shape.js';
+import { CITATIONS, ID, list } from './bounds.js';
 import type { ChunkViewKind } from './kind.js';
 
 const HAS_CONTENT_RE = /[\p{L}\p{N}]/u;
@@ -29,6 +30,16 @@ export const rcaFrame: ChunkViewKind = {
   },
   quality,
   identifiers: [],
+  // observed ≥ 1 item: the prompt asks for one, and a frame with every list empty is flagged empty_frame.
+  bounds: {
+    chunk_id: ID,
+    observed: list(8, 200, 1),
+    hypotheses: list(5, 200),
+    tests_to_confirm: list(6, 200),
+    candidate_actions: list(6, 200),
+    constraints: list(6, 200),
+    ...CITATIONS,
+  },
   flatten: {
     separator: '; ',
     fields: [

@@ -1,5 +1,6 @@
 // retrieval_summary: the search-oriented view of a chunk (contract: src/contracts/views.ts).
 import type { JsonObject } from '../../contracts/json.js';
+import { CITATIONS, ID, list } from './bounds.js';
 import type { ChunkViewKind } from './kind.js';
 
 /** What its quality check holds a reply to; the prompt, the feedback and the format bounds say the same numbers. */
@@ -50,6 +51,21 @@ export const retrievalSummary: ChunkViewKind = {
   },
   quality,
   identifiers: ['entities.equipment_ids'],
+  bounds: {
+    chunk_id: ID,
+    scope: { minLength: QUALITY_GATES.minScopeChars, maxLength: 400 },
+    'entities.systems': list(6, 60),
+    'entities.equipment_ids': list(10, 32),
+    'entities.components': list(8, 60),
+    symptoms_outcomes: list(6, 160),
+    mechanisms: list(4, 120),
+    diagnostics: list(6, 160),
+    corrective_actions: list(6, 160),
+    numbers_limits: list(8, 100),
+    keywords_synonyms: list(10, 40, QUALITY_GATES.minKeywords),
+    unknowns: list(4, 120),
+    ...CITATIONS,
+  },
   flatten: {
     separator: ', ',
     fields: [
