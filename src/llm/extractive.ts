@@ -11,7 +11,7 @@ import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import type { RcaFrame, RetrievalSummary, View } from '../contracts/views.js';
 import { negationScopes, type NegationScope } from '../tagging/negation.js';
 import { GroundingText, numbersIn } from '../views/grounding.js';
-import { QUALITY_GATES } from '../views/kinds/retrieval-summary.js';
+import { QUALITY_GATES } from '../contracts/vocabulary.js';
 import { emptyView } from '../views/view-skeleton.js';
 import type { ViewType } from '../contracts/vocabulary.js';
 

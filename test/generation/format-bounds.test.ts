@@ -7,7 +7,7 @@ import { boundedFormat, FORMAT_BOUNDS, FORMAT_BUDGET_CHARS, GRAMMAR_REPETITION_L
 import { formatOf, generateRequest } from '../../src/generation/requests.js';
 import { chatCompletionBody } from '../../src/llm/openai-client.js';
 import { SECTION_QUALITY } from '../../src/views/kinds/section-summary.js';
-import { QUALITY_GATES } from '../../src/views/kinds/retrieval-summary.js';
+import { QUALITY_GATES } from '../../src/contracts/vocabulary.js';
 
 const VIEWS = ['retrieval_summary', 'rca_frame', 'section_summary'] as const;
 const BOUND_KEYS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems']);

@@ -1,14 +1,8 @@
 // retrieval_summary: the search-oriented view of a chunk (contract: src/contracts/views.ts).
 import type { JsonObject } from '../../contracts/json.js';
+import { QUALITY_GATES } from '../../contracts/vocabulary.js';
 import { CITATIONS, ID, list } from './bounds.js';
 import type { ChunkViewKind } from './kind.js';
-
-/** What its quality check holds a reply to; the prompt, the feedback and the format bounds say the same numbers. */
-export const QUALITY_GATES = {
-  minScopeChars: 15,
-  minKeywords: 3,
-  boilerplate: ['as an ai', 'i cannot', 'not provided'],
-} as const;
 
 // An item with no letter or digit ("", "  ", "----------") says nothing.
 const HAS_CONTENT_RE = /[\p{L}\p{N}]/u;
