@@ -5,14 +5,13 @@
 // summaries) and what it hands on. Input order is kept by the runner; what this class adds is the
 // rule for a run that stops early: after Ctrl-C or a give-up, the output is exactly the records
 // before the first unfinished one, so the run resumes from that input line.
-import type { JsonObject } from '../contracts/json.js';
+import { isPlainObject, type JsonObject } from '../contracts/json.js';
 import type { HostStats } from '../llm/host-pool.js';
 import { RawJson, type Outcome, type Processor, type RecordMeta } from '../runtime/stage.js';
 import type { GroundingText } from '../views/grounding.js';
 import type { ViewKind } from '../views/kinds/kind.js';
 import type { RecordRun } from '../views/kinds/record-kind.js';
 import type { AnyRecordKind } from '../views/kinds/records.js';
-import { isPlainObject } from '../views/validate-view.js';
 import { jobOf, type Backend, type Job } from './backend.js';
 import { BACKEND_TRAITS, type GenerateConfig } from './config.js';
 import { attemptInput, runLadder, type LadderPolicy, type ViewResult } from './ladder.js';

@@ -9,7 +9,7 @@
 //   and ungrounded_quote:<q> as for the chunk views (numbers of the summary, quoted phrases).
 // The sources are the section's own text and its title, and with --bottom-up the titles and
 // summaries of its children: what the prompt showed the model.
-import type { JsonObject } from '../runtime/stage.js';
+import type { JsonObject } from '../contracts/json.js';
 import { finish, itemEvidence, type EvidenceSpan, type SpanMapper, type ViewEvidence } from './evidence.js';
 import { splitSentences } from './evidence-match.js';
 import { GroundingText, numbersIn, quotedPhrases } from './grounding.js';

@@ -4,7 +4,7 @@
 import { jsonSchemaFor } from '../contracts/runtime.js';
 import { SECTION_VIEW } from '../contracts/vocabulary.js';
 import type { SectionSummary } from '../contracts/sections.js';
-import type { JsonObject } from '../runtime/stage.js';
+import type { JsonObject } from '../contracts/json.js';
 import { shapeOf, type ObjectShape } from './view-shape.js';
 import { citationDifferences, emptyValue } from './view-skeleton.js';
 

@@ -3,7 +3,7 @@
 // the flag names are DESIGN.md §3's, plus rca's stricter item, key, emptiness and grounding checks.
 import type { ChunkContext } from '../contracts/chunk.js';
 import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
-import type { JsonObject } from '../runtime/stage.js';
+import { isPlainObject, type JsonObject } from '../contracts/json.js';
 import { chunkViewEvidence, type EvidenceOptions, type ViewEvidence } from './evidence.js';
 import { GroundingText, quotedPhrases } from './grounding.js';
 import { normalisedPaths, stampProvenance } from './view-skeleton.js';
@@ -197,10 +197,6 @@ function fits(shape: FieldShape, value: unknown): boolean {
 export function flagValue(value: string): string {
   const one = value.replace(/\s+/g, ' ').trim();
   return one.length > FLAG_VALUE_MAX ? `${one.slice(0, FLAG_VALUE_MAX - 1)}…` : one;
-}
-
-export function isPlainObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function unique(flags: string[]): string[] {

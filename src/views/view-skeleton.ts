@@ -1,7 +1,7 @@
 import type { ChunkContext } from '../contracts/chunk.js';
 import type { View } from '../contracts/views.js';
 import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
-import type { JsonObject } from '../runtime/stage.js';
+import type { JsonObject } from '../contracts/json.js';
 import { VIEW_SHAPES, type FieldShape } from './view-shape.js';
 import type { ViewType } from '../contracts/vocabulary.js';
 

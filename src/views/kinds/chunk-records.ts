@@ -3,13 +3,13 @@
 // results go at the view's own key with `flags.<view>`, `provenance_fixed.<view>`,
 // `evidence.<view>` and `generation.<view>` (the shape rca-validate writes).
 import type { ChunkContext, NerSeed } from '../../contracts/chunk.js';
-import type { JsonObject } from '../../contracts/json.js';
+import { isPlainObject, type JsonObject } from '../../contracts/json.js';
 import { checkerFor } from '../../contracts/runtime.js';
 import { chunkTextOf } from '../../tagging/chunk-fields.js';
 import { negatedMentions } from '../claims.js';
 import { GroundingText } from '../grounding.js';
 import { buildPrompt } from '../prompt-text.js';
-import { isPlainObject, validateView } from '../validate-view.js';
+import { validateView } from '../validate-view.js';
 import type { ChunkViewKind } from './kind.js';
 import type { ReadResult, RecordKind, RecordRun } from './record-kind.js';
 

@@ -11,13 +11,12 @@
 // a chapter's text: a chapter is summarised from its own text and its sections' summaries. A
 // child without a summary (failed, rejected, absent) adds nothing to its parent's prompt;
 // `generation.section_summary.children_missing` counts such gaps.
-import type { JsonObject } from '../../contracts/json.js';
+import { isPlainObject, type JsonObject } from '../../contracts/json.js';
 import { checkerFor } from '../../contracts/runtime.js';
 import { SECTION_VIEW } from '../../contracts/vocabulary.js';
 import { buildSectionPrompt, childSummaryLines, sectionSourceName } from '../section-prompt.js';
 import { sectionSources, validateSectionSummary, type SectionSources } from '../section-validate.js';
 import type { ChildSummary, SectionInput } from '../section-view.js';
-import { isPlainObject } from '../validate-view.js';
 import type { SectionViewKind } from './kind.js';
 import type { PromptBudgets, ReadResult, RecordKind, RecordRun, RunSettings } from './record-kind.js';
 
