@@ -21,9 +21,6 @@ import Database from 'better-sqlite3';
 import { CACHE_KEY_RE } from './cache-key.js';
 import type { GenerateReply } from '../llm/model-client.js';
 
-export { cacheKey, canonicalJson, CACHE_KEY_FORMAT, type CacheKeyParts } from './cache-key.js';
-export { CACHE_OPTIONS, defaultCachePath, parseDuration, resolveCacheSetting, type CacheSetting } from './cache-options.js';
-
 /** A model's reply as the cache keeps it (the client's reply, less what no record names), with the ladder's totals. */
 export interface CachedReply extends Omit<GenerateReply, 'thinkingChars'> {
   /** Tries it took to get this reply (1: the first answer was kept); 1 when not given. */

@@ -4,8 +4,6 @@
 // to zod's. Unknown keywords are refused when a schema is compiled, never ignored.
 
 import type { JsonSchema } from './json.js';
-
-export type { JsonSchema } from './json.js';
 /** Returns null when the value conforms, else one line: where (from `root`, default "$") and what is wrong. */
 export type Checker = (value: unknown, root?: string) => string | null;
 

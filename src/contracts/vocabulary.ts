@@ -62,7 +62,6 @@ export type ViewType = (typeof VIEW_TYPES)[number];
 
 /** The view of a section (rca-count-sections records). */
 export const SECTION_VIEW = 'section_summary';
-export type SectionView = typeof SECTION_VIEW;
 
 /** Every view, whatever records it is written on. */
 export const VIEW_NAMES = [...VIEW_TYPES, SECTION_VIEW] as const;

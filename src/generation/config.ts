@@ -44,8 +44,8 @@ export class ConfigError extends Error {
 export const CONFIG_ERRORS = [ConfigError, ViewListError] as const;
 
 export const DEFAULT_HOST = 'http://localhost:11434';
-export const DEFAULT_MODEL = 'mistral:latest';
-export const DEFAULT_NUM_CTX = 8192;
+const DEFAULT_MODEL = 'mistral:latest';
+const DEFAULT_NUM_CTX = 8192;
 // Backoff doubles from --retry-delay up to this cap; a server's Retry-After is capped the same way.
 export const MAX_RETRY_DELAY_MS = 30_000;
 

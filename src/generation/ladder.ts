@@ -27,7 +27,7 @@ export interface LadderPolicy {
 }
 
 /** The flag of a reply whose prompt and reply tokens filled the server's context. */
-export const SERVER_CUT_FLAG = 'prompt_cut_by_server';
+const SERVER_CUT_FLAG = 'prompt_cut_by_server';
 
 export interface ViewError {
   /** REPLY_NOT_JSON, REPLY_INVALID, REPLY_CUT, REPLY_ONLY_THINKING, or the client's ModelError code (PROMPT_TOO_LONG and REPLY_INCOMPLETE go through the ladder). */
@@ -59,12 +59,12 @@ export type ViewResult = (
 ) & { /** What the backend said about its attempts (a prompt cut to fit the context), for stderr. */ notices?: string[] };
 
 /** The text budget of an attempt: --max-chars throughout, and from the third on at most --truncate-chars. */
-export function attemptMaxChars(policy: LadderPolicy, attempt: number): number | undefined {
+function attemptMaxChars(policy: LadderPolicy, attempt: number): number | undefined {
   return attempt >= 3 ? Math.min(policy.truncateChars, policy.maxChars ?? Number.POSITIVE_INFINITY) : policy.maxChars;
 }
 
 /** The CHILD_SUMMARIES budget of an attempt (kinds that bound one): none, except on the cut-text attempts (--truncate-chars). */
-export function attemptMaxChildChars(job: Job, policy: LadderPolicy, attempt: number): number | undefined {
+function attemptMaxChildChars(job: Job, policy: LadderPolicy, attempt: number): number | undefined {
   return job.records.boundsChildren && attempt >= 3 ? policy.truncateChars : undefined;
 }
 

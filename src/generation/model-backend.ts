@@ -177,9 +177,9 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
 
 // A token of English technical text is 3 to 4 characters; identifiers and numbers run shorter.
 // 2.5 errs on the safe side: a prompt estimated to fit does.
-export const CHARS_PER_TOKEN_ESTIMATE = 2.5;
+const CHARS_PER_TOKEN_ESTIMATE = 2.5;
 
-export function estimateTokens(text: string): number {
+function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN_ESTIMATE);
 }
 
@@ -194,7 +194,7 @@ function sameBudgets(a: { maxChars: number | undefined; maxChildChars?: number |
  * (recorded in text_cut like any cut; `fitted` says why, for stderr): the text alone, or the
  * parts the record kind shares the cut among (a section's text and its CHILD_SUMMARIES).
  */
-export function fitPrompt(job: Job, input: AttemptInput, budget: number | null): FittedPrompt {
+function fitPrompt(job: Job, input: AttemptInput, budget: number | null): FittedPrompt {
   const first = attemptPrompt(job, input);
   if (budget === null || budget <= 0) return { ...first, fitted: null };
   const estimated = estimateTokens(first.prompt);

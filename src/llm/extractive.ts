@@ -576,19 +576,19 @@ export interface UnitClasses {
   constraint: boolean;
 }
 
-export const HEDGE_RE =
+const HEDGE_RE =
   /\b(?:likely|unlikely|probabl[ey]|possibl[ey]|possibility|potential(?:ly)?|suspect(?:s|ed)?|may(?!\s+(?:not\b|\d))|might|could(?!\s+not\b)|appears? to|appeared to|seems? to|suggest(?:s|ed|ing)?|hypothes[ie]s|hypothesi[sz]ed|presumed|believed|thought to|consistent with|not (?:yet )?(?:confirmed|determined|known))\b/i;
-export const CAUSAL_RE =
+const CAUSAL_RE =
   /\b(?:caus(?:ed|es|ing)|(?:does|do|did) not cause|cause of|(?:root|apparent|direct|contributing|probable) causes?|causal factors?|due to|because|result(?:ed|s|ing)? (?:in|from)|as a result of|attribut(?:ed|able) to|led to|leads? to|contribut(?:ed|es|ing|ors?|ion)|consequence of|owing to)\b/i;
-export const TEST_RE =
+const TEST_RE =
   /\b(?:verif(?:y|ies|ied|ying|ication)|check(?:s|ed|ing)?(?!\s+valves?\b)|inspect(?:s|ed|ing|ions?)?|measur(?:e|es|ed|ing|ements?)|test(?:s|ed|ing)?|monitor(?:s|ed|ing)?|surveillances?|confirm(?:s|ed|ing|ation)?|trending|sampl(?:e|es|ed|ing)|analy[sz](?:e|es|ed|is|ing)|eddy current|spectrum|calibrat(?:e|es|ing|ion)|diagnos(?:e|ed|is|tic|tics)|troubleshoot(?:s|ed|ing)?|walkdowns?|readings?)\b/i;
 // Past-tense and obligation forms that report or require an action. Participles that usually
 // describe a state ("reduced margin", "elevated vibration", "calibrated gauge") are left out.
-export const ACTION_RE =
+const ACTION_RE =
   /\b(?:replaced|repaired|realigned|aligned|performed|installed|removed|adjusted|stopped|started|restarted|notified|initiated|issued|uncoupled|recoupled|torqued|cleaned|lubricated|tightened|hydroblasted|flushed|reset|restored|isolated|submitted|generated|lowered|raised|rebuilt|overhauled|declared|entered|implemented|revised|retrained|reworked|welded|ran|shut down|shall(?!\s+not\b)|must(?!\s+not\b)|(?:is|are) required|requires?|recommend(?:s|ed|ations?)?|(?:corrective|compensatory|preventive) actions?)\b/i;
-export const NORMATIVE_RE =
+const NORMATIVE_RE =
   /\b(?:caution|warning|hold(?:\s+points?)?(?![-\w])|do not|does not apply|shall not|must not|may not|should not|never|not (?:to )?exceed|prerequisites?|preconditions?|initial conditions?|limitations?|required (?:before|prior to)|prior to|only (?:if|when|after|with)|unless|assum(?:e|es|ed|ing|ptions?))\b/i;
-export const LIMIT_RE =
+const LIMIT_RE =
   /\b(?:(?<!within normal )limits?|setpoints?|set points?|acceptance criteri(?:a|on)|tolerances?|at least|at most|no (?:more|less) than|not (?:more|less) than|(?:greater|less|lower|higher) than|exceed(?:s|ed|ing)?|maximum|minimum)\b/i;
 
 const ACTION_VERBS = [

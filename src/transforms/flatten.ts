@@ -37,7 +37,7 @@ views' lines, for one embedding per chunk ("" when both views are empty).`,
   },
 });
 
-export class Flattener {
+class Flattener {
   private readonly tally: ViewFieldTally;
 
   constructor(

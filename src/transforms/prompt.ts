@@ -41,7 +41,7 @@ without text, is rejected (NOT_TAGGED, BAD_CONTEXT, BAD_NER_SEED, NO_TEXT).`,
   },
 });
 
-export class Prompter {
+class Prompter {
   constructor(
     private readonly views: readonly ViewType[],
     private readonly maxChars: number | undefined,

@@ -103,7 +103,7 @@ model_unsupported:<field>[<i>].`,
   },
 });
 
-export class Validator {
+class Validator {
   private readonly contexts = new ContextBuilder({ docTypeMode: 'auto', authority: null });
   private records = 0;
   private viewsChecked = 0;

@@ -83,7 +83,7 @@ export function seedJson(seed: NerSeed): string {
  * one line per mention, `text (kind; cue: "…")`. Nothing when the seed has none (a prompt without
  * negated mentions is byte for byte what it was before they were tracked).
  */
-export function ruledOutLines(seed: NerSeed): string[] {
+function ruledOutLines(seed: NerSeed): string[] {
   const negated = seed.negated ?? [];
   if (negated.length === 0) return [];
   return [

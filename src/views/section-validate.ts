@@ -124,7 +124,7 @@ export function validateSectionSummary(obj: JsonObject, section: SectionInput, s
 
 /** Each sentence of the summary is a claim (checked for units, comparators, negation, entities;
  *  its numbers and quotes are checked above); each concept is located (ungrounded_concept is its check). */
-export function sectionEvidence(obj: JsonObject, sources: SectionSources, context: readonly string[] = []): { evidence: ViewEvidence; flags: string[] } {
+function sectionEvidence(obj: JsonObject, sources: SectionSources, context: readonly string[] = []): { evidence: ViewEvidence; flags: string[] } {
   const items = [];
   if (typeof obj.summary === 'string') {
     for (const [i, sentence] of splitSentences(obj.summary).entries()) items.push(itemEvidence('summary', i, sentence.text, 'claim', sources.grounding, sources.mapSpan, { context }, false));

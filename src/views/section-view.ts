@@ -39,10 +39,10 @@ export interface ChildSummary {
 }
 
 /** Fields the model never decides: stamped from the section record before any check. */
-export const SECTION_TRUSTED_KEYS = ['section_id', 'doc_id', 'section_path', 'view_type', 'chunk_count', 'citations'] as const;
+const SECTION_TRUSTED_KEYS = ['section_id', 'doc_id', 'section_path', 'view_type', 'chunk_count', 'citations'] as const;
 type SectionTrustedKey = (typeof SECTION_TRUSTED_KEYS)[number];
 
-export function sectionTrustedFields(section: SectionInput): Record<SectionTrustedKey, unknown> {
+function sectionTrustedFields(section: SectionInput): Record<SectionTrustedKey, unknown> {
   const citationsShape = SECTION_SUMMARY_SHAPE.fields.get('citations');
   const citations: JsonObject = {};
   if (citationsShape?.kind === 'object') {

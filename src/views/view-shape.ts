@@ -42,8 +42,3 @@ export function shapeOf(schema: JsonSchema): FieldShape {
 export const VIEW_SHAPES: Readonly<Record<ViewType, ObjectShape>> = Object.fromEntries(
   VIEW_TYPES.map((view) => [view, shapeOf(jsonSchemaFor(view)) as ObjectShape]),
 ) as Record<ViewType, ObjectShape>;
-
-/** The top-level list fields of a view, in contract order. */
-export function listKeys(view: ViewType): string[] {
-  return [...VIEW_SHAPES[view].fields].filter(([, s]) => s.kind === 'list').map(([k]) => k);
-}

@@ -8,7 +8,7 @@ import type { ViewType } from '../contracts/vocabulary.js';
 type TrustedKey = (typeof TRUSTED_KEYS)[number];
 
 /** The values the model never decides, from the trusted context. */
-export function trustedFields(view: ViewType, context: ChunkContext): Record<TrustedKey, unknown> {
+function trustedFields(view: ViewType, context: ChunkContext): Record<TrustedKey, unknown> {
   const citationsShape = VIEW_SHAPES[view].fields.get('citations');
   const citations: JsonObject = {};
   if (citationsShape?.kind === 'object') {

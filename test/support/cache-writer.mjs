@@ -1,7 +1,8 @@
 // A separate process writing to a response cache, for the concurrency and crash tests.
 // node test/support/cache-writer.mjs CACHE WRITER COUNT|forever PAYLOAD_BYTES START_AT_MS
 // Entries are self-describing (see cache-entries.ts), so the test can check every one is whole.
-import { cacheKey, openResponseCache } from '../../dist/cache/response-cache.js';
+import { cacheKey } from '../../dist/cache/cache-key.js';
+import { openResponseCache } from '../../dist/cache/response-cache.js';
 
 const [path, writer, countArg, payloadArg, startAtArg] = process.argv.slice(2);
 const payload = Number(payloadArg);

@@ -28,7 +28,7 @@ export interface SectionJobInput {
   sources: SectionSources;
 }
 
-export function readSection(record: JsonObject): ReadResult<SectionInput> {
+function readSection(record: JsonObject): ReadResult<SectionInput> {
   if (record.kind !== 'section') {
     const looksLike = record.context !== undefined || record.chunk_id !== undefined ? ' (it looks like a chunk)' : '';
     return { ok: false, code: 'NOT_A_SECTION', message: `record is not a section${looksLike}: --view section_summary reads rca-count-sections output` };
