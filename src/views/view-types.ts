@@ -20,7 +20,7 @@ export function parseViewList(values: readonly string[], option = 'views'): View
 
 /** Where each view is stored on a record: by default under its own name. */
 export type ViewFields = Partial<Record<ViewType, string>>;
-export const DEFAULT_VIEW_FIELDS: Readonly<Record<ViewType, string>> = { retrieval_summary: 'retrieval_summary', rca_frame: 'rca_frame' };
+export const DEFAULT_VIEW_FIELDS: Readonly<Record<ViewType, string>> = Object.fromEntries(VIEW_TYPES.map((view) => [view, view])) as Record<ViewType, string>;
 
 /**
  * `--from-fields retrieval_summary_json,rca_frame_json` (positional: the fields of
