@@ -13,7 +13,7 @@ import type { KindPrompt } from '../views/kinds/record-kind.js';
 import type { ChildrenCut } from '../views/section-prompt.js';
 import type { TextCut } from '../views/text-cut.js';
 import type { AttemptInput, Backend, BackendInfo, BackendReply, Job, RecordedOptions } from './backend.js';
-import { BACKEND_TRAITS, MAX_RETRY_DELAY_MS, type GenerateConfig } from './config.js';
+import { BACKEND_TRAITS, MAX_RETRY_DELAY_MS, type BackendName, type GenerateConfig } from './config.js';
 import type { RequestGate } from './request-gate.js';
 import { attemptPrompt, generateRequest, renderChatCompletion, renderOllamaRequest } from './requests.js';
 import type { RunControl } from './run-control.js';
@@ -29,7 +29,8 @@ export interface ModelBackendDeps {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-export type ModelBackendName = 'ollama' | 'openai';
+/** The backends that send requests (BACKEND_TRAITS.sendsRequests). */
+export type ModelBackendName = Exclude<BackendName, 'extractive'>;
 
 /** What differs between the wire formats: the options a record names, the key's extra parts, the dry-run view. */
 interface Dialect {
@@ -39,23 +40,28 @@ interface Dialect {
   render(request: GenerateRequest, textCut: TextCut | null): JsonObject;
 }
 
-function dialectOf(name: ModelBackendName, config: GenerateConfig): Dialect {
-  const host = config.host ?? '';
-  if (name === 'ollama') {
+const DIALECTS: Readonly<Record<ModelBackendName, (config: GenerateConfig, host: string) => Dialect>> = {
+  ollama(config, host) {
     // Host, keep_alive and timeout change where and how long, not what the model answers: a
     // pool of hosts and a single host share their cache entries (preflight made the digests agree).
     // --think changes what the model answers; the default (think: false) keeps the keys as they were.
     const keyOptions = { ...config.modelOptions, ...(config.think ? { think: true } : {}) };
     return { options: { ...config.modelOptions }, keyOptions, render: (request, cut) => renderOllamaRequest(host, request, cut) };
-  }
-  // num_ctx is not sent: the server fixed its context length when it started. Such a server
-  // reports no digest, so the base URL stands in for the model's identity in the key: another
-  // server may serve other weights under the same name. A model redeployed under the same name
-  // at the same URL goes unnoticed: --refresh asks again. --model-id (the operator's fingerprint
-  // of the weights) stands in for the URL, so N servers on N task-local URLs share entries.
-  const { num_ctx: _notSent, ...options } = config.modelOptions;
-  const served = config.cache.modelId === undefined ? { base_url: host } : { model_id: config.cache.modelId };
-  return { options, keyOptions: { ...options, ...served }, render: (request, cut) => renderChatCompletion(host, request, cut) };
+  },
+  openai(config, host) {
+    // num_ctx is not sent: the server fixed its context length when it started. Such a server
+    // reports no digest, so the base URL stands in for the model's identity in the key: another
+    // server may serve other weights under the same name. A model redeployed under the same name
+    // at the same URL goes unnoticed: --refresh asks again. --model-id (the operator's fingerprint
+    // of the weights) stands in for the URL, so N servers on N task-local URLs share entries.
+    const { num_ctx: _notSent, ...options } = config.modelOptions;
+    const served = config.cache.modelId === undefined ? { base_url: host } : { model_id: config.cache.modelId };
+    return { options, keyOptions: { ...options, ...served }, render: (request, cut) => renderChatCompletion(host, request, cut) };
+  },
+};
+
+function dialectOf(name: ModelBackendName, config: GenerateConfig): Dialect {
+  return DIALECTS[name](config, config.host ?? '');
 }
 
 export function createModelBackend(name: ModelBackendName, config: GenerateConfig, deps: ModelBackendDeps): Backend {

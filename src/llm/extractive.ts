@@ -43,13 +43,15 @@ export function extractiveRcaFrame(input: ExtractiveInput): RcaFrame {
   return rcaFrame(input.context, classifiedUnits(input));
 }
 
-const BUILDERS: { readonly [V in ViewType]: (input: ExtractiveInput) => View } = { retrieval_summary: extractiveRetrievalSummary, rca_frame: extractiveRcaFrame };
+const BUILDERS: Partial<Record<ViewType, (input: ExtractiveInput) => View>> = { retrieval_summary: extractiveRetrievalSummary, rca_frame: extractiveRcaFrame };
 
 export function extractiveView(view: 'retrieval_summary', input: ExtractiveInput): RetrievalSummary;
 export function extractiveView(view: 'rca_frame', input: ExtractiveInput): RcaFrame;
 export function extractiveView(view: ViewType, input: ExtractiveInput): View;
 export function extractiveView(view: ViewType, input: ExtractiveInput): View {
-  return BUILDERS[view](input);
+  const build = BUILDERS[view];
+  if (build === undefined) throw new Error(`no extractive rules for ${view}`);
+  return build(input);
 }
 
 // Only the units a view can still use are kept (see NeededUnits): memory stays bounded by the
