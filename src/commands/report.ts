@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { EXIT } from '../runtime/exit-codes.js';
 import { splitSentences } from '../views/evidence-match.js';
 import type { Command, CommandIO } from './command.js';
+import { VIEW_NAMES } from '../contracts/vocabulary.js';
 
 const USAGE = `Usage: rca report OUT/ [--chunk ID] [--output FILE]
 
@@ -31,7 +32,7 @@ Options:
 Exit status: 0 written; 1 --chunk ID not found (the page is still written); 2 usage error; 3 a file cannot be read or written.
 `;
 
-const VIEWS = ['retrieval_summary', 'rca_frame', 'section_summary'] as const;
+const VIEWS = VIEW_NAMES;
 const MATCHES = ['exact', 'normalised', 'partial', 'none'] as const;
 type Match = (typeof MATCHES)[number];
 

@@ -1,5 +1,6 @@
 import type { Command, CommandIO } from './command.js';
 import { EXIT } from '../runtime/exit-codes.js';
+import { VIEW_NAMES } from '../contracts/vocabulary.js';
 
 const USAGE = `Usage: rca schema <kind>            print the JSON Schema (draft 2020-12) of a record kind
        rca schema --fields <kind>   list its fields, one a line, with what each is used for
@@ -35,7 +36,7 @@ const command: Command = {
       return EXIT.OK;
     }
     if (args[0] === '--format') {
-      const views = ['retrieval_summary', 'rca_frame', 'section_summary'] as const;
+      const views = VIEW_NAMES;
       const view = args[1];
       if (args.length !== 2 || !views.includes(view as (typeof views)[number])) {
         say(`--format expects one view (${views.join(', ')}), got '${args.slice(1).join(' ')}'`);
