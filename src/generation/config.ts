@@ -5,7 +5,7 @@ import { CACHE_OPTIONS, resolveCacheSetting, type CacheSetting } from '../cache/
 import { parseHostSpecs, type HostSpec } from '../llm/host-pool.js';
 import { resolveBaseUrl } from '../llm/openai-client.js';
 import type { OptionsSpec, OptionValues } from '../runtime/stage.js';
-import { SECTION_VIEW, VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
+import { SECTION_VIEW, VIEW_TYPES, type ViewName, type ViewType } from '../contracts/vocabulary.js';
 import { parseViewList, ViewListError } from '../views/view-types.js';
 
 // ollama: the product (model output), on one host or spread over several; openai: any server
@@ -113,8 +113,9 @@ summaries waiting for their parent. A section with no text of its own and no chi
 through without a view. --backend extractive takes the leading sentences and the lexicon terms
 and identifiers of the section (and of its children's summaries).`;
 
-/** --view section_summary: the sections' view, its children's summaries in its prompt with --bottom-up. */
+/** --view section_summary: a view of other records than chunks (the sections'), its children's summaries in its prompt with --bottom-up. */
 export interface SectionMode {
+  view: Exclude<ViewName, ViewType>;
   bottomUp: boolean;
 }
 
@@ -126,7 +127,8 @@ export function resolveSectionMode(options: { view: string | undefined; 'bottom-
   }
   const defaultViews = options.views.length === VIEW_TYPES.length && VIEW_TYPES.every((v, i) => options.views[i] === v);
   if (!defaultViews) throw new ConfigError('--views names chunk views and --view section_summary summarises sections: give one or the other');
-  return { bottomUp: options['bottom-up'] };
+  // The option's choices hold the value to these names.
+  return { view: options.view as SectionMode['view'], bottomUp: options['bottom-up'] };
 }
 
 export interface ModelOptions {

@@ -21,7 +21,7 @@ import { ViewCache, type ReplyStore } from './view-cache.js';
 
 export interface CreateOptions {
   finishRecord?: (record: JsonObject) => JsonObject;
-  /** --view section_summary: the sections' view instead of the chunk views (config.views). */
+  /** --view: that view of other records instead of the chunk views (config.views). */
   sections?: SectionMode | null;
   /** What the extractive builders need (the lexicon, read by the stage); by default none. */
   extractiveSetup?: ExtractiveSetup;
@@ -57,7 +57,7 @@ const NO_LEXICON: ExtractiveSetup = {
 export async function createGenerator(config: GenerateConfig, opts: CreateOptions = {}): Promise<ViewGenerator> {
   const now = opts.now ?? (() => performance.now());
   const policy = ladderPolicy(config);
-  const kinds: ViewKind[] = opts.sections ? [VIEW_KINDS.section_summary] : config.views.map((view) => VIEW_KINDS[view]);
+  const kinds: ViewKind[] = opts.sections ? [VIEW_KINDS[opts.sections.view]] : config.views.map((view) => VIEW_KINDS[view]);
   const records = recordKindOf(kinds[0]!);
   const views = { kinds, records, run: records.run({ bottomUp: opts.sections?.bottomUp ?? false }), ...(opts.finishRecord ? { finishRecord: opts.finishRecord } : {}) };
   const build = (deps: Omit<GeneratorDeps, keyof typeof views>) => new ViewGenerator({ ...deps, ...views });
