@@ -13,7 +13,7 @@ const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }
 const runs = Number(values.runs);
 const load = (rel) => import(pathToFileURL(join(ROOT, 'dist', rel)).href);
 const { extractPatterns } = await load('tagging/extractors.js');
-const { extractiveView } = await load('llm/extractive.js');
+const { extractiveView } = await load('views/extractive.js');
 const { recoverJson } = await load('views/json-recovery.js');
 const { NER_SEED_KEYS } = await load('contracts/vocabulary.js');
 

@@ -72,7 +72,7 @@ export async function scoreExtraction({ root, dist = join(root, 'dist') }) {
   const { buildKeywordLists } = await load('tagging/keyword-lists.js');
   const { parseLexiconCsv } = await load('tagging/lexicon.js');
   const { Tagger } = await load('tagging/tagger.js');
-  const { extractiveView } = await load('llm/extractive.js');
+  const { extractiveView } = await load('views/extractive.js');
   const { chunkTextOf } = await load('tagging/chunk-fields.js');
 
   const read = (rel) => readFileSync(join(root, rel), 'utf8');

@@ -19,13 +19,10 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CACHE_KEY_RE } from './cache-key.js';
+import type { GenerateReply } from '../llm/model-client.js';
 
-
-export interface CachedReply {
-  content: string;
-  doneReason: string | null;
-  promptTokens: number | null;
-  outputTokens: number | null;
+/** A model's reply as the cache keeps it (the client's reply, less what no record names), with the ladder's totals. */
+export interface CachedReply extends Omit<GenerateReply, 'thinkingChars'> {
   /** Tries it took to get this reply (1: the first answer was kept); 1 when not given. */
   attempts?: number;
   /** Present when the ladder ran out of tries and kept this reply with quality flags. */

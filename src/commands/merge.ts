@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { canonicalJson } from '../cache/cache-key.js';
+import { VIEW_TYPES } from '../contracts/vocabulary.js';
 import { EXIT } from '../runtime/exit-codes.js';
 import type { OptionsSpec } from '../runtime/stage.js';
 import { LineSplitter, type LineEvent } from '../runtime/line-splitter.js';
@@ -65,15 +66,15 @@ Exit status:
 
 // The fields the rca stages write (tag; prompt; generate, validate and summarize; flatten): not
 // part of what identifies a record. Anything else passes through every stage untouched.
-const STAGE_FIELDS = new Set([
+const STAGE_FIELDS = new Set<string>([
   'context',
   'section_id',
   'ner_seed',
   'tag_flags',
   'prompts',
   'prompt_truncation',
-  'retrieval_summary',
-  'rca_frame',
+  // The chunk views, from their one list: a new chunk view is a stage field without an edit here.
+  ...VIEW_TYPES,
   'flags',
   'generation',
   'requests',

@@ -12,6 +12,7 @@ import { EXIT } from '../runtime/exit-codes.js';
 import type { OptionsSpec } from '../runtime/stage.js';
 import { splitSentences } from '../views/evidence-match.js';
 import { commandHelp, parseCommandArgs, type Command, type CommandIO } from './command.js';
+import { VIEW_NAMES } from '../contracts/vocabulary.js';
 
 const OPTIONS = {
   chunk: { type: 'string', placeholder: 'ID', help: "show this chunk's views and evidence (a chunk_id, or a section_id for a section summary)" },
@@ -35,7 +36,7 @@ script) and safe to open on untrusted text.
 `,
 );
 
-const VIEWS = ['retrieval_summary', 'rca_frame', 'section_summary'] as const;
+const VIEWS = VIEW_NAMES;
 const MATCHES = ['exact', 'normalised', 'partial', 'none'] as const;
 type Match = (typeof MATCHES)[number];
 

@@ -1,6 +1,7 @@
 import { commandHelp, parseCommandArgs, type Command, type CommandIO } from './command.js';
 import { EXIT } from '../runtime/exit-codes.js';
 import type { OptionsSpec } from '../runtime/stage.js';
+import { VIEW_NAMES } from '../contracts/vocabulary.js';
 
 const OPTIONS = {
   fields: { type: 'boolean', help: "list the record kind's fields instead of its schema" },
@@ -8,7 +9,7 @@ const OPTIONS = {
   list: { type: 'boolean', help: 'list the record kinds' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
 } as const satisfies OptionsSpec;
-const VIEWS = ['retrieval_summary', 'rca_frame', 'section_summary'] as const;
+const VIEWS = VIEW_NAMES;
 
 const USAGE = commandHelp(`Usage: rca schema <kind>            print the JSON Schema (draft 2020-12) of a record kind
        rca schema --fields <kind>   list its fields, one a line, with what each is used for

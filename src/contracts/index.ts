@@ -7,7 +7,8 @@ import { ViewEvidence } from './evidence.js';
 import { RejectRecord } from './reject.js';
 import { SectionRecord, SectionSummary } from './sections.js';
 import { RcaFrame, RetrievalSummary, VIEW_SCHEMAS } from './views.js';
-import type { ViewType } from '../views/view-types.js';
+import type { JsonSchema } from './json.js';
+import type { ViewType } from './vocabulary.js';
 
 export const RECORD_KINDS = {
   chunk: { schema: ChunkInput, summary: 'a chunk as the upstream parser writes it (the fields the stages read; others pass through)' },
@@ -29,7 +30,6 @@ export function isRecordKind(name: string): name is RecordKind {
   return Object.hasOwn(RECORD_KINDS, name);
 }
 
-export type JsonSchema = Record<string, unknown>;
 
 /** JSON Schema (draft 2020-12) of a schema, without zod's ±2^53 bounds on every integer. */
 export function jsonSchemaOf(schema: z.ZodType): JsonSchema {

@@ -3,7 +3,7 @@
 // they need not load zod (~46 ms of start-up) to validate; a property test holds its verdicts equal
 // to zod's. Unknown keywords are refused when a schema is compiled, never ignored.
 
-export type JsonSchema = Record<string, unknown>;
+import type { JsonSchema } from './json.js';
 /** Returns null when the value conforms, else one line: where (from `root`, default "$") and what is wrong. */
 export type Checker = (value: unknown, root?: string) => string | null;
 

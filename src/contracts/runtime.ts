@@ -1,10 +1,11 @@
 // What stages need of the contracts at run time, without loading zod: the JSON Schemas generated
 // from the zod definitions (src/contracts/json-schemas.generated.ts) and checkers compiled from them.
-import { compileChecker, type Checker, type JsonSchema } from './json-schema-check.js';
+import type { JsonSchema } from './json.js';
+import { compileChecker, type Checker } from './json-schema-check.js';
 import { JSON_SCHEMAS } from './json-schemas.generated.js';
 
 export type RuntimeKind = keyof typeof JSON_SCHEMAS;
-export type { Checker, JsonSchema };
+export type { Checker };
 
 const checkers = new Map<RuntimeKind, Checker>();
 
@@ -23,8 +24,3 @@ export function jsonSchemaFor(kind: RuntimeKind): JsonSchema {
   return JSON_SCHEMAS[kind] as JsonSchema;
 }
 
-/** The schema to send as a model's `format` for a view: the view's JSON Schema without `$schema`. */
-export function viewFormatSchemaFor(view: 'retrieval_summary' | 'rca_frame'): JsonSchema {
-  const { $schema: _ignored, ...schema } = JSON_SCHEMAS[view] as JsonSchema;
-  return schema;
-}

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ChunkContext } from './chunk.js';
 import { DOC_TYPES } from './vocabulary.js';
-import type { ViewType } from '../views/view-types.js';
+import type { ViewType } from './vocabulary.js';
 
 const strings = (meaning: string) => z.array(z.string()).describe(meaning);
 
@@ -64,5 +64,3 @@ export const VIEW_SCHEMAS = {
 } as const satisfies Record<ViewType, z.ZodObject>;
 
 export type View = RetrievalSummary | RcaFrame;
-
-export { TRUSTED_KEYS } from './vocabulary.js';

@@ -54,3 +54,25 @@ export const SECTION_ROLES = {
 
 /** View fields the model never decides: stamped from the ChunkContext before any check. */
 export const TRUSTED_KEYS = ['chunk_id', 'doc_type', 'view_type', 'citations'] as const;
+
+/** The chunk views: the views generate writes for each tagged chunk, in canonical order. */
+export const VIEW_TYPES = ['retrieval_summary', 'rca_frame'] as const;
+export type ViewType = (typeof VIEW_TYPES)[number];
+
+/** The view of a section (rca-count-sections records). */
+export const SECTION_VIEW = 'section_summary';
+
+/** Every view, whatever records it is written on. */
+export const VIEW_NAMES = [...VIEW_TYPES, SECTION_VIEW] as const;
+export type ViewName = (typeof VIEW_NAMES)[number];
+
+export function isViewType(value: unknown): value is ViewType {
+  return (VIEW_TYPES as readonly unknown[]).includes(value);
+}
+
+/** What retrieval_summary's quality check holds a reply to (its kind, src/views/kinds/retrieval-summary.ts); the prompt, the feedback, the format bounds and the extractive rules say the same numbers. */
+export const QUALITY_GATES = {
+  minScopeChars: 15,
+  minKeywords: 3,
+  boilerplate: ['as an ai', 'i cannot', 'not provided'],
+} as const;

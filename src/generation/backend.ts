@@ -1,54 +1,49 @@
 // The seam between the retry ladder and whatever writes a view. The ladder asks for one attempt
 // at a time and validates every reply itself, so a backend only turns (job, attempt) into a reply:
-// a model backend (Ollama on one host or several, an OpenAI-compatible server) renders a prompt
-// and calls the server; an extractive backend fills the view from the
-// chunk text and seed (it ignores the prompt, and one attempt is all it needs). A backend whose
-// replies are worth keeping names the request of a view's first attempt (`cacheKeyParts`): the
-// response cache keeps the outcome of the view's whole ladder under it (see view-cache.ts).
+// a model backend (Ollama on one host or several, an OpenAI-compatible server) renders the prompt
+// of the job's view kind and calls the server; the extractive backend fills the view by the
+// kind's rules (it ignores the prompt, and one attempt is all it needs). A backend whose replies
+// are worth keeping names the request of a view's first attempt (`cacheKeyParts`): the response
+// cache keeps the outcome of the view's whole ladder under it (see view-cache.ts).
 import type { CacheKeyParts } from '../cache/cache-key.js';
-import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
-import type { JsonObject } from '../runtime/stage.js';
+import type { JsonObject } from '../contracts/json.js';
+import type { GenerateReply } from '../llm/model-client.js';
+import type { ViewKind } from '../views/kinds/kind.js';
+import type { PromptBudgets } from '../views/kinds/record-kind.js';
+import { recordKindOf, type AnyRecordKind } from '../views/kinds/records.js';
 import type { ChildrenCut } from '../views/section-prompt.js';
 import type { TextCut } from '../views/text-cut.js';
-import type { ViewType } from '../views/view-types.js';
 import type { BackendName, ModelOptions } from './config.js';
-import type { SectionJob } from './section-job.js';
 
-/** One view of one record. */
-export interface ViewJob {
-  view: ViewType;
-  context: ChunkContext;
-  nerSeed: NerSeed;
-  text: string;
+/** One view of one record: its kind, the record kind that reads it, and the input read. */
+export interface Job {
+  readonly kind: ViewKind;
+  readonly records: AnyRecordKind;
+  readonly input: unknown;
+  /** The text --max-chars and the cut-text attempts cut. */
+  readonly text: string;
   /** Input position of the record: earlier records go first when requests wait for a slot. */
-  seq: number;
+  readonly seq: number;
 }
 
-/** What the ladder and the backends are given: a chunk view, or the section_summary of a section (section-job.ts). */
-export type Job = ViewJob | SectionJob;
+export function jobOf(kind: ViewKind, input: unknown, seq: number): Job {
+  const records = recordKindOf(kind);
+  return { kind, records, input, text: records.text(input), seq };
+}
 
-/** What changes from one attempt to the next. */
-export interface AttemptInput {
+/** What changes from one attempt to the next: its number, its feedback and its prompt's budgets. */
+export interface AttemptInput extends PromptBudgets {
   /** 1-based. */
   attempt: number;
   /** What was wrong with the previous reply, said to the model; null on the first attempt. */
   feedback: string | null;
-  /** Cut the chunk text to this many characters (undefined: whole text). */
-  maxChars: number | undefined;
-  /** Bound a section's CHILD_SUMMARIES to this many characters (undefined: all of them; the cut-text attempts set it). */
-  maxChildChars?: number;
 }
 
-export interface BackendReply {
-  content: string;
-  doneReason: string | null;
-  promptTokens: number | null;
-  outputTokens: number | null;
-  /** Characters of reasoning that came apart from the content (0: none). */
-  thinkingChars?: number;
+/** The model's reply, and how the attempt went. */
+export interface BackendReply extends GenerateReply {
   /** Transport retries spent on this attempt. */
   transportRetries: number;
-  /** How the chunk text was cut for this attempt, or null. */
+  /** How the text was cut for this attempt, or null. */
   textCut: TextCut | null;
   /** How a section's CHILD_SUMMARIES was bounded for this attempt (absent or null: not cut). */
   childrenCut?: ChildrenCut | null;

@@ -1,11 +1,12 @@
 // The options generate and summarize share, and their resolution into one run configuration
-// (flags first, then the environment, then the defaults). Pure: the environment is passed in.
+// (flags first, then the environment, then the defaults). Pure: the environment is passed in. A
+// bad value is a ConfigError (or the ViewListError of --views); the stages make it a usage error.
 import { CACHE_OPTIONS, CacheSettingError, resolveCacheSetting, type CacheSetting } from '../cache/cache-options.js';
 import { DEFAULT_HOST, HostListError, parseHostSpecs, type HostSpec } from '../llm/host-pool.js';
 import { resolveBaseUrl } from '../llm/openai-client.js';
-import { asUsage, UsageError } from '../runtime/exit-codes.js';
 import type { Env, OptionsSpec, OptionValues } from '../runtime/stage.js';
-import { parseViewList, VIEW_TYPES, type ViewType } from '../views/view-types.js';
+import { SECTION_VIEW, VIEW_TYPES, type ViewName, type ViewType } from '../contracts/vocabulary.js';
+import { parseViewList, ViewListError } from '../views/view-types.js';
 
 // ollama: the product (model output), on one host or spread over several; openai: any server
 // with an OpenAI-compatible /v1/chat/completions (vLLM, llama.cpp's server, LM Studio, TGI,
@@ -14,8 +15,36 @@ import { parseViewList, VIEW_TYPES, type ViewType } from '../views/view-types.js
 export const BACKENDS = ['ollama', 'openai', 'extractive'] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
-export const DEFAULT_MODEL = 'mistral:latest';
-export const DEFAULT_NUM_CTX = 8192;
+/** What sets the backends apart, in one place: everything else reads these, never a backend's name. */
+export interface BackendTraits {
+  /** Where its requests go: Ollama hosts (--host), one OpenAI-compatible API (--base-url), or nowhere. */
+  server: 'hosts' | 'base-url' | 'none';
+  /** --num-ctx (and OLLAMA_NUM_CTX) may be given: false where the server fixes its context when it starts. */
+  takesNumCtx: boolean;
+  /** num_ctx is sent and recorded: the context a prompt must fit and a reply's counts are held to. */
+  sendsNumCtx: boolean;
+  /** It sends requests --dry-run can show. */
+  sendsRequests: boolean;
+  /** --model-id stands in for a model digest the server does not report. */
+  takesModelId: boolean;
+}
+
+export const BACKEND_TRAITS: Readonly<Record<BackendName, BackendTraits>> = {
+  ollama: { server: 'hosts', takesNumCtx: true, sendsNumCtx: true, sendsRequests: true, takesModelId: false },
+  openai: { server: 'base-url', takesNumCtx: false, sendsNumCtx: false, sendsRequests: true, takesModelId: true },
+  extractive: { server: 'none', takesNumCtx: true, sendsNumCtx: false, sendsRequests: false, takesModelId: false },
+};
+
+/** A bad value among the options or the environment; the stage reports it as a usage error. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** What resolveConfig may throw about its values; the stages make each a usage error. */
+export const CONFIG_ERRORS = [ConfigError, ViewListError, HostListError, CacheSettingError] as const;
+
+const DEFAULT_MODEL = 'mistral:latest';
+const DEFAULT_NUM_CTX = 8192;
 // Backoff doubles from --retry-delay up to this cap; a server's Retry-After is capped the same way.
 export const MAX_RETRY_DELAY_MS = 30_000;
 
@@ -58,6 +87,48 @@ export const GENERATE_OPTIONS = {
 } as const satisfies OptionsSpec;
 
 export type GenerateOptionValues = OptionValues<typeof GENERATE_OPTIONS>;
+
+export const SECTION_OPTIONS = {
+  view: {
+    type: 'string',
+    placeholder: 'VIEW',
+    choices: [SECTION_VIEW],
+    help: 'section_summary: summarise the sections of rca-count-sections output, one view per section, instead of the chunk views (--views)',
+  },
+  'bottom-up': {
+    type: 'boolean',
+    default: false,
+    help: "with --view section_summary: a section's prompt also holds its subsections' summaries, so headings without text of their own and whole chapters get summaries",
+  },
+} as const satisfies OptionsSpec;
+
+export const SECTION_DESCRIPTION = `--view section_summary reads rca-count-sections records instead of tagged chunks and writes
+one section_summary per section: {section_id, doc_id, section_path, view_type, summary (100 to
+200 words), concepts (5 to 10 exact phrases of the section), chunk_count, citations}, its flags
+under view_flags.section_summary (the record's own flags are count-sections'). --bottom-up adds
+the summaries of a section's subsections to its prompt (they come first in count-sections output),
+so a chapter is summarised from its own text and its sections' summaries; memory holds only the
+summaries waiting for their parent. A section with no text of its own and no child summary passes
+through without a view. --backend extractive takes the leading sentences and the lexicon terms
+and identifiers of the section (and of its children's summaries).`;
+
+/** --view section_summary: a view of other records than chunks (the sections'), its children's summaries in its prompt with --bottom-up. */
+export interface SectionMode {
+  view: Exclude<ViewName, ViewType>;
+  bottomUp: boolean;
+}
+
+/** The section settings of a run, or null for the chunk views. */
+export function resolveSectionMode(options: { view: string | undefined; 'bottom-up': boolean; views: string[] }): SectionMode | null {
+  if (options.view === undefined) {
+    if (options['bottom-up']) throw new ConfigError('--bottom-up works with --view section_summary');
+    return null;
+  }
+  const defaultViews = options.views.length === VIEW_TYPES.length && VIEW_TYPES.every((v, i) => options.views[i] === v);
+  if (!defaultViews) throw new ConfigError('--views names chunk views and --view section_summary summarises sections: give one or the other');
+  // The option's choices hold the value to these names.
+  return { view: options.view as SectionMode['view'], bottomUp: options['bottom-up'] };
+}
 
 export interface ModelOptions {
   temperature: number;
@@ -103,16 +174,17 @@ export interface GenerateConfig {
 
 export function resolveConfig(options: GenerateOptionValues, env: Env): GenerateConfig {
   const backend = options.backend as BackendName;
+  const traits = BACKEND_TRAITS[backend];
   const server = resolveServer(backend, options, env);
   const model = firstSet(options.model, env.OLLAMA_MODEL) ?? DEFAULT_MODEL;
   // An OpenAI-compatible server fixes its context length when it starts (vLLM's --max-model-len).
-  if (backend === 'openai' && options['num-ctx'] !== undefined) throw new UsageError('--num-ctx is for Ollama; an OpenAI-compatible server sets its context length when it starts');
-  const numCtx = options['num-ctx'] ?? (backend === 'openai' ? undefined : numCtxFromEnv(env.OLLAMA_NUM_CTX)) ?? DEFAULT_NUM_CTX;
-  if (options.timeout <= 0) throw new UsageError(`--timeout must be more than 0 seconds, got ${options.timeout}`);
-  if (options['load-timeout'] <= 0) throw new UsageError(`--load-timeout must be more than 0 seconds, got ${options['load-timeout']}`);
-  if (backend === 'extractive' && options['dry-run']) throw new UsageError('--dry-run shows the requests a model would get; --backend extractive sends none');
-  const cache = asUsage(() => resolveCacheSetting(options, env), [CacheSettingError]);
-  if (cache.modelId !== undefined && backend !== 'openai') throw new UsageError('--model-id is for --backend openai (an Ollama model is known by its digest)');
+  if (!traits.takesNumCtx && options['num-ctx'] !== undefined) throw new ConfigError('--num-ctx is for Ollama; an OpenAI-compatible server sets its context length when it starts');
+  const numCtx = options['num-ctx'] ?? (traits.takesNumCtx ? numCtxFromEnv(env.OLLAMA_NUM_CTX) : undefined) ?? DEFAULT_NUM_CTX;
+  if (options.timeout <= 0) throw new ConfigError(`--timeout must be more than 0 seconds, got ${options.timeout}`);
+  if (options['load-timeout'] <= 0) throw new ConfigError(`--load-timeout must be more than 0 seconds, got ${options['load-timeout']}`);
+  if (!traits.sendsRequests && options['dry-run']) throw new ConfigError('--dry-run shows the requests a model would get; --backend extractive sends none');
+  const cache = resolveCacheSetting(options, env);
+  if (cache.modelId !== undefined && !traits.takesModelId) throw new ConfigError('--model-id is for --backend openai (an Ollama model is known by its digest)');
   return {
     backend,
     ...server,
@@ -141,24 +213,25 @@ export function resolveConfig(options: GenerateOptionValues, env: Env): Generate
 function resolveServer(backend: BackendName, options: GenerateOptionValues, env: Env): Pick<GenerateConfig, 'host' | 'hosts' | 'apiKey'> {
   const baseUrl = options['base-url'];
   const keyVariable = options['api-key-env'];
-  if (backend === 'openai') {
+  const { server } = BACKEND_TRAITS[backend];
+  if (server === 'base-url') {
     if (baseUrl === undefined || baseUrl.trim() === '') {
-      throw new UsageError("--backend openai needs --base-url URL, the server's OpenAI-compatible API (e.g. http://localhost:8000/v1)");
+      throw new ConfigError("--backend openai needs --base-url URL, the server's OpenAI-compatible API (e.g. http://localhost:8000/v1)");
     }
-    if (options.host.some((h) => h.trim() !== '')) throw new UsageError('--host names Ollama servers; with --backend openai the server is --base-url');
+    if (options.host.some((h) => h.trim() !== '')) throw new ConfigError('--host names Ollama servers; with --backend openai the server is --base-url');
     let host: string;
     try {
       host = resolveBaseUrl(baseUrl).host;
     } catch (err) {
       // resolveBaseUrl throws a TypeError for a value that is not an http(s) URL.
-      throw new UsageError(`--base-url: ${err instanceof Error ? err.message : String(err)}`);
+      throw new ConfigError(`--base-url: ${err instanceof Error ? err.message : String(err)}`);
     }
     return { host, hosts: [], apiKey: keyVariable === undefined ? null : apiKeyFrom(keyVariable, env) };
   }
-  if (baseUrl !== undefined) throw new UsageError('--base-url is for --backend openai; Ollama hosts are given with --host');
-  if (keyVariable !== undefined) throw new UsageError('--api-key-env is for --backend openai');
-  if (backend === 'extractive') return { host: null, hosts: [], apiKey: null };
-  const hosts = asUsage(() => parseHostSpecs(options.host, env, options.concurrency), [HostListError]);
+  if (baseUrl !== undefined) throw new ConfigError('--base-url is for --backend openai; Ollama hosts are given with --host');
+  if (keyVariable !== undefined) throw new ConfigError('--api-key-env is for --backend openai');
+  if (server === 'none') return { host: null, hosts: [], apiKey: null };
+  const hosts = parseHostSpecs(options.host, env, options.concurrency);
   return { host: hosts.map((h) => h.url).join(','), hosts, apiKey: null };
 }
 
@@ -167,9 +240,9 @@ const VARIABLE_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // The key comes only from the variable the user names: never a default variable, never a flag
 // (a flag's value shows in `ps` and in shell history).
 function apiKeyFrom(name: string, env: Env): Secret {
-  if (!VARIABLE_NAME_RE.test(name)) throw new UsageError(`--api-key-env expects the name of an environment variable, got '${name}'`);
+  if (!VARIABLE_NAME_RE.test(name)) throw new ConfigError(`--api-key-env expects the name of an environment variable, got '${name}'`);
   const value = env[name]?.trim();
-  if (value === undefined || value === '') throw new UsageError(`--api-key-env ${name}: the variable is not set or empty`);
+  if (value === undefined || value === '') throw new ConfigError(`--api-key-env ${name}: the variable is not set or empty`);
   return new Secret(value);
 }
 
@@ -206,7 +279,7 @@ function firstSet(...values: (string | undefined)[]): string | undefined {
 function numCtxFromEnv(raw: string | undefined): number | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const n = Number(raw.trim());
-  if (!Number.isInteger(n) || n < 256) throw new UsageError(`OLLAMA_NUM_CTX must be a whole number of at least 256, got '${raw}'`);
+  if (!Number.isInteger(n) || n < 256) throw new ConfigError(`OLLAMA_NUM_CTX must be a whole number of at least 256, got '${raw}'`);
   return n;
 }
 
@@ -218,5 +291,5 @@ export function normaliseKeepAlive(raw: string): string {
   const value = raw.trim();
   if (SECONDS_RE.test(value)) return `${value}s`;
   if (DURATION_RE.test(value)) return value;
-  throw new UsageError(`--keep-alive expects a duration such as 30m, 2h or -1, got '${raw}'`);
+  throw new ConfigError(`--keep-alive expects a duration such as 30m, 2h or -1, got '${raw}'`);
 }

@@ -1,22 +1,30 @@
-// Wires a Generator for a run: the clock, the model client (Ollama on one host or a pool of
-// hosts, or an OpenAI-compatible server), its preflight, the request gate sized to what the
-// servers can take, the run control, the backend and the response cache. The one place in
-// generation that reaches the network and the cache file before the first record.
+// Wires a ViewGenerator for a run: the view kinds and their record kind, the clock, the model
+// client (Ollama on one host or a pool of hosts, or an OpenAI-compatible server), its preflight,
+// the request gate sized to what the servers can take, the run control, the backend and the
+// response cache. The one place in generation that reaches the network and the cache file before
+// the first record.
+import type { JsonObject } from '../contracts/json.js';
 import { HostPool, type HostPoolEvent } from '../llm/host-pool.js';
 import type { ModelClient } from '../llm/model-client.js';
 import { FatalError } from '../runtime/exit-codes.js';
-import type { JsonObject } from '../runtime/stage.js';
-import type { GenerateConfig } from './config.js';
-import { Generator, type GeneratorDeps, type HostCounts } from './generator.js';
+import { VIEW_KINDS } from '../views/kinds/index.js';
+import type { ViewKind } from '../views/kinds/kind.js';
+import type { ExtractiveSetup } from '../views/kinds/record-kind.js';
+import { recordKindOf } from '../views/kinds/records.js';
+import { BACKEND_TRAITS, type GenerateConfig, type SectionMode } from './config.js';
+import { ViewGenerator, type GeneratorDeps, type HostCounts } from './generator.js';
 import type { LadderPolicy } from './ladder.js';
+import type { ModelBackendName } from './model-backend.js';
 import { RunControl, type Clock } from './run-control.js';
 import { hostEventMessage } from './stats.js';
 import { ViewCache, type ReplyStore } from './view-cache.js';
 
 export interface CreateOptions {
   finishRecord?: (record: JsonObject) => JsonObject;
-  /** The processor built on the wired parts; by default the chunk views' Generator (section-mode.ts makes its own). */
-  processor?: (deps: GeneratorDeps) => Generator;
+  /** --view: that view of other records instead of the chunk views (config.views). */
+  sections?: SectionMode | null;
+  /** What the extractive builders need (the lexicon, read by the stage); by default none. */
+  extractiveSetup?: ExtractiveSetup;
   /** Tests inject a client; by default the config's (see connect()). */
   client?: ModelClient;
   /** Tests inject a store; by default the SQLite cache at config.cache.path. */
@@ -40,38 +48,47 @@ interface Servers {
 // A starting server is probed at least this often (backoff from --retry-delay up to here).
 const PREFLIGHT_MAX_DELAY_MS = 2_000;
 
-export async function createGenerator(config: GenerateConfig, opts: CreateOptions = {}): Promise<Generator> {
+const NO_LEXICON: ExtractiveSetup = {
+  lexicon: () => {
+    throw new Error('no lexicon was given for the extractive rules');
+  },
+};
+
+export async function createGenerator(config: GenerateConfig, opts: CreateOptions = {}): Promise<ViewGenerator> {
   const now = opts.now ?? (() => performance.now());
   const policy = ladderPolicy(config);
-  const finish = opts.finishRecord ? { finishRecord: opts.finishRecord } : {};
-  const build = opts.processor ?? ((deps: GeneratorDeps) => new Generator(deps));
+  const kinds: ViewKind[] = opts.sections ? [VIEW_KINDS[opts.sections.view]] : config.views.map((view) => VIEW_KINDS[view]);
+  const records = recordKindOf(kinds[0]!);
+  const views = { kinds, records, run: records.run({ bottomUp: opts.sections?.bottomUp ?? false }), ...(opts.finishRecord ? { finishRecord: opts.finishRecord } : {}) };
+  const build = (deps: Omit<GeneratorDeps, keyof typeof views>) => new ViewGenerator({ ...deps, ...views });
 
-  if (config.backend === 'extractive') {
+  if (!BACKEND_TRAITS[config.backend].sendsRequests) {
     const control = new RunControl(now, 0, 'the extractive backend');
     const { createExtractiveBackend } = await import('./extractive-backend.js');
+    const backend = await createExtractiveBackend(kinds, opts.extractiveSetup ?? NO_LEXICON);
     const window = config.window ?? 8 * config.concurrency;
-    return build({ config, policy, backend: createExtractiveBackend(), control, gate: null, cache: null, now, slots: config.concurrency, window, hosts: null, ...finish });
+    return build({ config, policy, backend, control, gate: null, cache: null, now, slots: config.concurrency, window, hosts: null });
   }
 
   // Loaded here, not at the top: the extractive backend sends no request.
-  const [{ RequestGate }, { createModelBackend }] = await Promise.all([import('./scheduler.js'), import('./model-backend.js')]);
+  const [{ RequestGate }, { createModelBackend }] = await Promise.all([import('./request-gate.js'), import('./model-backend.js')]);
   const servers = await connect(config, opts, now);
   const gate = new RequestGate(servers.slots, now);
   const control = new RunControl(now, config.giveUpAfterMs, servers.describe);
-  const backend = createModelBackend(config.backend, config, { client: servers.client, gate, control, modelDigest: servers.digest });
+  const backend = createModelBackend(config.backend as ModelBackendName, config, { client: servers.client, gate, control, modelDigest: servers.digest });
   // Opened after the preflight: the key needs the model's digest, and a run that cannot reach
   // its server should not create a cache file.
   const cache = config.dryRun || config.cache.path === null ? null : new ViewCache(await openStore(config.cache.path, opts.openStore), backend, policy, config.cache.refresh, config.cache.retryFlagged === true);
   // Enough records in progress to keep every slot busy while the oldest one waits its turn.
   const window = config.window ?? 8 * servers.slots;
-  return build({ config, policy, backend, control, gate: config.dryRun ? null : gate, cache, now, slots: servers.slots, window, hosts: servers.hosts, notices: servers.notices, ...finish });
+  return build({ config, policy, backend, control, gate: config.dryRun ? null : gate, cache, now, slots: servers.slots, window, hosts: servers.hosts, notices: servers.notices });
 }
 
 // The clients are loaded here, not at the top: the ollama package is loaded only for Ollama
 // hosts, and a dry run loads no client at all.
 async function connect(config: GenerateConfig, opts: CreateOptions, now: Clock): Promise<Servers> {
   const host = config.host ?? '';
-  if (config.backend === 'openai') {
+  if (BACKEND_TRAITS[config.backend].server === 'base-url') {
     const describe = `the server at ${host}`;
     if (config.dryRun) return { client: null, digest: null, slots: config.concurrency, describe, hosts: null, notices: [] };
     const [{ createOpenAiClient }, { waitForServer }] = await Promise.all([import('../llm/openai-client.js'), import('../llm/transport-retry.js')]);
@@ -143,7 +160,7 @@ export function ladderPolicy(config: GenerateConfig): LadderPolicy {
     maxChars: config.maxChars,
     maxOutputTokens: config.modelOptions.num_predict,
     // Only Ollama is sent num_ctx; an OpenAI-compatible server refuses what does not fit (400).
-    numCtx: config.backend === 'ollama' ? config.modelOptions.num_ctx : null,
+    numCtx: BACKEND_TRAITS[config.backend].sendsNumCtx ? config.modelOptions.num_ctx : null,
   };
 }
 

@@ -6,7 +6,7 @@
 // and ends with complete JSON the ladder can check and feed back, instead of a reply cut at the
 // token limit three times over.
 //
-// The numbers (README "Bounded format" lists them):
+// The numbers (README "Bounded format" lists them; each view kind in src/views/kinds names its own):
 // - minima come from the validator: scope ≥ QUALITY_GATES.minScopeChars characters, keywords ≥
 //   QUALITY_GATES.minKeywords items, observed ≥ 1 item (the prompt asks for one; a frame with
 //   every list empty is flagged empty_frame), concepts between 1 (a short section needs only one)
@@ -20,72 +20,18 @@
 //   grammar whose {m,n} repetition reaches it (400 "failed to parse grammar").
 // The contract itself (rca schema KIND, the validator) has no maxima: a longer value written by
 // another tool is still valid; only what the model is asked for is bounded.
-import type { JsonSchema } from '../contracts/runtime.js';
-import { SECTION_QUALITY } from '../views/section-validate.js';
-import { QUALITY_GATES } from '../views/validate-view.js';
-
-export interface StringBound {
-  minLength?: number;
-  maxLength: number;
-}
-export interface ListBound {
-  minItems?: number;
-  maxItems: number;
-  item: StringBound;
-}
-export type FieldBound = StringBound | ListBound;
+import type { JsonSchema } from '../contracts/json.js';
+import { VIEW_NAMES, type ViewName } from '../contracts/vocabulary.js';
+import type { FieldBound, FormatBounds, ListBound } from '../views/kinds/bounds.js';
+import { VIEW_KINDS } from '../views/kinds/index.js';
 
 /** A reply that fills every bound must still fit this many characters: 2048 tokens × 4 characters. */
 export const FORMAT_BUDGET_CHARS = 8192;
 /** llama.cpp (llama-grammar.cpp) refuses a repetition {m,n} of n ≥ 2000 rules. */
 export const GRAMMAR_REPETITION_LIMIT = 2000;
-const SUMMARY_CHARS_PER_WORD = 7;
 
-const ITEM: StringBound = { minLength: 1, maxLength: 160 };
-const list = (maxItems: number, maxLength: number, minItems?: number): ListBound => ({
-  ...(minItems === undefined ? {} : { minItems }),
-  maxItems,
-  item: { minLength: ITEM.minLength!, maxLength },
-});
-const ID: StringBound = { maxLength: 160 };
-const PATH: StringBound = { maxLength: 300 };
-const CITATIONS = { 'citations.doc_id': ID, 'citations.section_path': PATH };
-
-/** Bounds by dotted property path; every string and list of a view's schema must have one. */
-export const FORMAT_BOUNDS: Readonly<Record<'retrieval_summary' | 'rca_frame' | 'section_summary', Readonly<Record<string, FieldBound>>>> = {
-  retrieval_summary: {
-    chunk_id: ID,
-    scope: { minLength: QUALITY_GATES.minScopeChars, maxLength: 400 },
-    'entities.systems': list(6, 60),
-    'entities.equipment_ids': list(10, 32),
-    'entities.components': list(8, 60),
-    symptoms_outcomes: list(6, 160),
-    mechanisms: list(4, 120),
-    diagnostics: list(6, 160),
-    corrective_actions: list(6, 160),
-    numbers_limits: list(8, 100),
-    keywords_synonyms: list(10, 40, QUALITY_GATES.minKeywords),
-    unknowns: list(4, 120),
-    ...CITATIONS,
-  },
-  rca_frame: {
-    chunk_id: ID,
-    observed: list(8, 200, 1),
-    hypotheses: list(5, 200),
-    tests_to_confirm: list(6, 200),
-    candidate_actions: list(6, 200),
-    constraints: list(6, 200),
-    ...CITATIONS,
-  },
-  section_summary: {
-    section_id: PATH,
-    doc_id: ID,
-    section_path: PATH,
-    summary: { maxLength: SECTION_QUALITY.maxWords * SUMMARY_CHARS_PER_WORD },
-    concepts: list(SECTION_QUALITY.targetConcepts.max, 80, 1),
-    ...CITATIONS,
-  },
-};
+/** Each view's bounds, by dotted property path: its kind's. */
+export const FORMAT_BOUNDS: Readonly<Record<ViewName, FormatBounds>> = Object.fromEntries(VIEW_NAMES.map((view) => [view, VIEW_KINDS[view].bounds])) as Record<ViewName, FormatBounds>;
 
 function isList(bound: FieldBound): bound is ListBound {
   return 'item' in bound;
@@ -100,7 +46,7 @@ function isFreeString(schema: JsonSchema): boolean {
  * bounds of FORMAT_BOUNDS[view]. Throws when a string or list has no bound or a bound names no
  * property: a new contract field cannot go out unbounded.
  */
-export function boundedFormat(view: keyof typeof FORMAT_BOUNDS, contract: JsonSchema): JsonSchema {
+export function boundedFormat(view: ViewName, contract: JsonSchema): JsonSchema {
   const bounds = FORMAT_BOUNDS[view];
   const used = new Set<string>();
   const visit = (schema: JsonSchema, path: string): JsonSchema => {

@@ -1,19 +1,22 @@
-// The processor behind rca-generate and rca-summarize: per record, read the tagged chunk, skip
-// views already done, take what the response cache holds, run each remaining view's ladder
-// concurrently (the gate bounds requests across records), and write the results in band. Input
-// order is kept by the runner; what this class adds is the rule for a run that stops early: after
-// Ctrl-C or a give-up, the output is exactly the records before the first unfinished one, so the
-// run resumes from that input line.
+// The processor behind rca-generate and rca-summarize: per record, read it with its record kind,
+// skip views already done, take what the response cache holds, run each remaining view's ladder
+// concurrently (the gate bounds requests across records), and write the results in band. A
+// record kind's run decides what a record's jobs wait for (--bottom-up: a section's children's
+// summaries) and what it hands on. Input order is kept by the runner; what this class adds is the
+// rule for a run that stops early: after Ctrl-C or a give-up, the output is exactly the records
+// before the first unfinished one, so the run resumes from that input line.
+import { isPlainObject, type JsonObject } from '../contracts/json.js';
 import type { HostStats } from '../llm/host-pool.js';
-import { RawJson, type JsonObject, type Outcome, type Processor, type RecordMeta } from '../runtime/stage.js';
-import { GroundingText } from '../views/grounding.js';
-import type { ViewType } from '../views/view-types.js';
-import type { Backend, Job, ViewJob } from './backend.js';
-import type { GenerateConfig } from './config.js';
-import { runLadder, type LadderPolicy, type ViewResult } from './ladder.js';
-import { readTaggedChunk, viewsToGenerate, withRequests, withResults } from './record.js';
+import { RawJson, type Outcome, type Processor, type RecordMeta } from '../runtime/stage.js';
+import type { GroundingText } from '../views/grounding.js';
+import type { ViewKind } from '../views/kinds/kind.js';
+import type { RecordRun } from '../views/kinds/record-kind.js';
+import type { AnyRecordKind } from '../views/kinds/records.js';
+import { jobOf, type Backend, type Job } from './backend.js';
+import { BACKEND_TRAITS, type GenerateConfig } from './config.js';
+import { attemptInput, runLadder, type LadderPolicy, type ViewResult } from './ladder.js';
+import type { RequestGate } from './request-gate.js';
 import type { Clock, RunControl } from './run-control.js';
-import type { RequestGate } from './scheduler.js';
 import { dryRunSummary, GenerationStats, hostLines, hostsJson, progressText, summaryLines } from './stats.js';
 import type { ViewCache } from './view-cache.js';
 
@@ -26,6 +29,10 @@ export interface HostCounts {
 
 export interface GeneratorDeps {
   config: GenerateConfig;
+  /** The views to write, all of one record kind (`records`). */
+  kinds: readonly ViewKind[];
+  records: AnyRecordKind;
+  run: RecordRun<unknown, unknown>;
   policy: LadderPolicy;
   backend: Backend;
   control: RunControl;
@@ -46,15 +53,21 @@ export interface GeneratorDeps {
   finishRecord?: (record: JsonObject) => JsonObject;
 }
 
-export interface Prepared {
+interface Prepared {
   outcome: Outcome;
   /** The work was cut short by the run stopping: the record must not be written. */
   unfinished: boolean;
 }
 
-export class Generator implements Processor {
+interface Finished {
+  prepared: Prepared;
+  /** The view the record hands on (--bottom-up: a child's summary for its parent); null when none. */
+  handOn: JsonObject | null;
+}
+
+export class ViewGenerator implements Processor {
   readonly window: number;
-  protected readonly counters = new GenerationStats();
+  private readonly counters = new GenerationStats();
   private readonly startedAt: number;
   private seq = 0;
   private pending = 0;
@@ -62,33 +75,57 @@ export class Generator implements Processor {
   private firstUnwritten: RecordMeta | null = null;
   private fatalReported = false;
 
-  // Protected, as are counters, view, tally and inOrder: section-mode.ts drives section records with them.
-  constructor(protected readonly deps: GeneratorDeps) {
+  constructor(private readonly deps: GeneratorDeps) {
     this.window = deps.window;
     this.startedAt = deps.now();
   }
 
   process(record: JsonObject, meta: RecordMeta): Outcome | Promise<Outcome> {
-    const { config } = this.deps;
-    const read = readTaggedChunk(record);
+    const { config, kinds, records, run } = this.deps;
+    const read = records.read(record);
     if (!read.ok) return { reject: { code: read.code, message: read.message } };
-    const todo = viewsToGenerate(record, config.views, config.overwrite);
-    this.counters.viewsSkipped += config.views.length - todo.length;
+    // Taken in input order whatever becomes of the record: what it waits for is no longer held.
+    const input = run.input(read.value);
+    const todo = config.overwrite ? [...kinds] : kinds.filter((kind) => !records.isDone(kind, record[kind.name]));
+    this.counters.viewsSkipped += kinds.length - todo.length;
+    let work: Finished | Promise<Finished>;
     if (todo.length === 0) {
       this.counters.passedThrough++;
-      const out = this.deps.finishRecord ? this.deps.finishRecord(record) : new RawJson(meta.raw);
-      return this.inOrder({ outcome: { records: [out] }, unfinished: false }, meta);
+      work = { prepared: this.passThrough(record, meta), handOn: this.handedOn(record) };
+    } else {
+      const seq = this.seq++;
+      work = input instanceof Promise ? input.then((ready) => this.start(record, meta, ready, todo, seq)) : this.start(record, meta, input, todo, seq);
     }
-    const seq = this.seq++;
-    const jobs = todo.map((view): ViewJob => ({ view, ...read.chunk, seq }));
-    if (config.dryRun) return this.inOrder({ outcome: this.render(record, jobs), unfinished: false }, meta);
-
-    const grounding = GroundingText.of(read.chunk.text);
-    const work = Promise.all(jobs.map((job) => this.view(job, grounding))).then((results) => this.assemble(record, jobs, results));
-    return this.inOrder(work, meta);
+    if (work instanceof Promise) {
+      const handOn = work.then((w) => w.handOn);
+      // A run that hands nothing on leaves it unread; a failure still reaches the runner through inOrder.
+      handOn.catch(() => undefined);
+      run.handOn(read.value, handOn);
+    } else run.handOn(read.value, work.handOn);
+    return this.inOrder(work instanceof Promise ? work.then((w) => w.prepared) : work.prepared, meta);
   }
 
-  protected async view(job: Job, grounding: GroundingText): Promise<ViewResult> {
+  private start(record: JsonObject, meta: RecordMeta, input: unknown, todo: readonly ViewKind[], seq: number): Finished | Promise<Finished> {
+    const { config, control, records, run } = this.deps;
+    if (run.empty(input)) return { prepared: this.passThrough(record, meta), handOn: null };
+    const jobs = todo.map((kind) => jobOf(kind, input, seq));
+    if (config.dryRun) return { prepared: { outcome: this.render(record, jobs), unfinished: false }, handOn: null };
+    if (run.startsOnlyWhileRunning && control.stopped) return { prepared: { outcome: {}, unfinished: true }, handOn: null };
+    const grounding = records.grounding(input);
+    return Promise.all(jobs.map((job) => this.view(job, grounding))).then((results) => ({
+      prepared: this.assemble(record, jobs, input, results),
+      handOn: results.length === 1 ? results[0]!.view : null,
+    }));
+  }
+
+  // The view a record that passes through hands on: its own, when it is the run's one view.
+  private handedOn(record: JsonObject): JsonObject | null {
+    const { kinds } = this.deps;
+    const value = kinds.length === 1 ? record[kinds[0]!.name] : null;
+    return isPlainObject(value) ? value : null;
+  }
+
+  private async view(job: Job, grounding: GroundingText): Promise<ViewResult> {
     const { backend, cache, control, policy } = this.deps;
     const key = cache?.keyOf(job) ?? null;
     if (cache === null || key === null) return runLadder(job, grounding, backend, policy, control.signal);
@@ -99,33 +136,36 @@ export class Generator implements Processor {
     return result;
   }
 
-  private render(record: JsonObject, jobs: ViewJob[]): Outcome {
-    const requests = new Map<ViewType, JsonObject>();
-    for (const job of jobs) requests.set(job.view, this.deps.backend.render(job, { attempt: 1, feedback: null, maxChars: this.deps.config.maxChars }));
-    this.counters.requestsRendered += requests.size;
-    return { records: [withRequests(record, requests)] };
+  private render(record: JsonObject, jobs: readonly Job[]): Outcome {
+    const rendered: JsonObject = isPlainObject(record.requests) ? { ...record.requests } : {};
+    for (const job of jobs) rendered[job.kind.name] = this.deps.backend.render(job, attemptInput(job, this.deps.policy, 1, null));
+    this.counters.requestsRendered += jobs.length;
+    return { records: [{ ...record, requests: rendered }] };
   }
 
-  private assemble(record: JsonObject, jobs: ViewJob[], results: ViewResult[]): Prepared {
+  private assemble(record: JsonObject, jobs: readonly Job[], input: unknown, results: ViewResult[]): Prepared {
     // Once the run has stopped, a failed view may be a casualty of the stop, not a real answer.
     if (this.deps.control.stopped && results.some((r) => r.status === 'failed')) return { outcome: {}, unfinished: true };
-    const byView = new Map<ViewType, ViewResult>();
     const warnings: string[] = [];
     let failed = false;
     jobs.forEach((job, i) => {
-      const result = results[i]!;
-      byView.set(job.view, result);
-      if (this.tally(job.view, result, warnings)) failed = true;
+      if (this.tally(job.kind.name, results[i]!, warnings)) failed = true;
     });
     const cacheWarning = this.deps.cache?.takeWarning();
     if (cacheWarning) warnings.push(cacheWarning);
-    let out = withResults(record, byView);
+    const extra = this.deps.run.written(input);
+    let out = this.deps.records.place(record, jobs.map((job, i) => [job.kind, results[i]!] as const), extra);
     if (this.deps.finishRecord) out = this.deps.finishRecord(out);
     return { outcome: { records: [out], failed, warnings }, unfinished: false };
   }
 
+  private passThrough(record: JsonObject, meta: RecordMeta): Prepared {
+    const out = this.deps.finishRecord ? this.deps.finishRecord(record) : new RawJson(meta.raw);
+    return { outcome: { records: [out] }, unfinished: false };
+  }
+
   /** Counts a view's result and adds its warning; true when it makes the record count as failed. */
-  protected tally(view: string, result: ViewResult, warnings: string[]): boolean {
+  private tally(view: string, result: ViewResult, warnings: string[]): boolean {
     this.counters.countView(result);
     for (const notice of result.notices ?? []) warnings.push(`${view}: ${notice}`);
     if (result.status === 'failed') {
@@ -142,7 +182,7 @@ export class Generator implements Processor {
 
   // Decides each record's fate in input order: a record is written only if every record before it
   // was, so an early stop leaves a prefix of the input on stdout and nothing half-done.
-  protected inOrder(work: Prepared | Promise<Prepared>, meta: RecordMeta): Outcome | Promise<Outcome> {
+  private inOrder(work: Prepared | Promise<Prepared>, meta: RecordMeta): Outcome | Promise<Outcome> {
     if (!(work instanceof Promise) && this.pending === 0) return this.decide(work, meta);
     this.pending++;
     const previous = this.tail;
@@ -190,10 +230,10 @@ export class Generator implements Processor {
   // The runner's last call on a processor, whatever way the run ended: the cache closes here.
   summary(): string[] {
     this.deps.cache?.close();
-    if (this.deps.config.dryRun) return dryRunSummary(this.counters);
-    // The extractive backend runs at streaming speed like the other stages (no wall time line;
-    // --stats FILE has it), which also keeps its summary byte-stable.
-    const model = this.deps.config.backend !== 'extractive';
+    if (this.deps.config.dryRun) return [...dryRunSummary(this.counters), ...this.deps.run.summaryLines()];
+    // A backend that sends no request runs at streaming speed like the other stages (no wall time
+    // line; --stats FILE has it), which also keeps its summary byte-stable.
+    const model = BACKEND_TRAITS[this.deps.config.backend].sendsRequests;
     const hosts = this.deps.hosts;
     // Messages the last records did not carry come first, then the counts.
     const lines = [
@@ -205,12 +245,12 @@ export class Generator implements Processor {
       const { source, line } = this.firstUnwritten;
       lines.push(`${this.counters.dropped} unfinished ${this.counters.dropped === 1 ? 'record was' : 'records were'} not written; the output holds every record before ${source}:${line} (resume from that line)`);
     }
-    return lines;
+    return [...lines, ...this.deps.run.summaryLines()];
   }
 
   stats(): Record<string, unknown> {
     const { backend, cache, config, gate, hosts } = this.deps;
-    return this.counters.toJson({
+    const counts = this.counters.toJson({
       ...backend.info,
       host: config.host,
       ...(hosts === null ? {} : { hosts: hostsJson(hosts.stats()) }),
@@ -220,6 +260,8 @@ export class Generator implements Processor {
       dry_run: config.dryRun,
       cache: cache === null ? null : { path: cache.path, refresh: config.cache.refresh, hits: cache.hits, stored: cache.stored, error: cache.failure },
     });
+    const more = this.deps.run.stats();
+    return more === null ? counts : { ...counts, ...more };
   }
 
   progress(): string {

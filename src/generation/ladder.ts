@@ -4,19 +4,17 @@
 // with the chunk text cut to truncateChars. Every reply goes through the validate stage's own
 // check (provenance stamped first), so a view written here is one rca-validate would pass as is.
 // A reply replayed from the response cache goes through the same check before it is used.
-import { checkerFor } from '../contracts/runtime.js';
+import type { CachedReply } from '../cache/response-cache.js';
+import type { JsonObject } from '../contracts/json.js';
 import { isReplyFault, ModelError } from '../llm/model-client.js';
-import type { JsonObject } from '../runtime/stage.js';
-import { negatedMentions } from '../views/claims.js';
 import type { ViewEvidence } from '../views/evidence.js';
 import { feedbackFor, type ReplyProblem } from '../views/feedback.js';
 import type { GroundingText } from '../views/grounding.js';
 import { recoverJson } from '../views/json-recovery.js';
-import { childSummaryLines, type ChildrenCut } from '../views/section-prompt.js';
-import { cutText, type TextCut } from '../views/text-cut.js';
-import { validateView } from '../views/validate-view.js';
-import type { Backend, BackendInfo, Job } from './backend.js';
-import { checkSectionReply, isSectionJob, sectionFeedbackSource } from './section-job.js';
+import type { CheckedReply } from '../views/kinds/record-kind.js';
+import type { ChildrenCut } from '../views/section-prompt.js';
+import type { TextCut } from '../views/text-cut.js';
+import type { AttemptInput, Backend, BackendInfo, Job } from './backend.js';
 
 export interface LadderPolicy {
   maxTries: number;
@@ -29,7 +27,7 @@ export interface LadderPolicy {
 }
 
 /** The flag of a reply whose prompt and reply tokens filled the server's context. */
-export const SERVER_CUT_FLAG = 'prompt_cut_by_server';
+const SERVER_CUT_FLAG = 'prompt_cut_by_server';
 
 export interface ViewError {
   /** REPLY_NOT_JSON, REPLY_INVALID, REPLY_CUT, REPLY_ONLY_THINKING, or the client's ModelError code (PROMPT_TOO_LONG and REPLY_INCOMPLETE go through the ladder). */
@@ -61,13 +59,19 @@ export type ViewResult = (
 ) & { /** What the backend said about its attempts (a prompt cut to fit the context), for stderr. */ notices?: string[] };
 
 /** The text budget of an attempt: --max-chars throughout, and from the third on at most --truncate-chars. */
-export function attemptMaxChars(policy: LadderPolicy, attempt: number): number | undefined {
+function attemptMaxChars(policy: LadderPolicy, attempt: number): number | undefined {
   return attempt >= 3 ? Math.min(policy.truncateChars, policy.maxChars ?? Number.POSITIVE_INFINITY) : policy.maxChars;
 }
 
-/** The CHILD_SUMMARIES budget of an attempt: none, except on the cut-text attempts (--truncate-chars). */
-export function attemptMaxChildChars(policy: LadderPolicy, attempt: number): number | undefined {
-  return attempt >= 3 ? policy.truncateChars : undefined;
+/** The CHILD_SUMMARIES budget of an attempt (kinds that bound one): none, except on the cut-text attempts (--truncate-chars). */
+function attemptMaxChildChars(job: Job, policy: LadderPolicy, attempt: number): number | undefined {
+  return job.records.boundsChildren && attempt >= 3 ? policy.truncateChars : undefined;
+}
+
+/** The input of an attempt at this budget: its number and feedback, the text budget, and a children budget where the kind has one. */
+export function attemptInput(job: Job, policy: LadderPolicy, attempt: number, feedback: string | null, budgetAttempt = attempt): AttemptInput {
+  const maxChildChars = attemptMaxChildChars(job, policy, budgetAttempt);
+  return { attempt, feedback, maxChars: attemptMaxChars(policy, budgetAttempt), ...(maxChildChars === undefined ? {} : { maxChildChars }) };
 }
 
 /** What an attempt's cuts add to its generation entry: children_cut only when the children were bounded. */
@@ -75,26 +79,27 @@ function childrenCutEntry(cut: ChildrenCut | null | undefined): { children_cut?:
   return cut === null || cut === undefined ? {} : { children_cut: cut };
 }
 
-/** A reply parsed and checked as the ladder checks it: the view with provenance stamped, its flags, and whether it fits the contract. */
-function checkReply(job: Job, grounding: GroundingText, content: string): { ok: true; view: JsonObject; flags: string[]; fixed: string[]; evidence: ViewEvidence; withinContract: boolean } | { ok: false; error: string } {
+/** A reply parsed and checked by the job's record kind, as rca-validate checks it. */
+function checkReply(job: Job, grounding: GroundingText, content: string): ({ ok: true } & CheckedReply) | { ok: false; error: string } {
   const recovered = recoverJson(content);
   if (!recovered.ok) return { ok: false, error: recovered.error };
-  // A section job is checked against its own sources (text, titles, child summaries): job.sources.
-  if (isSectionJob(job)) return { ok: true, ...checkSectionReply(job, recovered.value) };
-  const checked = validateView(job.view, recovered.value, job.context, grounding, { negated: negatedMentions(job.nerSeed) });
-  // `fixed` names the trusted fields the model got wrong: stamped over, and reported in the record.
-  return { ok: true, view: checked.view, flags: checked.flags, fixed: checked.fixed, evidence: checked.evidence, withinContract: checkerFor(job.view)(checked.view) === null };
+  return { ok: true, ...job.records.check(job.kind, job.input, grounding, recovered.value) };
 }
 
 /** What the response cache holds for a view: its accepted reply and the ladder's totals. */
-export interface LadderOutcome {
-  content: string;
-  doneReason: string | null;
-  promptTokens: number | null;
-  outputTokens: number | null;
-  attempts: number;
-  /** The ladder ran out of tries and kept this reply with these flags, from that attempt. */
-  flagged?: { flags: string[]; keptAttempt: number };
+export type LadderOutcome = CachedReply & { attempts: number };
+
+/** The outcome of a ladder that kept a reply, as the cache keeps it (replayOutcome turns it back). */
+export function ladderOutcome(result: Extract<ViewResult, { content: string }>): LadderOutcome {
+  const { generation } = result;
+  return {
+    content: result.content,
+    doneReason: generation.done_reason,
+    promptTokens: generation.prompt_tokens,
+    outputTokens: generation.output_tokens,
+    attempts: generation.attempts,
+    ...(result.status === 'flagged' ? { flagged: { flags: result.flags, keptAttempt: result.keptAttempt } } : {}),
+  };
 }
 
 /**
@@ -117,11 +122,8 @@ export function replayOutcome(job: Job, grounding: GroundingText, info: BackendI
   // The kept attempt's cuts as its prompt made them (the fit to the context included); what its
   // feedback added to the prompt is not known here, so a later attempt is taken without it.
   const kept = flagged?.keptAttempt ?? outcome.attempts;
-  const maxChildChars = isSectionJob(job) ? attemptMaxChildChars(policy, kept) : undefined;
-  const cuts = cutsOf?.(job, { attempt: kept, feedback: null, maxChars: attemptMaxChars(policy, kept), ...(maxChildChars === undefined ? {} : { maxChildChars }) }) ?? {
-    textCut: cutText(job.text, attemptMaxChars(policy, kept)).cut,
-    childrenCut: isSectionJob(job) ? childSummaryLines(job.children, maxChildChars).cut : null,
-  };
+  const input = attemptInput(job, policy, kept, null);
+  const cuts = cutsOf?.(job, input) ?? cutsOfPrompt(job.records.prompt(job.kind, job.input, input));
   const generation: GenerationEntry = {
     ...info,
     attempts: outcome.attempts,
@@ -137,6 +139,10 @@ export function replayOutcome(job: Job, grounding: GroundingText, info: BackendI
     return { status: 'flagged', view: checked.view, flags: checked.flags, fixed: checked.fixed, evidence: checked.evidence, generation, transportRetries: 0, content: outcome.content, keptAttempt: flagged.keptAttempt };
   }
   return { status: 'ok', view: checked.view, flags: [], fixed: checked.fixed, evidence: checked.evidence, generation, transportRetries: 0, content: outcome.content };
+}
+
+function cutsOfPrompt(prompt: { textCut: TextCut | null; childrenCut?: ChildrenCut | null }): { textCut: TextCut | null; childrenCut: ChildrenCut | null } {
+  return { textCut: prompt.textCut, childrenCut: prompt.childrenCut ?? null };
 }
 
 function sameFlags(a: readonly string[], b: readonly string[]): boolean {
@@ -189,12 +195,10 @@ async function ladderSteps(job: Job, grounding: GroundingText, backend: Backend,
   let cutText = false;
   for (let attempt = 1; attempt <= tries; attempt++) {
     const cutAttempt = cutText ? Math.max(attempt, 3) : attempt;
-    const maxChars = attemptMaxChars(policy, cutAttempt);
-    const maxChildChars = isSectionJob(job) ? attemptMaxChildChars(policy, cutAttempt) : undefined;
-    const feedback = problem === null ? null : feedbackFor(problem, isSectionJob(job) ? sectionFeedbackSource(job) : undefined);
+    const feedback = problem === null ? null : feedbackFor(problem, job.records.feedbackSource(job.input));
     let reply;
     try {
-      reply = await backend.attempt(job, { attempt, feedback, maxChars, ...(maxChildChars === undefined ? {} : { maxChildChars }) }, signal);
+      reply = await backend.attempt(job, attemptInput(job, policy, attempt, feedback, cutAttempt), signal);
     } catch (err) {
       if (!(err instanceof ModelError)) throw err;
       transportRetries += err.retries;

@@ -8,15 +8,15 @@
 // chunk.
 import { ModelError, type GenerateReply, type GenerateRequest, type ModelClient } from '../llm/model-client.js';
 import { abortableSleep, backoffDelay, withTransportRetries } from '../llm/transport-retry.js';
-import type { JsonObject } from '../runtime/stage.js';
-import { childSummaryLines, type ChildrenCut } from '../views/section-prompt.js';
+import type { JsonObject } from '../contracts/json.js';
+import type { KindPrompt } from '../views/kinds/record-kind.js';
+import type { ChildrenCut } from '../views/section-prompt.js';
 import type { TextCut } from '../views/text-cut.js';
 import type { AttemptInput, Backend, BackendInfo, BackendReply, Job, RecordedOptions } from './backend.js';
-import { MAX_RETRY_DELAY_MS, type GenerateConfig } from './config.js';
-import { attemptPrompt, generateRequest, renderChatCompletion, renderOllamaRequest, type AttemptPrompt } from './requests.js';
-import { isSectionJob, type SectionJob } from './section-job.js';
+import { BACKEND_TRAITS, MAX_RETRY_DELAY_MS, type BackendName, type GenerateConfig } from './config.js';
+import type { RequestGate } from './request-gate.js';
+import { attemptPrompt, generateRequest, renderChatCompletion, renderOllamaRequest } from './requests.js';
 import type { RunControl } from './run-control.js';
-import type { RequestGate } from './scheduler.js';
 
 export interface ModelBackendDeps {
   /** Null for --dry-run: nothing is sent. */
@@ -29,7 +29,8 @@ export interface ModelBackendDeps {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-export type ModelBackendName = 'ollama' | 'openai';
+/** The backends that send requests (BACKEND_TRAITS.sendsRequests). */
+export type ModelBackendName = Exclude<BackendName, 'extractive'>;
 
 /** What differs between the wire formats: the options a record names, the key's extra parts, the dry-run view. */
 interface Dialect {
@@ -39,23 +40,28 @@ interface Dialect {
   render(request: GenerateRequest, textCut: TextCut | null): JsonObject;
 }
 
-function dialectOf(name: ModelBackendName, config: GenerateConfig): Dialect {
-  const host = config.host ?? '';
-  if (name === 'ollama') {
+const DIALECTS: Readonly<Record<ModelBackendName, (config: GenerateConfig, host: string) => Dialect>> = {
+  ollama(config, host) {
     // Host, keep_alive and timeout change where and how long, not what the model answers: a
     // pool of hosts and a single host share their cache entries (preflight made the digests agree).
     // --think changes what the model answers; the default (think: false) keeps the keys as they were.
     const keyOptions = { ...config.modelOptions, ...(config.think ? { think: true } : {}) };
     return { options: { ...config.modelOptions }, keyOptions, render: (request, cut) => renderOllamaRequest(host, request, cut) };
-  }
-  // num_ctx is not sent: the server fixed its context length when it started. Such a server
-  // reports no digest, so the base URL stands in for the model's identity in the key: another
-  // server may serve other weights under the same name. A model redeployed under the same name
-  // at the same URL goes unnoticed: --refresh asks again. --model-id (the operator's fingerprint
-  // of the weights) stands in for the URL, so N servers on N task-local URLs share entries.
-  const { num_ctx: _notSent, ...options } = config.modelOptions;
-  const served = config.cache.modelId === undefined ? { base_url: host } : { model_id: config.cache.modelId };
-  return { options, keyOptions: { ...options, ...served }, render: (request, cut) => renderChatCompletion(host, request, cut) };
+  },
+  openai(config, host) {
+    // num_ctx is not sent: the server fixed its context length when it started. Such a server
+    // reports no digest, so the base URL stands in for the model's identity in the key: another
+    // server may serve other weights under the same name. A model redeployed under the same name
+    // at the same URL goes unnoticed: --refresh asks again. --model-id (the operator's fingerprint
+    // of the weights) stands in for the URL, so N servers on N task-local URLs share entries.
+    const { num_ctx: _notSent, ...options } = config.modelOptions;
+    const served = config.cache.modelId === undefined ? { base_url: host } : { model_id: config.cache.modelId };
+    return { options, keyOptions: { ...options, ...served }, render: (request, cut) => renderChatCompletion(host, request, cut) };
+  },
+};
+
+function dialectOf(name: ModelBackendName, config: GenerateConfig): Dialect {
+  return DIALECTS[name](config, config.host ?? '');
 }
 
 export function createModelBackend(name: ModelBackendName, config: GenerateConfig, deps: ModelBackendDeps): Backend {
@@ -72,7 +78,20 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
   const { client, gate, control } = deps;
   // What a prompt may hold: the context (--num-ctx; Ollama only: an OpenAI-compatible server
   // answers 400 instead, which the ladder takes as PROMPT_TOO_LONG) minus room for the reply.
-  const promptBudget = name === 'ollama' ? config.modelOptions.num_ctx - config.modelOptions.num_predict : null;
+  const promptBudget = BACKEND_TRAITS[name].sendsNumCtx ? config.modelOptions.num_ctx - config.modelOptions.num_predict : null;
+  // The first attempt's prompt, fitted, is built once per view: the cache key names it, and on a
+  // miss the ladder's first attempt (or --dry-run) sends it.
+  const firsts = new WeakMap<Job, FittedPrompt & { budgets: { maxChars: number | undefined; maxChildChars: number | undefined } }>();
+  const fitted = (job: Job, input: AttemptInput): FittedPrompt => {
+    // Later attempts differ by their feedback and budgets: each is built when it is sent.
+    if (input.attempt !== 1 || input.feedback !== null) return fitPrompt(job, input, promptBudget);
+    let first = firsts.get(job);
+    if (first === undefined || !sameBudgets(first.budgets, input)) {
+      first = { ...fitPrompt(job, input, promptBudget), budgets: { maxChars: input.maxChars, maxChildChars: input.maxChildChars } };
+      firsts.set(job, first);
+    }
+    return first;
+  };
 
   // One HTTP call. A 404 now means the model was removed mid-run (from every host of a pool),
   // and a refused key means it was revoked: every later record would fail the same way, so the
@@ -97,10 +116,10 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
     info,
     retries: true,
     async attempt(job, input, signal): Promise<BackendReply> {
-      const { prompt, textCut, childrenCut, fitted } = fitPrompt(job, input, promptBudget);
+      const { prompt, textCut, childrenCut, fitted: fit } = fitted(job, input);
       // The fit explains its own cut; a cut-text attempt that bounded the children says so too.
-      const notice = fitted ?? (childrenCut ? childrenNotice(childrenCut, `cut to ${input.maxChildChars} characters (--truncate-chars, the cut-text attempt)`) : null);
-      const request = generateRequest(config, job.view, prompt);
+      const notice = fit ?? (childrenCut ? childrenNotice(childrenCut, `cut to ${input.maxChildChars} characters (--truncate-chars, the cut-text attempt)`) : null);
+      const request = generateRequest(config, job.kind.name, prompt);
       let failedAt: number | null = null;
       const once = async () => {
         try {
@@ -111,11 +130,7 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
         }
       };
       const reply = (value: GenerateReply, transportRetries: number): BackendReply => ({
-        content: value.content,
-        doneReason: value.doneReason,
-        promptTokens: value.promptTokens,
-        outputTokens: value.outputTokens,
-        thinkingChars: value.thinkingChars,
+        ...value,
         transportRetries,
         textCut,
         ...(childrenCut === undefined ? {} : { childrenCut }),
@@ -150,17 +165,17 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
       }
     },
     render(job, input) {
-      const { prompt, textCut, childrenCut } = fitPrompt(job, input, promptBudget);
-      const rendered = dialect.render(generateRequest(config, job.view, prompt), textCut);
+      const { prompt, textCut, childrenCut } = fitted(job, input);
+      const rendered = dialect.render(generateRequest(config, job.kind.name, prompt), textCut);
       return childrenCut ? { ...rendered, children_cut: { ...childrenCut } } : rendered;
     },
     cuts(job, input) {
-      const { textCut, childrenCut } = fitPrompt(job, input, promptBudget);
+      const { textCut, childrenCut } = fitted(job, input);
       return { textCut, childrenCut: childrenCut ?? null };
     },
     cacheKeyParts(job, input) {
-      const { prompt } = fitPrompt(job, input, promptBudget);
-      const request = generateRequest(config, job.view, prompt);
+      const { prompt } = fitted(job, input);
+      const request = generateRequest(config, job.kind.name, prompt);
       return { backend: name, model: request.model, modelDigest: deps.modelDigest, options: { ...dialect.keyOptions }, schema: request.format, prompt };
     },
   };
@@ -168,59 +183,43 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
 
 // A token of English technical text is 3 to 4 characters; identifiers and numbers run shorter.
 // 2.5 errs on the safe side: a prompt estimated to fit does.
-export const CHARS_PER_TOKEN_ESTIMATE = 2.5;
+const CHARS_PER_TOKEN_ESTIMATE = 2.5;
 
-export function estimateTokens(text: string): number {
+function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN_ESTIMATE);
 }
 
-type FittedPrompt = AttemptPrompt & { fitted: string | null };
+type FittedPrompt = KindPrompt & { fitted: string | null };
+
+function sameBudgets(a: { maxChars: number | undefined; maxChildChars?: number | undefined }, b: AttemptInput): boolean {
+  return a.maxChars === b.maxChars && a.maxChildChars === b.maxChildChars;
+}
 
 /**
- * The attempt's prompt, its chunk text cut further when the whole prompt is estimated not to fit
- * the budget (recorded in text_cut like any cut; `fitted` says why, for stderr). A section's
- * CHILD_SUMMARIES shares the cut with its text (fitSection).
+ * The attempt's prompt, cut further when the whole prompt is estimated not to fit the budget
+ * (recorded in text_cut like any cut; `fitted` says why, for stderr): the text alone, or the
+ * parts the record kind shares the cut among (a section's text and its CHILD_SUMMARIES).
  */
-export function fitPrompt(job: Job, input: AttemptInput, budget: number | null): FittedPrompt {
+function fitPrompt(job: Job, input: AttemptInput, budget: number | null): FittedPrompt {
   const first = attemptPrompt(job, input);
   if (budget === null || budget <= 0) return { ...first, fitted: null };
   const estimated = estimateTokens(first.prompt);
   if (estimated <= budget) return { ...first, fitted: null };
   const excessChars = Math.ceil((estimated - budget) * CHARS_PER_TOKEN_ESTIMATE);
-  if (isSectionJob(job) && job.children.length > 0) return fitSection(job, input, excessChars, `prompt of about ${estimated} tokens does not fit --num-ctx minus --max-output-tokens (${budget})`);
+  const why = `prompt of about ${estimated} tokens does not fit --num-ctx minus --max-output-tokens (${budget})`;
+  const shared = job.records.shrink(job.input, input, excessChars);
+  if (shared !== null) {
+    const cut = attemptPrompt(job, { ...input, ...shared });
+    const parts = [
+      ...(shared.maxChars === input.maxChars ? [] : [`chunk text cut to ${shared.maxChars} characters`]),
+      ...(cut.childrenCut ? [childrenNotice(cut.childrenCut, `cut to ${shared.maxChildChars} characters`)] : []),
+    ];
+    return { ...cut, fitted: `${why}: ${parts.join('; ')}` };
+  }
   const textChars = Math.min(job.text.length, input.maxChars ?? Number.POSITIVE_INFINITY);
   const maxChars = Math.max(1, textChars - excessChars);
   const cut = attemptPrompt(job, { ...input, maxChars });
-  const fitted = `prompt of about ${estimated} tokens does not fit --num-ctx minus --max-output-tokens (${budget}): chunk text cut to ${maxChars} characters`;
-  return { ...cut, fitted };
-}
-
-/**
- * A section prompt `excess` characters shorter: its text and its CHILD_SUMMARIES share what is
- * left, each keeping all it has when that is under half, the other taking the rest. So a parent
- * with a short text and very many children keeps its text and the first children that fit, and
- * one with a long text and a few children keeps its children (the text alone is cut, as before).
- */
-function fitSection(job: SectionJob, input: AttemptInput, excess: number, why: string): FittedPrompt {
-  const textChars = Math.min(job.text.length, input.maxChars ?? Number.POSITIVE_INFINITY);
-  const shown = childSummaryLines(job.children, input.maxChildChars);
-  const childChars = shown.cut?.kept_chars ?? shown.lines.reduce((n, line) => n + line.length + 1, 0);
-  const room = Math.max(0, textChars + childChars - excess);
-  const half = Math.floor(room / 2);
-  let maxChars = input.maxChars;
-  let maxChildChars = input.maxChildChars;
-  if (childChars <= half) maxChars = Math.max(1, room - childChars);
-  else if (textChars <= half) maxChildChars = room - textChars;
-  else {
-    maxChars = Math.max(1, room - half);
-    maxChildChars = half;
-  }
-  const cut = attemptPrompt(job, { ...input, maxChars, ...(maxChildChars === undefined ? {} : { maxChildChars }) });
-  const parts = [
-    ...(maxChars === input.maxChars ? [] : [`chunk text cut to ${maxChars} characters`]),
-    ...(cut.childrenCut ? [childrenNotice(cut.childrenCut, `cut to ${maxChildChars} characters`)] : []),
-  ];
-  return { ...cut, fitted: `${why}: ${parts.join('; ')}` };
+  return { ...cut, fitted: `${why}: chunk text cut to ${maxChars} characters` };
 }
 
 /** The stderr line of a bounded CHILD_SUMMARIES. */

@@ -1,25 +1,21 @@
-// What one attempt sends to the model: the prompt (with the previous attempt's feedback first and
-// the chunk text cut when asked), the view's JSON Schema as `format`, and the fixed options; and
-// how --dry-run shows it for each backend.
-import { jsonSchemaFor, type JsonSchema } from '../contracts/runtime.js';
+// What one attempt sends to the model: the prompt of the job's view kind (with the previous
+// attempt's feedback first and the text cut when asked), the view's JSON Schema as `format`, and
+// the fixed options; and how --dry-run shows it for each backend.
+import type { JsonObject, JsonSchema } from '../contracts/json.js';
+import { jsonSchemaFor } from '../contracts/runtime.js';
+import type { ViewName } from '../contracts/vocabulary.js';
 import type { GenerateRequest } from '../llm/model-client.js';
 import { chatCompletionBody, resolveBaseUrl } from '../llm/openai-client.js';
-import type { JsonObject } from '../runtime/stage.js';
-import { buildPrompt } from '../views/prompt-text.js';
-import type { SectionView } from '../views/section-view.js';
-import type { ChildrenCut } from '../views/section-prompt.js';
+import type { KindPrompt } from '../views/kinds/record-kind.js';
 import type { TextCut } from '../views/text-cut.js';
-import { VIEW_TYPES, type ViewType } from '../views/view-types.js';
 import type { AttemptInput, Job } from './backend.js';
 import type { GenerateConfig } from './config.js';
 import { boundedFormat } from './format-bounds.js';
-import { isSectionJob, sectionAttemptPrompt, sectionFormat } from './section-job.js';
 
 // One object per view for the whole run: every request of a view sends the same schema, the
 // view's contract with the grammar bounds of format-bounds.ts (what `rca schema --format` prints).
-const FORMATS = new Map<ViewType, JsonSchema>();
-export function formatOf(view: ViewType | SectionView): JsonSchema {
-  if (view === 'section_summary') return sectionFormat();
+const FORMATS = new Map<ViewName, JsonSchema>();
+export function formatOf(view: ViewName): JsonSchema {
   let format = FORMATS.get(view);
   if (format === undefined) {
     format = boundedFormat(view, jsonSchemaFor(view));
@@ -28,28 +24,16 @@ export function formatOf(view: ViewType | SectionView): JsonSchema {
   return format;
 }
 
-export function viewFormats(): Record<ViewType, JsonSchema> {
-  return Object.fromEntries(VIEW_TYPES.map((v) => [v, formatOf(v)])) as Record<ViewType, JsonSchema>;
-}
-
-export interface AttemptPrompt {
-  prompt: string;
-  textCut: TextCut | null;
-  /** Sections only: how CHILD_SUMMARIES was bounded, null when whole. */
-  childrenCut?: ChildrenCut | null;
-}
-
-/** The prompt of one attempt: the feedback note, then the prompt rebuilt for this attempt's text budget. */
-export function attemptPrompt(job: Job, input: AttemptInput): AttemptPrompt {
-  if (isSectionJob(job)) return sectionAttemptPrompt(job, input);
-  const built = buildPrompt(job.context, job.nerSeed, job.text, job.view, { maxChars: input.maxChars });
-  const prompt = input.feedback === null ? built.prompt : `${input.feedback}\n\n${built.prompt}`;
-  return { prompt, textCut: built.truncated };
+/** The prompt of one attempt: the feedback note, then the kind's prompt for this attempt's budgets. */
+export function attemptPrompt(job: Job, input: AttemptInput): KindPrompt {
+  const budgets = { maxChars: input.maxChars, ...(input.maxChildChars === undefined ? {} : { maxChildChars: input.maxChildChars }) };
+  const built = job.records.prompt(job.kind, job.input, budgets);
+  return input.feedback === null ? built : { ...built, prompt: `${input.feedback}\n\n${built.prompt}` };
 }
 
 export type RequestSettings = Pick<GenerateConfig, 'model' | 'modelOptions' | 'keepAlive' | 'timeoutMs'> & Partial<Pick<GenerateConfig, 'think'>>;
 
-export function generateRequest(settings: RequestSettings, view: ViewType | SectionView, prompt: string): GenerateRequest {
+export function generateRequest(settings: RequestSettings, view: ViewName, prompt: string): GenerateRequest {
   return {
     model: settings.model,
     prompt,

@@ -1,5 +1,5 @@
 // One run control carries the cancellation of every request (Ctrl-C, giving up) and watches for a
-// server that has stopped answering altogether. Apart from the request gate (scheduler.ts) so that
+// server that has stopped answering altogether. Apart from the request gate (request-gate.ts) so that
 // a run that sends no request (the extractive backend) never loads p-queue.
 import { ModelError } from '../llm/model-client.js';
 

@@ -17,12 +17,12 @@ import { cacheKey } from '../cache/cache-key.js';
 import type { CachedReply, CacheEntryMeta } from '../cache/response-cache.js';
 import type { GroundingText } from '../views/grounding.js';
 import type { Backend, Job } from './backend.js';
-import { attemptMaxChars, replayOutcome, type LadderPolicy, type ViewResult } from './ladder.js';
+import { attemptInput, ladderOutcome, replayOutcome, type LadderOutcome, type LadderPolicy, type ViewResult } from './ladder.js';
 
 /** The part of ResponseCache generate needs (tests pass an in-memory one). */
 export interface ReplyStore {
   readonly path: string;
-  get(key: string): (CachedReply & { attempts: number }) | null;
+  get(key: string): LadderOutcome | null;
   put(key: string, reply: CachedReply, meta: CacheEntryMeta): void;
   close(): void;
 }
@@ -48,7 +48,7 @@ export class ViewCache {
 
   /** The key of a view, or null when its backend's replies are not cached. */
   keyOf(job: Job): string | null {
-    const parts = this.backend.cacheKeyParts?.(job, { attempt: 1, feedback: null, maxChars: attemptMaxChars(this.policy, 1) });
+    const parts = this.backend.cacheKeyParts?.(job, attemptInput(job, this.policy, 1, null));
     if (parts === undefined) return null;
     return cacheKey({ ...parts, options: { ...parts.options, truncate_chars: this.policy.truncateChars } });
   }
@@ -72,16 +72,8 @@ export class ViewCache {
   keep(key: string, result: ViewResult): void {
     if (result.status === 'failed' || result.generation.cached || this.failure !== null) return;
     const { generation } = result;
-    const reply: CachedReply = {
-      content: result.content,
-      doneReason: generation.done_reason,
-      promptTokens: generation.prompt_tokens,
-      outputTokens: generation.output_tokens,
-      attempts: generation.attempts,
-      ...(result.status === 'flagged' ? { flagged: { flags: result.flags, keptAttempt: result.keptAttempt } } : {}),
-    };
     try {
-      this.store.put(key, reply, { backend: generation.backend, model: generation.model ?? generation.backend });
+      this.store.put(key, ladderOutcome(result), { backend: generation.backend, model: generation.model ?? generation.backend });
       this.stored++;
     } catch (err) {
       this.fail(err);

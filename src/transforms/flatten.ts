@@ -1,7 +1,8 @@
+import { asUsage } from '../runtime/exit-codes.js';
 import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
-import { combinedText, flattenView } from '../views/flatten-view.js';
+import { embeddingTexts } from '../views/flatten-view.js';
 import { ViewFieldTally } from '../views/view-field-tally.js';
-import { parseViewFields, VIEW_TYPES, type ViewFields, type ViewType } from '../views/view-types.js';
+import { parseViewFields, ViewListError, type ViewFields } from '../views/view-types.js';
 
 export default defineStage({
   name: 'flatten',
@@ -32,11 +33,11 @@ views' lines, for one embedding per chunk ("" when both views are empty).`,
     },
   },
   create(options) {
-    return new Flattener(parseViewFields(options['from-fields']), options.combined, options['from-fields'].length > 0);
+    return new Flattener(asUsage(() => parseViewFields(options['from-fields']), [ViewListError]), options.combined, options['from-fields'].length > 0);
   },
 });
 
-export class Flattener {
+class Flattener {
   private readonly tally: ViewFieldTally;
 
   constructor(
@@ -49,33 +50,11 @@ export class Flattener {
 
   process(record: JsonObject): Outcome {
     this.tally.see(record);
-    const texts: Partial<Record<ViewType | 'combined', string>> = {};
-    for (const view of VIEW_TYPES) {
-      const field = this.fields[view];
-      texts[view] = field === undefined ? '' : flattenView(view, record[field]);
-    }
-    if (this.combined) texts.combined = combinedText(sectionPathOf(record, this.fields), VIEW_TYPES.map((v) => texts[v] ?? ''));
-    return { records: [{ ...record, embedding_text: texts }] };
+    return { records: [{ ...record, embedding_text: embeddingTexts(record, this.fields, this.combined) }] };
   }
 
   /** As rca-validate warns: a field named for the views that no record has. */
   summary(): string[] {
     return this.tally.summary();
   }
-}
-
-// The trusted path first; a view's stamped citations next; the raw upstream path last.
-function sectionPathOf(record: JsonObject, fields: ViewFields): string {
-  const candidates: unknown[] = [field(record.context, 'section_path')];
-  for (const view of VIEW_TYPES) {
-    const name = fields[view];
-    if (name !== undefined) candidates.push(field(field(record[name], 'citations'), 'section_path'));
-  }
-  candidates.push(record.section_path, record.sectionPath);
-  for (const c of candidates) if (typeof c === 'string' && c.trim() !== '') return c;
-  return '';
-}
-
-function field(value: unknown, key: string): unknown {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject)[key] : undefined;
 }

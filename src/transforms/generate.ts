@@ -1,7 +1,10 @@
+import { asUsage } from '../runtime/exit-codes.js';
 import { defineStage } from '../runtime/stage.js';
-import { GENERATE_OPTIONS, resolveConfig } from '../generation/config.js';
+import { CONFIG_ERRORS, GENERATE_OPTIONS, resolveConfig, resolveSectionMode, SECTION_DESCRIPTION, SECTION_OPTIONS } from '../generation/config.js';
 import { createGenerator } from '../generation/create.js';
-import { createSectionGenerator, resolveSectionMode, SECTION_DESCRIPTION, SECTION_OPTIONS } from '../generation/section-mode.js';
+import { parseLexiconCsv } from '../tagging/lexicon.js';
+import type { SetupContext } from '../runtime/stage.js';
+import type { ExtractiveSetup } from '../views/kinds/record-kind.js';
 
 export const GENERATE_DESCRIPTION = `Reads records written by rca-tag (context, ner_seed, text) and asks the model for each view,
 --concurrency requests at a time across records; records come out in input order.
@@ -28,10 +31,11 @@ Every reply is checked as rca-validate checks it (trusted provenance stamped fir
 A view still flagged after the last try is kept with its flags when it fits its contract.
 A record whose views are present and valid passes through untouched (unless --overwrite); a view
 that is null is generated again, so a run over its own output retries what failed.
-Model replies that pass every check are kept in a response cache (--cache, default
-$RCA_CACHE or ~/.cache/rca/responses.sqlite), keyed by model, digest, options, schema and prompt:
-running the same input again sends no request for them and writes the same records, with
-"cached": true. A failed or flagged view is never kept, so it is asked again next time. An
+Model replies are kept in a response cache (--cache, default $RCA_CACHE or
+~/.cache/rca/responses.sqlite), keyed by model, digest, options, schema and prompt: running the
+same input again sends no request for them and writes the same records, with "cached": true. A
+failed view is never kept, so it is asked again next time; a view kept with quality flags is
+replayed flagged while today's checks give it the same flags (--retry-flagged asks again). An
 OpenAI-compatible server reports no model digest: after redeploying a model under the same name,
 use --refresh.
 Ctrl-C stops reading and cancels the requests in flight; the output then holds every record
@@ -55,8 +59,13 @@ export default defineStage({
   ],
   options: { ...GENERATE_OPTIONS, ...SECTION_OPTIONS },
   create(options, setup) {
-    const config = resolveConfig(options, setup.env);
-    const sections = resolveSectionMode(options, setup);
-    return sections === null ? createGenerator(config) : createSectionGenerator(config, sections);
+    const config = asUsage(() => resolveConfig(options, setup.env), CONFIG_ERRORS);
+    const sections = asUsage(() => resolveSectionMode(options), CONFIG_ERRORS);
+    return createGenerator(config, { sections, extractiveSetup: extractiveSetup(setup) });
   },
 });
+
+/** The built-in lexicon, read only when an extractive builder asks for it (the sections'). */
+export function extractiveSetup(setup: SetupContext): ExtractiveSetup {
+  return { lexicon: () => parseLexiconCsv(setup.readText(setup.dataFile('lexicon/rca-default.csv')), 'builtin') };
+}

@@ -1,10 +1,10 @@
-import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
-import { checkerFor } from '../contracts/runtime.js';
-import { chunkTextOf } from '../tagging/chunk-fields.js';
 import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
+import { readTaggedChunk } from '../views/kinds/chunk-records.js';
 import { buildPrompt } from '../views/prompt-text.js';
 import type { TextCut } from '../views/text-cut.js';
-import { parseViewList, VIEW_TYPES, type ViewType } from '../views/view-types.js';
+import { asUsage } from '../runtime/exit-codes.js';
+import { parseViewList, ViewListError } from '../views/view-types.js';
+import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 
 export default defineStage({
   name: 'prompt',
@@ -37,33 +37,25 @@ without text, is rejected (NOT_TAGGED, BAD_CONTEXT, BAD_NER_SEED, NO_TEXT).`,
     },
   },
   create(options) {
-    return new Prompter(parseViewList(options.views), options['max-chars']);
+    return new Prompter(asUsage(() => parseViewList(options.views), [ViewListError]), options['max-chars']);
   },
 });
 
-export class Prompter {
+class Prompter {
   constructor(
     private readonly views: readonly ViewType[],
     private readonly maxChars: number | undefined,
   ) {}
 
   process(record: JsonObject): Outcome {
-    if (record.context === undefined || record.ner_seed === undefined) {
-      return reject('NOT_TAGGED', `record has no ${record.context === undefined ? 'context' : 'ner_seed'} (run rca-tag first)`);
-    }
-    const badContext = checkerFor('chunk_context')(record.context, 'context');
-    if (badContext) return reject('BAD_CONTEXT', badContext);
-    const badSeed = checkerFor('ner_seed')(record.ner_seed, 'ner_seed');
-    if (badSeed) return reject('BAD_NER_SEED', badSeed);
-    const context = record.context as ChunkContext;
-    const seed = record.ner_seed as NerSeed;
-    const text = chunkTextOf(record) ?? '';
-    if (text.trim() === '') return reject('NO_TEXT', 'record has no chunk text to prompt with');
-
+    // The chunk views' own reader: the same codes and messages as rca-generate.
+    const read = readTaggedChunk(record);
+    if (!read.ok) return { reject: { code: read.code, message: read.message } };
+    const { context, nerSeed, text } = read.value;
     const prompts: Partial<Record<ViewType, string>> = {};
     let truncation: TextCut | null = null;
     for (const view of this.views) {
-      const built = buildPrompt(context, seed, text, view, { maxChars: this.maxChars });
+      const built = buildPrompt(context, nerSeed, text, view, { maxChars: this.maxChars });
       prompts[view] = built.prompt;
       // Every view cuts the same text the same way: one record of it is enough.
       truncation = built.truncated;
@@ -71,8 +63,3 @@ export class Prompter {
     return { records: [{ ...record, prompts, prompt_truncation: truncation }] };
   }
 }
-
-function reject(code: string, message: string): Outcome {
-  return { reject: { code, message } };
-}
-

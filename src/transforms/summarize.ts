@@ -1,11 +1,12 @@
-import { defineStage, RawJson, type JsonObject } from '../runtime/stage.js';
-import { GENERATE_OPTIONS, resolveConfig } from '../generation/config.js';
+import type { JsonObject } from '../contracts/json.js';
+import { SECTION_VIEW } from '../contracts/vocabulary.js';
+import { CONFIG_ERRORS, GENERATE_OPTIONS, resolveConfig, resolveSectionMode, SECTION_DESCRIPTION, SECTION_OPTIONS } from '../generation/config.js';
 import { createGenerator } from '../generation/create.js';
-import { createSectionGenerator, resolveSectionMode, SECTION_DESCRIPTION, SECTION_OPTIONS } from '../generation/section-mode.js';
-import { UsageError } from '../runtime/exit-codes.js';
+import { asUsage, UsageError } from '../runtime/exit-codes.js';
+import { defineStage } from '../runtime/stage.js';
+import { embeddingTexts, flattenView } from '../views/flatten-view.js';
 import { DEFAULT_VIEW_FIELDS } from '../views/view-types.js';
-import { GENERATE_DESCRIPTION } from './generate.js';
-import { Flattener } from './flatten.js';
+import { extractiveSetup, GENERATE_DESCRIPTION } from './generate.js';
 
 export default defineStage({
   name: 'summarize',
@@ -42,20 +43,20 @@ ${SECTION_DESCRIPTION}`,
     },
   },
   create(options, setup) {
-    const config = resolveConfig(options, setup.env);
-    const sections = resolveSectionMode(options, setup);
+    const config = asUsage(() => resolveConfig(options, setup.env), CONFIG_ERRORS);
+    const sections = asUsage(() => resolveSectionMode(options), CONFIG_ERRORS);
+    const lexicon = extractiveSetup(setup);
     if (sections !== null) {
       if (options.combined) throw new UsageError('--combined joins the chunk views; a section has one view, its embedding text is already whole');
-      return createSectionGenerator(config, sections, { flatten: !config.dryRun && options.flatten });
+      const flatten = !config.dryRun && options.flatten;
+      return createGenerator(config, { sections, extractiveSetup: lexicon, ...(flatten ? { finishRecord: withSectionText } : {}) });
     }
-    if (config.dryRun || !options.flatten) return createGenerator(config);
-    const flattener = new Flattener({ ...DEFAULT_VIEW_FIELDS }, options.combined);
-    return createGenerator(config, { finishRecord: (record) => flattened(flattener, record) });
+    if (config.dryRun || !options.flatten) return createGenerator(config, { extractiveSetup: lexicon });
+    const combined = options.combined;
+    return createGenerator(config, { extractiveSetup: lexicon, finishRecord: (record) => ({ ...record, embedding_text: embeddingTexts(record, DEFAULT_VIEW_FIELDS, combined) }) });
   },
 });
 
-function flattened(flattener: Flattener, record: JsonObject): JsonObject {
-  const out = flattener.process(record).records?.[0];
-  // Flatten always returns the one record it was given, as an object.
-  return out === undefined || out instanceof RawJson ? record : out;
+function withSectionText(record: JsonObject): JsonObject {
+  return { ...record, embedding_text: { [SECTION_VIEW]: flattenView(SECTION_VIEW, record[SECTION_VIEW]) } };
 }

@@ -1,6 +1,6 @@
 import type { ChunkContext } from '../contracts/chunk.js';
 import { checkerFor } from '../contracts/runtime.js';
-import { FatalError, UsageError } from '../runtime/exit-codes.js';
+import { asUsage, FatalError, UsageError } from '../runtime/exit-codes.js';
 import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
 import { chunkTextOf } from '../tagging/chunk-fields.js';
 import { ContextBuilder } from '../tagging/context.js';
@@ -8,9 +8,10 @@ import { negatedMentions } from '../views/claims.js';
 import type { ClaimChecker } from '../views/claim-model.js';
 import { chunkViewItems, GroundingTally, type ViewEvidence } from '../views/evidence.js';
 import { GroundingText } from '../views/grounding.js';
-import { isPlainObject } from '../contracts/json.js';
 import { validateView } from '../views/validate-view.js';
-import { parseViewFields, VIEW_TYPES, type ViewFields, type ViewType } from '../views/view-types.js';
+import { isPlainObject } from '../contracts/json.js';
+import { parseViewFields, ViewListError, type ViewFields } from '../views/view-types.js';
+import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 import { ViewFieldTally } from '../views/view-field-tally.js';
 
 export default defineStage({
@@ -98,11 +99,11 @@ model_unsupported:<field>[<i>].`,
       }
       checker = new Checker(client, model);
     }
-    return new Validator(parseViewFields(options['from-fields']), options['flags-ok'], floor, checker, options['from-fields'].length > 0);
+    return new Validator(asUsage(() => parseViewFields(options['from-fields']), [ViewListError]), options['flags-ok'], floor, checker, options['from-fields'].length > 0);
   },
 });
 
-export class Validator {
+class Validator {
   private readonly contexts = new ContextBuilder({ docTypeMode: 'auto', authority: null });
   private records = 0;
   private viewsChecked = 0;

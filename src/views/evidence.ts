@@ -15,13 +15,13 @@
 //   located, never flagged, not counted in the summary.
 import type { EvidenceSpan, GroundingSummary, ItemEvidence, ViewEvidence } from '../contracts/evidence.js';
 import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
-import type { JsonObject } from '../runtime/stage.js';
+import type { JsonObject } from '../contracts/json.js';
 import { entityMentions, negationCues, quantityFlags, ruledOutFlags, spanNegated, wordsOf, type NegatedMention } from './claims.js';
 import { EvidenceText, normaliseTokens } from './evidence-text.js';
 import { contentWords, exactAt, locate, splitSentences, type Located, type MatchKind } from './evidence-match.js';
 import { numbersIn, type GroundingText } from './grounding.js';
 import { VIEW_SHAPES } from './view-shape.js';
-import type { ViewType } from './view-types.js';
+import type { ViewType } from '../contracts/vocabulary.js';
 
 export type FieldRole = 'claim' | 'summary' | 'entity' | 'id' | 'free';
 

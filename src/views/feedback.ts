@@ -1,7 +1,7 @@
 // The note a retry prompt starts with: it names exactly what was wrong with the previous reply
 // (a parse error or the validator's flags), so the model can fix that and nothing else.
-import { SECTION_QUALITY } from './section-validate.js';
-import { QUALITY_GATES } from './validate-view.js';
+import { SECTION_QUALITY } from './kinds/section-summary.js';
+import { QUALITY_GATES } from '../contracts/vocabulary.js';
 
 export type ReplyProblem = { parseError: string } | { flags: readonly string[] };
 

@@ -1,53 +1,25 @@
-// Embedding text of a view (DESIGN.md §3): one "LABEL: value" line per non-empty field, in a
-// fixed order; empty fields give no line; an empty or missing view gives "". Zod-free: flatten
-// runs over whole corpora and must not pay for the schemas (a unit test ties these paths to them).
-import type { ViewType } from './view-types.js';
-
-export interface FlattenLayout {
-  /** Joins the items of a list field. */
-  separator: string;
-  /** [label, path in the view] in output order. */
-  fields: ReadonlyArray<readonly [string, string]>;
-}
-
-export const FLATTEN_LAYOUTS: Readonly<Record<ViewType, FlattenLayout>> = {
-  retrieval_summary: {
-    separator: ', ',
-    fields: [
-      ['SCOPE', 'scope'],
-      ['SYSTEMS', 'entities.systems'],
-      ['EQUIPMENT', 'entities.equipment_ids'],
-      ['COMPONENTS', 'entities.components'],
-      ['SYMPTOMS/OUTCOMES', 'symptoms_outcomes'],
-      ['MECHANISMS', 'mechanisms'],
-      ['DIAGNOSTICS', 'diagnostics'],
-      ['ACTIONS', 'corrective_actions'],
-      ['NUMBERS/LIMITS', 'numbers_limits'],
-      ['KEYWORDS', 'keywords_synonyms'],
-    ],
-  },
-  rca_frame: {
-    separator: '; ',
-    fields: [
-      ['OBSERVED', 'observed'],
-      ['HYPOTHESES', 'hypotheses'],
-      ['TESTS', 'tests_to_confirm'],
-      ['ACTIONS', 'candidate_actions'],
-      ['CONSTRAINTS', 'constraints'],
-    ],
-  },
-};
+// Embedding text of a view (DESIGN.md §3): one "LABEL: value" line per non-empty field, in the
+// order of the view kind's flatten layout; empty fields give no line; an empty or missing view
+// gives "". Zod-free: flatten runs over whole corpora and must not pay for the schemas (a unit
+// test ties the layouts' paths to them).
+import { VIEW_TYPES, type ViewName, type ViewType } from '../contracts/vocabulary.js';
+import { VIEW_KINDS } from './kinds/index.js';
+import type { FlattenLayout } from './kinds/kind.js';
+import type { ViewFields } from './view-types.js';
 
 const WHITESPACE_RE = /\s+/g;
 // Items with no letter or digit ("", "----------") add nothing to an embedding.
 const HAS_CONTENT_RE = /[\p{L}\p{N}]/u;
 
-export function flattenView(view: ViewType, obj: unknown): string {
-  return flattenFields(FLATTEN_LAYOUTS[view], obj);
+export function flattenView(view: ViewName, obj: unknown): string {
+  const layout = VIEW_KINDS[view].flatten;
+  const content = flattenFields(layout, obj);
+  if (!layout.pathLine || content === '') return content;
+  const path = (obj as Record<string, unknown>).section_path;
+  return combinedText(typeof path === 'string' ? path : '', [content]);
 }
 
-/** The "LABEL: value" lines of any layout (the section view has its own). */
-export function flattenFields(layout: FlattenLayout, obj: unknown): string {
+function flattenFields(layout: FlattenLayout, obj: unknown): string {
   if (!isObject(obj)) return '';
   const lines: string[] = [];
   for (const [label, path] of layout.fields) {
@@ -55,6 +27,33 @@ export function flattenFields(layout: FlattenLayout, obj: unknown): string {
     if (value !== '') lines.push(`${label}: ${value}`);
   }
   return lines.join('\n');
+}
+
+/** A chunk's embedding_text: each chunk view's text (read from `fields`), and with `combined` the one text of them all. */
+export function embeddingTexts(record: Record<string, unknown>, fields: ViewFields, combined: boolean): Partial<Record<ViewType | 'combined', string>> {
+  const texts: Partial<Record<ViewType | 'combined', string>> = {};
+  for (const view of VIEW_TYPES) {
+    const field = fields[view];
+    texts[view] = field === undefined ? '' : flattenView(view, record[field]);
+  }
+  if (combined) texts.combined = combinedText(sectionPathOf(record, fields), VIEW_TYPES.map((v) => texts[v] ?? ''));
+  return texts;
+}
+
+// The trusted path first; a view's stamped citations next; the raw upstream path last.
+function sectionPathOf(record: Record<string, unknown>, fields: ViewFields): string {
+  const candidates: unknown[] = [field(record.context, 'section_path')];
+  for (const view of VIEW_TYPES) {
+    const name = fields[view];
+    if (name !== undefined) candidates.push(field(field(record[name], 'citations'), 'section_path'));
+  }
+  candidates.push(record.section_path, record.sectionPath);
+  for (const c of candidates) if (typeof c === 'string' && c.trim() !== '') return c;
+  return '';
+}
+
+function field(value: unknown, key: string): unknown {
+  return isObject(value) ? value[key] : undefined;
 }
 
 /** One text per chunk: the section path, then each view's text; "" when no view has content. */

@@ -1,13 +1,13 @@
 // The prompt for one chunk and one view (DESIGN.md §4 layout): the common contract, a TASK
-// paragraph for the doc type and view, the CONTEXT lines, the NER seed, the chunk text and the
+// paragraph for the doc type and view (the view kind's task), the CONTEXT lines, the NER seed, the chunk text and the
 // output skeleton. Byte-deterministic: the same inputs always give the same prompt.
 import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import { jsonSchemaFor } from '../contracts/runtime.js';
 import { NER_SEED_KEYS, type DocType } from '../contracts/vocabulary.js';
 import { cutText, type TextCut } from './text-cut.js';
-import { QUALITY_GATES } from './validate-view.js';
+import { VIEW_KINDS } from './kinds/index.js';
 import { emptyView } from './view-skeleton.js';
-import type { ViewType } from './view-types.js';
+import type { ViewType } from '../contracts/vocabulary.js';
 
 export const COMMON_CONTRACT = `You are an information extraction engine for nuclear plant reliability documents.
 Return ONLY valid JSON. Do not include markdown, comments, or extra text.
@@ -29,51 +29,9 @@ const DOC_NAMES: Record<DocType, string> = {
   OTHER: 'a technical reliability document',
 };
 
-// What each doc type × view should emphasise; the field names are the view's own keys.
-const FOCUS: Record<DocType, Record<ViewType, string>> = {
-  SOP: {
-    retrieval_summary:
-      'Say what the procedure or step is for, which holds, cautions and limits apply, and which checks, measurements and actions its steps call for: checks and measurements go in diagnostics, required actions in corrective_actions, limits and acceptance values in numbers_limits.',
-    rca_frame:
-      'observed: what the step or section requires; tests_to_confirm: the checks and measurements it prescribes; candidate_actions: the steps it allows or directs; constraints: holds, cautions, prerequisites and limits. Leave hypotheses empty unless the text states a possible cause.',
-  },
-  CR: {
-    retrieval_summary:
-      'Capture what happened (symptoms and outcomes), the equipment and conditions involved, the evidence and readings reported, and any immediate or corrective actions described.',
-    rca_frame:
-      'observed: what happened and the evidence reported; hypotheses: possible causes only where CHUNK_TEXT states them; tests_to_confirm: checks suggested or already performed; candidate_actions: immediate and corrective actions taken or planned; constraints: stated conditions, limits or operability restrictions.',
-  },
-  WO: {
-    retrieval_summary:
-      'Capture the work performed, the as-found and as-left condition, the parts and tools used, test results, and measurements with their acceptance criteria.',
-    rca_frame:
-      'observed: the reported problem and the as-found condition; hypotheses: causes only where stated; tests_to_confirm: checks and post-maintenance tests performed, with their results; candidate_actions: the work steps performed; constraints: prerequisites, holds and acceptance limits mentioned.',
-  },
-  ECA: {
-    retrieval_summary:
-      "Capture the evidence, the analysis claims, the causal factors the evaluation states, and the recommended corrective or preventive actions, keeping the evaluation's own wording.",
-    rca_frame:
-      'observed: the event and the evidence cited; hypotheses: the causal hypotheses and causal factors as the evaluation states them; tests_to_confirm: the verification steps it proposes; candidate_actions: the recommended actions; constraints: the assumptions and limitations of the analysis.',
-  },
-  OTHER: {
-    retrieval_summary: 'Be extractive and conservative: record only what CHUNK_TEXT states and leave a list empty rather than guess.',
-    rca_frame: 'Be extractive and conservative: record only what CHUNK_TEXT states and leave a list empty rather than guess.',
-  },
-};
-
-// What the validator will check, said up front so a first reply can pass.
-const VIEW_RULES: Record<ViewType, string> = {
-  retrieval_summary:
-    `Your reply is checked: scope is one or two sentences (at least ${QUALITY_GATES.minScopeChars} characters) on what the chunk covers; ` +
-    `keywords_synonyms holds at least ${QUALITY_GATES.minKeywords} distinct search terms; equipment ids and every number in numbers_limits ` +
-    'are copied exactly as written in CHUNK_TEXT; a phrase in double quotes is copied exactly from CHUNK_TEXT.',
-  rca_frame:
-    'Your reply is checked: every list holds plain strings; observed holds at least one fact stated in CHUNK_TEXT; a phrase in double quotes is copied exactly from CHUNK_TEXT.',
-};
-
 export function taskParagraph(docType: DocType, view: ViewType): string {
-  const article = view === 'rca_frame' ? 'an' : 'a';
-  return [`TASK: Write ${article} ${view} JSON for one chunk of ${DOC_NAMES[docType]}.`, FOCUS[docType][view], VIEW_RULES[view]].join('\n');
+  const { article, focus, rules } = VIEW_KINDS[view].task;
+  return [`TASK: Write ${article} ${view} JSON for one chunk of ${DOC_NAMES[docType]}.`, focus[docType], rules].join('\n');
 }
 
 export interface PromptOptions {
@@ -125,7 +83,7 @@ export function seedJson(seed: NerSeed): string {
  * one line per mention, `text (kind; cue: "…")`. Nothing when the seed has none (a prompt without
  * negated mentions is byte for byte what it was before they were tracked).
  */
-export function ruledOutLines(seed: NerSeed): string[] {
+function ruledOutLines(seed: NerSeed): string[] {
   const negated = seed.negated ?? [];
   if (negated.length === 0) return [];
   return [

@@ -6,7 +6,7 @@
 // pre-send fit to the context): the children are kept in order while they fit, and one line says
 // how many were left out, so a parent with very many children still gets a prompt that fits.
 import { COMMON_CONTRACT, contextValue, type BuiltPrompt, type PromptOptions } from './prompt-text.js';
-import { SECTION_QUALITY } from './section-validate.js';
+import { SECTION_QUALITY } from './kinds/section-summary.js';
 import { emptySectionSummary, type ChildSummary, type SectionInput } from './section-view.js';
 import { codePoints, cutText } from './text-cut.js';
 

@@ -9,20 +9,13 @@
 //   and ungrounded_quote:<q> as for the chunk views (numbers of the summary, quoted phrases).
 // The sources are the section's own text and its title, and with --bottom-up the titles and
 // summaries of its children: what the prompt showed the model.
-import type { JsonObject } from '../runtime/stage.js';
+import type { JsonObject } from '../contracts/json.js';
 import { finish, itemEvidence, type EvidenceSpan, type SpanMapper, type ViewEvidence } from './evidence.js';
 import { splitSentences } from './evidence-match.js';
 import { GroundingText, numbersIn, quotedPhrases } from './grounding.js';
 import { SECTION_SUMMARY_SHAPE, stampSectionProvenance, type ChildSummary, type SectionInput } from './section-view.js';
 import { flagValue, keepContractKeys, shapeFlags } from './validate-view.js';
-
-export const SECTION_QUALITY = {
-  targetWords: { min: 100, max: 200 },
-  minWords: 60,
-  maxWords: 250,
-  targetConcepts: { min: 5, max: 10 },
-  wordsPerConcept: 10,
-} as const;
+import { SECTION_QUALITY } from './kinds/section-summary.js';
 
 // A phrase never spans two sources: a separator no concept or number can contain.
 const SOURCE_SEPARATOR = '\n|\n';
@@ -131,7 +124,7 @@ export function validateSectionSummary(obj: JsonObject, section: SectionInput, s
 
 /** Each sentence of the summary is a claim (checked for units, comparators, negation, entities;
  *  its numbers and quotes are checked above); each concept is located (ungrounded_concept is its check). */
-export function sectionEvidence(obj: JsonObject, sources: SectionSources, context: readonly string[] = []): { evidence: ViewEvidence; flags: string[] } {
+function sectionEvidence(obj: JsonObject, sources: SectionSources, context: readonly string[] = []): { evidence: ViewEvidence; flags: string[] } {
   const items = [];
   if (typeof obj.summary === 'string') {
     for (const [i, sentence] of splitSentences(obj.summary).entries()) items.push(itemEvidence('summary', i, sentence.text, 'claim', sources.grounding, sources.mapSpan, { context }, false));

@@ -1,15 +1,13 @@
 // The section_summary view: what it needs of a section record, its shape (read from the JSON
 // Schema generated from src/contracts/sections.ts), its skeleton with the trusted fields filled,
-// the stamping of those fields, and its embedding text. Zod-free, like the chunk views' modules.
+// and the stamping of those fields (its embedding text is its kind's flatten layout). Zod-free, like the chunk views' modules.
 import { jsonSchemaFor } from '../contracts/runtime.js';
+import { SECTION_VIEW } from '../contracts/vocabulary.js';
 import type { SectionSummary } from '../contracts/sections.js';
-import type { JsonObject } from '../runtime/stage.js';
-import { combinedText, flattenFields, type FlattenLayout } from './flatten-view.js';
+import type { JsonObject } from '../contracts/json.js';
 import { shapeOf, type ObjectShape } from './view-shape.js';
 import { citationDifferences, emptyValue } from './view-skeleton.js';
 
-export const SECTION_VIEW = 'section_summary';
-export type SectionView = typeof SECTION_VIEW;
 
 export const SECTION_SUMMARY_SHAPE = shapeOf(jsonSchemaFor(SECTION_VIEW)) as ObjectShape;
 
@@ -41,10 +39,10 @@ export interface ChildSummary {
 }
 
 /** Fields the model never decides: stamped from the section record before any check. */
-export const SECTION_TRUSTED_KEYS = ['section_id', 'doc_id', 'section_path', 'view_type', 'chunk_count', 'citations'] as const;
+const SECTION_TRUSTED_KEYS = ['section_id', 'doc_id', 'section_path', 'view_type', 'chunk_count', 'citations'] as const;
 type SectionTrustedKey = (typeof SECTION_TRUSTED_KEYS)[number];
 
-export function sectionTrustedFields(section: SectionInput): Record<SectionTrustedKey, unknown> {
+function sectionTrustedFields(section: SectionInput): Record<SectionTrustedKey, unknown> {
   const citationsShape = SECTION_SUMMARY_SHAPE.fields.get('citations');
   const citations: JsonObject = {};
   if (citationsShape?.kind === 'object') {
@@ -78,21 +76,4 @@ export function stampSectionProvenance(obj: JsonObject, section: SectionInput): 
     obj[key] = want;
   }
   return fixed;
-}
-
-// The path line comes from combinedText (the same SECTION line as a chunk's combined text).
-const SECTION_FLATTEN_LAYOUT: FlattenLayout = {
-  separator: ', ',
-  fields: [
-    ['SUMMARY', 'summary'],
-    ['CONCEPTS', 'concepts'],
-  ],
-};
-
-/** `SECTION: <path>\nSUMMARY: …\nCONCEPTS: a, b, c`; "" for a missing view or one with neither summary nor concepts. */
-export function flattenSectionSummary(obj: unknown): string {
-  const content = flattenFields(SECTION_FLATTEN_LAYOUT, obj);
-  if (content === '') return '';
-  const path = (obj as JsonObject).section_path;
-  return combinedText(typeof path === 'string' ? path : '', [content]);
 }

@@ -2,26 +2,15 @@
 // checks walk the view's schema (view-shape.ts), so they cannot drift from the prompt skeleton;
 // the flag names are DESIGN.md §3's, plus rca's stricter item, key, emptiness and grounding checks.
 import type { ChunkContext } from '../contracts/chunk.js';
-import { isPlainObject } from '../contracts/json.js';
 import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
-import type { JsonObject } from '../runtime/stage.js';
+import { isPlainObject, type JsonObject } from '../contracts/json.js';
 import { chunkViewEvidence, type EvidenceOptions, type ViewEvidence } from './evidence.js';
 import { GroundingText, quotedPhrases } from './grounding.js';
 import { normalisedPaths, stampProvenance } from './view-skeleton.js';
+import { VIEW_KINDS } from './kinds/index.js';
 import { VIEW_SHAPES, type FieldShape, type ObjectShape } from './view-shape.js';
-import type { ViewType } from './view-types.js';
+import type { ViewType } from '../contracts/vocabulary.js';
 
-export const QUALITY_GATES = {
-  minScopeChars: 15,
-  minKeywords: 3,
-  boilerplate: ['as an ai', 'i cannot', 'not provided'],
-} as const;
-
-/** What must occur in the chunk text, by path in the view. */
-export const GROUNDED_FIELDS: Readonly<Record<ViewType, { numbers: readonly string[]; identifiers: readonly string[] }>> = {
-  retrieval_summary: { numbers: ['numbers_limits'], identifiers: ['entities.equipment_ids'] },
-  rca_frame: { numbers: [], identifiers: [] },
-};
 // Trusted fields come from the context, not the model: nothing in them needs grounding.
 const TRUSTED = new Set<string>(TRUSTED_KEYS);
 // A Python or JSON structure flattened into a string ("['6.2']", "{'action': ...}", "[]").
@@ -137,33 +126,15 @@ function itemFlags(name: string, items: unknown[], flags: string[]): void {
   if (stringified) flags.push(`${name}_item_stringified`);
 }
 
+// Each view's own rules are its kind's: a view without a kind does not compile.
 function qualityFlags(view: ViewType, obj: JsonObject): string[] {
-  const flags: string[] = [];
-  if (view === 'retrieval_summary') {
-    if (typeof obj.scope === 'string') {
-      const scope = obj.scope.trim();
-      if (scope.length < QUALITY_GATES.minScopeChars) flags.push('scope_too_short');
-      const lower = scope.toLowerCase();
-      if (QUALITY_GATES.boilerplate.some((phrase) => lower.includes(phrase))) flags.push('boilerplate');
-    }
-    const keywords = obj.keywords_synonyms;
-    if (Array.isArray(keywords)) {
-      // Distinct terms with content: ["", "--", "-"] or ["pump", "Pump", "PUMP"] is not three keywords.
-      const distinct = new Set(keywords.filter((k): k is string => typeof k === 'string' && HAS_CONTENT_RE.test(k)).map((k) => k.trim().toLowerCase()));
-      if (distinct.size < QUALITY_GATES.minKeywords) flags.push('few_keywords');
-    }
-  } else {
-    const lists = [...VIEW_SHAPES.rca_frame.fields].filter(([, s]) => s.kind === 'list').map(([k]) => obj[k]);
-    if (!lists.some((list) => Array.isArray(list) && list.some((item) => typeof item === 'string' && HAS_CONTENT_RE.test(item)))) flags.push('empty_frame');
-  }
-  return flags;
+  return VIEW_KINDS[view].quality(obj, VIEW_SHAPES[view]);
 }
 
 function groundingFlags(view: ViewType, obj: JsonObject, text: GroundingText): string[] {
   const flags: string[] = [];
-  const rules = GROUNDED_FIELDS[view];
   // Numbers are checked in every claim of the view with its evidence (evidence.ts).
-  for (const path of rules.identifiers) {
+  for (const path of VIEW_KINDS[view].identifiers) {
     for (const item of stringsAt(obj, path)) {
       const id = item.trim();
       if (id !== '' && !text.hasIdentifier(id)) flags.push(`ungrounded_equipment_id:${flagValue(id)}`);

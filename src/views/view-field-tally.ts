@@ -1,6 +1,7 @@
 // Which of the fields named for the views (--from-fields) ever held a view: rca-validate and
 // rca-flatten warn the same way, from this one tally, when a field name matches nothing.
-import { VIEW_TYPES, type ViewFields, type ViewType } from './view-types.js';
+import { type ViewFields } from './view-types.js';
+import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 
 export class ViewFieldTally {
   private records = 0;

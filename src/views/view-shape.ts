@@ -1,8 +1,9 @@
 // A plain description of each view, read once from its JSON Schema (generated from the zod
 // contract). The skeleton and the validator walk this description, so adding or renaming a field
 // in src/contracts/views.ts changes the prompt template and the checks together.
-import { jsonSchemaFor, type JsonSchema } from '../contracts/runtime.js';
-import { VIEW_TYPES, type ViewType } from './view-types.js';
+import { jsonSchemaFor } from '../contracts/runtime.js';
+import type { JsonSchema } from '../contracts/json.js';
+import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 
 export type FieldShape =
   | { kind: 'string' }
@@ -41,8 +42,3 @@ export function shapeOf(schema: JsonSchema): FieldShape {
 export const VIEW_SHAPES: Readonly<Record<ViewType, ObjectShape>> = Object.fromEntries(
   VIEW_TYPES.map((view) => [view, shapeOf(jsonSchemaFor(view)) as ObjectShape]),
 ) as Record<ViewType, ObjectShape>;
-
-/** The top-level list fields of a view, in contract order. */
-export function listKeys(view: ViewType): string[] {
-  return [...VIEW_SHAPES[view].fields].filter(([, s]) => s.kind === 'list').map(([k]) => k);
-}

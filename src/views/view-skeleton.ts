@@ -1,14 +1,14 @@
 import type { ChunkContext } from '../contracts/chunk.js';
 import type { View } from '../contracts/views.js';
 import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
-import type { JsonObject } from '../runtime/stage.js';
+import type { JsonObject } from '../contracts/json.js';
 import { VIEW_SHAPES, type FieldShape } from './view-shape.js';
-import type { ViewType } from './view-types.js';
+import type { ViewType } from '../contracts/vocabulary.js';
 
 type TrustedKey = (typeof TRUSTED_KEYS)[number];
 
 /** The values the model never decides, from the trusted context. */
-export function trustedFields(view: ViewType, context: ChunkContext): Record<TrustedKey, unknown> {
+function trustedFields(view: ViewType, context: ChunkContext): Record<TrustedKey, unknown> {
   const citationsShape = VIEW_SHAPES[view].fields.get('citations');
   const citations: JsonObject = {};
   if (citationsShape?.kind === 'object') {

@@ -1,28 +1,26 @@
-// Zod-free names of the two views and the option parsing the view stages share, so that
-// flatten (and anything else on a fast path) can name views without loading the schemas.
-import { UsageError } from '../runtime/exit-codes.js';
+// The view lists and field maps the view stages take (--views, --from-fields), read from plain
+// values. A bad value is a ViewListError; the stages turn it into a usage error.
+import { isViewType, VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 
-export const VIEW_TYPES = ['retrieval_summary', 'rca_frame'] as const;
-export type ViewType = (typeof VIEW_TYPES)[number];
-
-export function isViewType(value: unknown): value is ViewType {
-  return value === 'retrieval_summary' || value === 'rca_frame';
+/** A --views or --from-fields value that names no view, or names one wrongly. */
+export class ViewListError extends Error {
+  override name = 'ViewListError';
 }
 
 /** `--views a,b --views c` → the selected views in canonical order (output never depends on typing order). */
 export function parseViewList(values: readonly string[], option = 'views'): ViewType[] {
   const chosen = new Set<ViewType>();
   for (const item of splitList(values)) {
-    if (!isViewType(item)) throw new UsageError(`--${option} must name views among ${VIEW_TYPES.join(', ')}; got '${item}'`);
+    if (!isViewType(item)) throw new ViewListError(`--${option} must name views among ${VIEW_TYPES.join(', ')}; got '${item}'`);
     chosen.add(item);
   }
-  if (chosen.size === 0) throw new UsageError(`--${option} names no view`);
+  if (chosen.size === 0) throw new ViewListError(`--${option} names no view`);
   return VIEW_TYPES.filter((v) => chosen.has(v));
 }
 
 /** Where each view is stored on a record: by default under its own name. */
 export type ViewFields = Partial<Record<ViewType, string>>;
-export const DEFAULT_VIEW_FIELDS: Readonly<Record<ViewType, string>> = { retrieval_summary: 'retrieval_summary', rca_frame: 'rca_frame' };
+export const DEFAULT_VIEW_FIELDS: Readonly<Record<ViewType, string>> = Object.fromEntries(VIEW_TYPES.map((view) => [view, view])) as Record<ViewType, string>;
 
 /**
  * `--from-fields retrieval_summary_json,rca_frame_json` (positional: the fields of
@@ -37,10 +35,10 @@ export function parseViewFields(values: readonly string[], option = 'from-fields
     const eq = item.indexOf('=');
     const view = eq >= 0 ? item.slice(0, eq) : VIEW_TYPES[index];
     const field = eq >= 0 ? item.slice(eq + 1) : item;
-    if (view === undefined) throw new UsageError(`--${option} takes at most ${VIEW_TYPES.length} positional fields (${VIEW_TYPES.join(', ')})`);
-    if (!isViewType(view)) throw new UsageError(`--${option}: unknown view '${view}' (views: ${VIEW_TYPES.join(', ')})`);
-    if (field === '') throw new UsageError(`--${option}: empty field name for ${view}`);
-    if (fields[view] !== undefined) throw new UsageError(`--${option}: ${view} is given twice`);
+    if (view === undefined) throw new ViewListError(`--${option} takes at most ${VIEW_TYPES.length} positional fields (${VIEW_TYPES.join(', ')})`);
+    if (!isViewType(view)) throw new ViewListError(`--${option}: unknown view '${view}' (views: ${VIEW_TYPES.join(', ')})`);
+    if (field === '') throw new ViewListError(`--${option}: empty field name for ${view}`);
+    if (fields[view] !== undefined) throw new ViewListError(`--${option}: ${view} is given twice`);
     fields[view] = field;
   });
   return fields;

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RECORD_KINDS, jsonSchemaOf, type RecordKind } from '../../src/contracts/index.js';
-import { compileChecker, type JsonSchema } from '../../src/contracts/json-schema-check.js';
+import type { JsonSchema } from '../../src/contracts/json.js';
+import { compileChecker } from '../../src/contracts/json-schema-check.js';
 import { JSON_SCHEMAS } from '../../src/contracts/json-schemas.generated.js';
 
 const kinds = Object.keys(RECORD_KINDS) as RecordKind[];

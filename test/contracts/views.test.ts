@@ -3,11 +3,10 @@ import { ChunkContext, NerSeed } from '../../src/contracts/chunk.js';
 import { jsonSchemaOf, RECORD_KINDS, viewFormatSchema } from '../../src/contracts/index.js';
 import { NER_SEED_KEYS } from '../../src/contracts/vocabulary.js';
 import { RcaFrame, RetrievalSummary, VIEW_SCHEMAS } from '../../src/contracts/views.js';
-import { FLATTEN_LAYOUTS } from '../../src/views/flatten-view.js';
-import { GROUNDED_FIELDS } from '../../src/views/validate-view.js';
+import { VIEW_KINDS } from '../../src/views/kinds/index.js';
 import { VIEW_SHAPES, type FieldShape } from '../../src/views/view-shape.js';
 import { emptyView } from '../../src/views/view-skeleton.js';
-import { VIEW_TYPES } from '../../src/views/view-types.js';
+import { VIEW_TYPES } from '../../src/contracts/vocabulary.js';
 
 const CTX: ChunkContext = {
   doc_id: 'D1',
@@ -62,13 +61,13 @@ describe('derived tables name real fields of the schemas', () => {
   };
 
   it.each(VIEW_TYPES)('flatten layout of %s: string or list fields, none twice', (view) => {
-    const paths = FLATTEN_LAYOUTS[view].fields.map(([, path]) => path);
+    const paths = VIEW_KINDS[view].flatten.fields.map(([, path]) => path);
     expect(new Set(paths).size).toBe(paths.length);
     for (const path of paths) expect(['string', 'list'], path).toContain(fieldAt(view, path)?.kind);
   });
 
   it.each(VIEW_TYPES)('grounded fields of %s are lists', (view) => {
-    for (const path of [...GROUNDED_FIELDS[view].numbers, ...GROUNDED_FIELDS[view].identifiers]) expect(fieldAt(view, path)?.kind, path).toBe('list');
+    for (const path of VIEW_KINDS[view].identifiers) expect(fieldAt(view, path)?.kind, path).toBe('list');
   });
 });
 

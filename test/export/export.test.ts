@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileChecker, type JsonSchema } from '../../src/contracts/json-schema-check.js';
+import type { JsonSchema } from '../../src/contracts/json.js';
+import { compileChecker } from '../../src/contracts/json-schema-check.js';
 import { JSON_SCHEMAS } from '../../src/contracts/json-schemas.generated.js';
 import { exportStage } from '../../src/commands/export.js';
 import countSections from '../../src/transforms/count-sections.js';

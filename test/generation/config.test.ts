@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { inspect } from 'node:util';
-import { GENERATE_OPTIONS, normaliseKeepAlive, resolveConfig, Secret, type GenerateOptionValues } from '../../src/generation/config.js';
+import { CONFIG_ERRORS, ConfigError, GENERATE_OPTIONS, normaliseKeepAlive, resolveConfig, Secret, type GenerateOptionValues } from '../../src/generation/config.js';
 import type { Env } from '../../src/runtime/stage.js';
 import { parseStageArgs } from '../../src/runtime/options.js';
-import { UsageError } from '../../src/runtime/exit-codes.js';
+import { asUsage, UsageError } from '../../src/runtime/exit-codes.js';
 
 function configOf(argv: string[], env: Env = {}) {
-  return resolveConfig(parseStageArgs(GENERATE_OPTIONS, argv).values as GenerateOptionValues, env);
+  // As the stages resolve it: the configuration's own errors become usage errors at the edge.
+  return asUsage(() => resolveConfig(parseStageArgs(GENERATE_OPTIONS, argv).values as GenerateOptionValues, env), CONFIG_ERRORS);
 }
 
 describe('host, model and num_ctx: flag, then environment, then default', () => {
@@ -131,7 +132,7 @@ describe('keep_alive', () => {
   });
 
   it.each([['forever'], ['30 m'], ['m30'], ['']])('rejects %j', (raw) => {
-    expect(() => normaliseKeepAlive(raw)).toThrow(UsageError);
+    expect(() => normaliseKeepAlive(raw)).toThrow(ConfigError);
   });
 });
 

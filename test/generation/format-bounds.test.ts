@@ -1,12 +1,13 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import command from '../../src/commands/schema.js';
-import { checkerFor, jsonSchemaFor, type JsonSchema } from '../../src/contracts/runtime.js';
+import type { JsonSchema } from '../../src/contracts/json.js';
+import { checkerFor, jsonSchemaFor } from '../../src/contracts/runtime.js';
 import { boundedFormat, FORMAT_BOUNDS, FORMAT_BUDGET_CHARS, GRAMMAR_REPETITION_LIMIT, worstCaseChars } from '../../src/generation/format-bounds.js';
 import { formatOf, generateRequest } from '../../src/generation/requests.js';
 import { chatCompletionBody } from '../../src/llm/openai-client.js';
-import { SECTION_QUALITY } from '../../src/views/section-validate.js';
-import { QUALITY_GATES } from '../../src/views/validate-view.js';
+import { SECTION_QUALITY } from '../../src/views/kinds/section-summary.js';
+import { QUALITY_GATES } from '../../src/contracts/vocabulary.js';
 
 const VIEWS = ['retrieval_summary', 'rca_frame', 'section_summary'] as const;
 const BOUND_KEYS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems']);

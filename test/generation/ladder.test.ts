@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ChunkContext, NerSeed } from '../../src/contracts/chunk.js';
 import { NER_SEED_KEYS } from '../../src/contracts/vocabulary.js';
-import type { AttemptInput, Backend, BackendReply, ViewJob } from '../../src/generation/backend.js';
+import { jobOf, type AttemptInput, type Backend, type BackendReply, type Job } from '../../src/generation/backend.js';
 import { runLadder, type LadderPolicy } from '../../src/generation/ladder.js';
 import { ModelError } from '../../src/llm/model-client.js';
 import { GroundingText } from '../../src/views/grounding.js';
-import type { ViewType } from '../../src/views/view-types.js';
+import { VIEW_KINDS } from '../../src/views/kinds/index.js';
+import type { ViewType } from '../../src/contracts/vocabulary.js';
 
 const CONTEXT: ChunkContext = {
   doc_id: 'cr1',
@@ -65,7 +66,7 @@ class ScriptedBackend implements Backend {
     private readonly replies: Scripted[],
     readonly retries = true,
   ) {}
-  async attempt(_job: ViewJob, input: AttemptInput): Promise<BackendReply> {
+  async attempt(_job: Job, input: AttemptInput): Promise<BackendReply> {
     this.inputs.push(input);
     const next = this.replies[this.inputs.length - 1] ?? 'no more replies';
     if (next instanceof ModelError) throw next;
@@ -85,7 +86,7 @@ class ScriptedBackend implements Backend {
 
 async function ladder(view: ViewType, replies: Scripted[], policy: Partial<LadderPolicy> = {}, retries = true) {
   const backend = new ScriptedBackend(replies, retries);
-  const job: ViewJob = { view, context: CONTEXT, nerSeed: SEED, text: TEXT, seq: 0 };
+  const job = jobOf(VIEW_KINDS[view], { context: CONTEXT, nerSeed: SEED, text: TEXT }, 0);
   const result = await runLadder(job, new GroundingText(TEXT), backend, { ...POLICY, ...policy }, new AbortController().signal);
   return { result, backend };
 }

@@ -3,7 +3,7 @@ import type { ChunkContext, NerSeed } from '../../src/contracts/chunk.js';
 import { DOC_TYPES, NER_SEED_KEYS, type DocType } from '../../src/contracts/vocabulary.js';
 import { buildPrompt, COMMON_CONTRACT, seedJson, taskParagraph } from '../../src/views/prompt-text.js';
 import { emptyView } from '../../src/views/view-skeleton.js';
-import { VIEW_TYPES, type ViewType } from '../../src/views/view-types.js';
+import { VIEW_TYPES, type ViewType } from '../../src/contracts/vocabulary.js';
 
 const CTX: ChunkContext = {
   doc_id: 'D1',

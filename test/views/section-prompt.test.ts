@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { COMMON_CONTRACT } from '../../src/views/prompt-text.js';
 import { buildSectionPrompt, CHILDREN_HEADER, childSummaryLines, NO_OWN_TEXT, omittedLine, sectionSourceName, sectionTaskParagraph } from '../../src/views/section-prompt.js';
-import { emptySectionSummary, flattenSectionSummary, type ChildSummary, type SectionInput } from '../../src/views/section-view.js';
+import { flattenView } from '../../src/views/flatten-view.js';
+import { emptySectionSummary, type ChildSummary, type SectionInput } from '../../src/views/section-view.js';
 
 const SECTION: SectionInput = {
   section_id: 's:6',
@@ -171,6 +172,6 @@ describe('flattenSectionSummary: embedding text', () => {
     ['a failed view (null)', null, ''],
     ['no path: no SECTION line', { ...view, section_path: '' }, 'SUMMARY: Start the pump. Measure vibration.\nCONCEPTS: P-101A, vibration'],
   ])('%s', (_name, obj, text) => {
-    expect(flattenSectionSummary(obj)).toBe(text);
+    expect(flattenView('section_summary', obj)).toBe(text);
   });
 });

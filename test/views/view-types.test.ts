@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/runtime/exit-codes.js';
+import { ViewListError } from '../../src/views/view-types.js';
 import { parseViewFields, parseViewList } from '../../src/views/view-types.js';
 
 describe('parseViewList (--views)', () => {
@@ -16,7 +16,7 @@ describe('parseViewList (--views)', () => {
     [['summary'], "--views must name views among retrieval_summary, rca_frame; got 'summary'"],
     [[','], '--views names no view'],
   ])('%j is a usage error', (values, message) => {
-    expect(() => parseViewList(values)).toThrow(new UsageError(message));
+    expect(() => parseViewList(values)).toThrow(new ViewListError(message));
   });
 });
 
@@ -37,6 +37,6 @@ describe('parseViewFields (--from-fields)', () => {
     [['rca_frame='], '--from-fields: empty field name for rca_frame'],
     [['rca_frame=a', 'rca_frame=b'], '--from-fields: rca_frame is given twice'],
   ])('%j is a usage error', (values, message) => {
-    expect(() => parseViewFields(values)).toThrow(new UsageError(message));
+    expect(() => parseViewFields(values)).toThrow(new ViewListError(message));
   });
 });

@@ -3,7 +3,8 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/golden.js';
 
-// Everything a module imports, following relative imports through the source tree.
+// Everything a module loads at run time, following relative imports through the source tree
+// (static and dynamic). Type-only imports are left out: tsc erases them.
 function importGraph(entry: string): { files: string[]; packages: string[] } {
   const files = new Set<string>();
   const packages = new Set<string>();
@@ -11,7 +12,7 @@ function importGraph(entry: string): { files: string[]; packages: string[] } {
     if (files.has(file)) return;
     files.add(file);
     const source = readFileSync(file, 'utf8');
-    for (const m of source.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'|import\('([^']+)'\)/gm)) {
+    for (const m of source.matchAll(/^\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'|import\('([^']+)'\)/gm)) {
       const spec = (m[1] ?? m[2] ?? m[3])!;
       if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
       else packages.add(spec);
@@ -29,6 +30,6 @@ describe('fast-path modules do not load zod (it costs ~46 ms at start-up)', () =
   });
 
   it('the walker does see zod where it is used', () => {
-    expect(importGraph('src/transforms/validate.ts').packages).toContain('zod');
+    expect(importGraph('src/commands/schema.ts').packages).toContain('zod');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RequestGate, RunControl } from '../../src/generation/scheduler.js';
+import { RequestGate } from '../../src/generation/request-gate.js';
+import { RunControl } from '../../src/generation/run-control.js';
 import { ModelError } from '../../src/llm/model-client.js';
 
 const tick = () => new Promise((r) => setTimeout(r, 1));

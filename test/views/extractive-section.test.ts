@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConceptFinder, extractiveSectionSummary, TARGET_SUMMARY_WORDS } from '../../src/llm/extractive-section.js';
+import { ConceptFinder, extractiveSectionSummary, TARGET_SUMMARY_WORDS } from '../../src/views/extractive-section.js';
 import { parseLexiconCsv } from '../../src/tagging/lexicon.js';
 import countSections from '../../src/transforms/count-sections.js';
 import tag from '../../src/transforms/tag.js';

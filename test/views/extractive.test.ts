@@ -16,14 +16,14 @@ import {
   UNKNOWN_NOTES,
   type TextUnit,
   type UnitClasses,
-} from '../../src/llm/extractive.js';
+} from '../../src/views/extractive.js';
 import { buildGazetteer } from '../../src/tagging/gazetteer.js';
 import { buildKeywordLists } from '../../src/tagging/keyword-lists.js';
 import { parseLexiconCsv } from '../../src/tagging/lexicon.js';
 import { Tagger } from '../../src/transforms/tag.js';
 import { validateView } from '../../src/views/validate-view.js';
 import { emptyView } from '../../src/views/view-skeleton.js';
-import { VIEW_TYPES, type ViewType } from '../../src/views/view-types.js';
+import { VIEW_TYPES, type ViewType } from '../../src/contracts/vocabulary.js';
 import { ROOT } from '../support/golden.js';
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');

@@ -18,8 +18,9 @@ import { extractPatterns } from '../tagging/extractors.js';
 import { phraseSpecs } from '../tagging/gazetteer.js';
 import { normaliseLabel, routeLabel, type LexiconEntry } from '../tagging/lexicon.js';
 import { buildPhraseMatcher, TokenBuffer, type PhraseMatcher } from '../tagging/phrase-matcher.js';
-import { countWords, SECTION_QUALITY } from '../views/section-validate.js';
-import { emptySectionSummary, type ChildSummary, type SectionInput } from '../views/section-view.js';
+import { SECTION_QUALITY } from './kinds/section-summary.js';
+import { countWords } from './section-validate.js';
+import { emptySectionSummary, type ChildSummary, type SectionInput } from './section-view.js';
 import { splitUnits } from './extractive.js';
 
 export const TARGET_SUMMARY_WORDS = 150;

@@ -10,10 +10,10 @@
 import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import type { RcaFrame, RetrievalSummary, View } from '../contracts/views.js';
 import { negationScopes, type NegationScope } from '../tagging/negation.js';
-import { GroundingText, numbersIn } from '../views/grounding.js';
-import { QUALITY_GATES } from '../views/validate-view.js';
-import { emptyView } from '../views/view-skeleton.js';
-import type { ViewType } from '../views/view-types.js';
+import { GroundingText, numbersIn } from './grounding.js';
+import { QUALITY_GATES } from '../contracts/vocabulary.js';
+import { emptyView } from './view-skeleton.js';
+import type { ViewType } from '../contracts/vocabulary.js';
 
 export const EXTRACTIVE_BACKEND = 'extractive';
 /** Names the rules in provenance; bump when the output for a given input changes. */
@@ -33,17 +33,34 @@ const MIN_KEYWORDS = QUALITY_GATES.minKeywords;
 // Leading sentences are added to the scope until it says this much (one short sentence rarely does).
 const SCOPE_TARGET_CHARS = 60;
 
+/** The retrieval_summary builder of the view's kind (src/views/kinds/retrieval-summary.ts). */
+export function extractiveRetrievalSummary(input: ExtractiveInput): RetrievalSummary {
+  return retrievalSummary(input, classifiedUnits(input));
+}
+
+/** The rca_frame builder of the view's kind (src/views/kinds/rca-frame.ts). */
+export function extractiveRcaFrame(input: ExtractiveInput): RcaFrame {
+  return rcaFrame(input.context, classifiedUnits(input));
+}
+
+const BUILDERS: Partial<Record<ViewType, (input: ExtractiveInput) => View>> = { retrieval_summary: extractiveRetrievalSummary, rca_frame: extractiveRcaFrame };
+
 export function extractiveView(view: 'retrieval_summary', input: ExtractiveInput): RetrievalSummary;
 export function extractiveView(view: 'rca_frame', input: ExtractiveInput): RcaFrame;
 export function extractiveView(view: ViewType, input: ExtractiveInput): View;
 export function extractiveView(view: ViewType, input: ExtractiveInput): View {
-  // Only the units a view can still use are kept (see NeededUnits): memory stays bounded by the
-  // item caps, not by the length of the text. A reference line ("Related evaluation:
-  // ECA-2026-0007") is no fact, action or scope: its ids are keywords, and it goes nowhere.
+  const build = BUILDERS[view];
+  if (build === undefined) throw new Error(`no extractive rules for ${view}`);
+  return build(input);
+}
+
+// Only the units a view can still use are kept (see NeededUnits): memory stays bounded by the
+// item caps, not by the length of the text. A reference line ("Related evaluation:
+// ECA-2026-0007") is no fact, action or scope: its ids are keywords, and it goes nowhere.
+function classifiedUnits(input: ExtractiveInput): Classified[] {
   const needed = new NeededUnits(input.text, input.context.section_role);
   eachUnit(input.text, needed);
-  const classified = needed.kept;
-  return view === 'retrieval_summary' ? retrievalSummary(input, classified) : rcaFrame(input.context, classified);
+  return needed.kept;
 }
 
 interface Classified {
@@ -561,19 +578,19 @@ export interface UnitClasses {
   constraint: boolean;
 }
 
-export const HEDGE_RE =
+const HEDGE_RE =
   /\b(?:likely|unlikely|probabl[ey]|possibl[ey]|possibility|potential(?:ly)?|suspect(?:s|ed)?|may(?!\s+(?:not\b|\d))|might|could(?!\s+not\b)|appears? to|appeared to|seems? to|suggest(?:s|ed|ing)?|hypothes[ie]s|hypothesi[sz]ed|presumed|believed|thought to|consistent with|not (?:yet )?(?:confirmed|determined|known))\b/i;
-export const CAUSAL_RE =
+const CAUSAL_RE =
   /\b(?:caus(?:ed|es|ing)|(?:does|do|did) not cause|cause of|(?:root|apparent|direct|contributing|probable) causes?|causal factors?|due to|because|result(?:ed|s|ing)? (?:in|from)|as a result of|attribut(?:ed|able) to|led to|leads? to|contribut(?:ed|es|ing|ors?|ion)|consequence of|owing to)\b/i;
-export const TEST_RE =
+const TEST_RE =
   /\b(?:verif(?:y|ies|ied|ying|ication)|check(?:s|ed|ing)?(?!\s+valves?\b)|inspect(?:s|ed|ing|ions?)?|measur(?:e|es|ed|ing|ements?)|test(?:s|ed|ing)?|monitor(?:s|ed|ing)?|surveillances?|confirm(?:s|ed|ing|ation)?|trending|sampl(?:e|es|ed|ing)|analy[sz](?:e|es|ed|is|ing)|eddy current|spectrum|calibrat(?:e|es|ing|ion)|diagnos(?:e|ed|is|tic|tics)|troubleshoot(?:s|ed|ing)?|walkdowns?|readings?)\b/i;
 // Past-tense and obligation forms that report or require an action. Participles that usually
 // describe a state ("reduced margin", "elevated vibration", "calibrated gauge") are left out.
-export const ACTION_RE =
+const ACTION_RE =
   /\b(?:replaced|repaired|realigned|aligned|performed|installed|removed|adjusted|stopped|started|restarted|notified|initiated|issued|uncoupled|recoupled|torqued|cleaned|lubricated|tightened|hydroblasted|flushed|reset|restored|isolated|submitted|generated|lowered|raised|rebuilt|overhauled|declared|entered|implemented|revised|retrained|reworked|welded|ran|shut down|shall(?!\s+not\b)|must(?!\s+not\b)|(?:is|are) required|requires?|recommend(?:s|ed|ations?)?|(?:corrective|compensatory|preventive) actions?)\b/i;
-export const NORMATIVE_RE =
+const NORMATIVE_RE =
   /\b(?:caution|warning|hold(?:\s+points?)?(?![-\w])|do not|does not apply|shall not|must not|may not|should not|never|not (?:to )?exceed|prerequisites?|preconditions?|initial conditions?|limitations?|required (?:before|prior to)|prior to|only (?:if|when|after|with)|unless|assum(?:e|es|ed|ing|ptions?))\b/i;
-export const LIMIT_RE =
+const LIMIT_RE =
   /\b(?:(?<!within normal )limits?|setpoints?|set points?|acceptance criteri(?:a|on)|tolerances?|at least|at most|no (?:more|less) than|not (?:more|less) than|(?:greater|less|lower|higher) than|exceed(?:s|ed|ing)?|maximum|minimum)\b/i;
 
 const ACTION_VERBS = [

@@ -6,7 +6,6 @@ import { ModelError } from '../llm/model-client.js';
 import { AdaptiveLimit } from '../llm/transport-retry.js';
 import type { Clock } from './run-control.js';
 
-export { RunControl, type Clock, type StopReason } from './run-control.js';
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 

@@ -1,0 +1,94 @@
+// The record kind of the chunk views: tagged chunks (rca-tag output). A record is read once for
+// all its views; each view's prompt is prompt-text.ts's, its check validate-view.ts's, and its
+// results go at the view's own key with `flags.<view>`, `provenance_fixed.<view>`,
+// `evidence.<view>` and `generation.<view>` (the shape rca-validate writes).
+import type { ChunkContext, NerSeed } from '../../contracts/chunk.js';
+import { isPlainObject, type JsonObject } from '../../contracts/json.js';
+import { checkerFor } from '../../contracts/runtime.js';
+import { chunkTextOf } from '../../tagging/chunk-fields.js';
+import { negatedMentions } from '../claims.js';
+import { GroundingText } from '../grounding.js';
+import { buildPrompt } from '../prompt-text.js';
+import { validateView } from '../validate-view.js';
+import type { ChunkViewKind } from './kind.js';
+import type { ReadResult, RecordKind, RecordRun } from './record-kind.js';
+
+export interface TaggedChunk {
+  context: ChunkContext;
+  nerSeed: NerSeed;
+  text: string;
+}
+
+/** The fields every chunk view reads: the same codes and wording for rca-prompt and rca-generate. */
+export function readTaggedChunk(record: JsonObject): ReadResult<TaggedChunk> {
+  if (record.context === undefined || record.ner_seed === undefined) {
+    return { ok: false, code: 'NOT_TAGGED', message: `record has no ${record.context === undefined ? 'context' : 'ner_seed'} (run rca-tag first)` };
+  }
+  const badContext = checkerFor('chunk_context')(record.context, 'context');
+  if (badContext !== null) return { ok: false, code: 'BAD_CONTEXT', message: badContext };
+  const badSeed = checkerFor('ner_seed')(record.ner_seed, 'ner_seed');
+  if (badSeed !== null) return { ok: false, code: 'BAD_NER_SEED', message: badSeed };
+  const text = chunkTextOf(record) ?? '';
+  if (text.trim() === '') return { ok: false, code: 'NO_TEXT', message: 'record has no chunk text to prompt with' };
+  // The checkers hold these to the contracts' JSON Schemas, which are the zod types' own.
+  return { ok: true, value: { context: record.context as ChunkContext, nerSeed: record.ner_seed as NerSeed, text } };
+}
+
+// Chunks need nothing from one another: a record's input is what was read.
+const CHUNK_RUN: RecordRun<TaggedChunk, TaggedChunk> = {
+  input: (chunk) => chunk,
+  handOn: () => undefined,
+  empty: () => false,
+  startsOnlyWhileRunning: false,
+  written: () => null,
+  summaryLines: () => [],
+  stats: () => null,
+};
+
+export const CHUNK_RECORDS: RecordKind<TaggedChunk, TaggedChunk, ChunkViewKind> = {
+  read: readTaggedChunk,
+  run: () => CHUNK_RUN,
+  text: (chunk) => chunk.text,
+  grounding: (chunk) => GroundingText.of(chunk.text),
+  boundsChildren: false,
+  prompt(kind, chunk, budgets) {
+    const built = buildPrompt(chunk.context, chunk.nerSeed, chunk.text, kind.name, { maxChars: budgets.maxChars });
+    return { prompt: built.prompt, textCut: built.truncated };
+  },
+  shrink: () => null,
+  check(kind, chunk, grounding, value) {
+    const checked = validateView(kind.name, value, chunk.context, grounding, { negated: negatedMentions(chunk.nerSeed) });
+    return { view: checked.view, flags: checked.flags, fixed: checked.fixed, evidence: checked.evidence, withinContract: checkerFor(kind.name)(checked.view) === null };
+  },
+  feedbackSource: () => undefined,
+  isDone: (kind, value) => isPlainObject(value) && checkerFor(kind.name)(value) === null,
+  place(record, results) {
+    // A key the record already has keeps its place. `provenance_fixed` names the trusted fields
+    // each kept reply got wrong (as rca-validate writes it).
+    const out: JsonObject = { ...record };
+    const flags: JsonObject = isPlainObject(record.flags) ? { ...record.flags } : {};
+    const fixed: JsonObject = isPlainObject(record.provenance_fixed) ? { ...record.provenance_fixed } : {};
+    const generation: JsonObject = isPlainObject(record.generation) ? { ...record.generation } : {};
+    const evidence: JsonObject = isPlainObject(record.evidence) ? { ...record.evidence } : {};
+    for (const [{ name: view }, result] of results) {
+      out[view] = result.view;
+      if (result.flags === null) delete flags[view];
+      else flags[view] = result.flags;
+      if (result.fixed === null) delete fixed[view];
+      else fixed[view] = result.fixed;
+      generation[view] = result.generation;
+      if (result.evidence === null) delete evidence[view];
+      else evidence[view] = result.evidence;
+    }
+    out.flags = flags;
+    out.provenance_fixed = fixed;
+    out.evidence = evidence;
+    out.generation = generation;
+    return out;
+  },
+  async extractive(kind) {
+    if (kind.extractive === undefined) throw new Error(`--backend extractive has no rules for ${kind.name}`);
+    const build = await kind.extractive();
+    return (chunk, text) => build({ context: chunk.context, nerSeed: chunk.nerSeed, text });
+  },
+};
