@@ -52,25 +52,42 @@ export function vmHwmKb(pid) {
   }
 }
 
-/** Runs `cmd args < input > /dev/null`; returns {seconds, peakMB, code}. */
+const TIME = '/usr/bin/time';
+const hasTime = existsSync(TIME);
+
+/**
+ * Runs `cmd args < input > /dev/null`; returns {seconds, cpuSeconds, peakMB, code}. cpuSeconds is
+ * user + system time of the command (from /usr/bin/time where installed, else NaN): on a shared
+ * machine the CPU a command spends moves less with other load than its wall time does.
+ */
 export function measure(cmd, args, input) {
   return new Promise((resolve, reject) => {
     const inFd = openSync(input, 'r');
     const outFd = openSync('/dev/null', 'w');
+    const timeFile = join(OUT, `.time-${process.pid}`);
+    if (hasTime) mkdirSync(OUT, { recursive: true });
+    const [file, argv] = hasTime ? [TIME, ['-f', '%U %S %M', '-o', timeFile, cmd, ...args]] : [cmd, args];
     const start = process.hrtime.bigint();
-    const child = spawn(cmd, args, { stdio: [inFd, outFd, 'pipe'], cwd: ROOT });
+    const child = spawn(file, argv, { stdio: [inFd, outFd, 'pipe'], cwd: ROOT });
     let peak = 0;
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
-    const timer = setInterval(() => (peak = Math.max(peak, vmHwmKb(child.pid))), 10);
+    const timer = hasTime ? null : setInterval(() => (peak = Math.max(peak, vmHwmKb(child.pid))), 10);
     child.on('error', reject);
     child.on('exit', (code) => {
-      clearInterval(timer);
+      if (timer) clearInterval(timer);
       closeSync(inFd);
       closeSync(outFd);
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       if (code !== 0) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${stderr.slice(0, 300)}`));
-      resolve({ seconds, peakMB: peak / 1024, code });
+      let cpuSeconds = NaN;
+      if (hasTime) {
+        // The last line: a command's own stderr comes before it.
+        const [user, system, maxKb] = readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+        cpuSeconds = user + system;
+        peak = maxKb;
+      }
+      resolve({ seconds, cpuSeconds, peakMB: peak / 1024, code });
     });
   });
 }

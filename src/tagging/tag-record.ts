@@ -3,7 +3,7 @@
 // the (stateful) ContextBuilder reads, and how the four fields are added to a record.
 
 import type { NegatedMention, NerSeed } from '../contracts/chunk.js';
-import type { JsonObject } from '../runtime/stage.js';
+import { appendMembers, type JsonObject } from '../runtime/stage.js';
 import { chunkTextOf, docIdOf } from './chunk-fields.js';
 import type { ChunkFacts, ContextOptions } from './context.js';
 import { normaliseDocType, upstreamDocType } from './doc-type.js';
@@ -69,11 +69,11 @@ function withPlaces(locations: NerSeed['locations'], places: readonly string[]):
 }
 
 /**
- * The line as read with the four fields appended before its closing brace: every input byte is
- * kept and the record is not re-serialised. Only for records without any of ADDED_KEYS.
+ * The four fields as JSON members, to append to the line as read (AppendedJson): every input byte
+ * is kept and the record is not re-serialised. Only for records without any of ADDED_KEYS.
  */
-export function appendTagFields(line: string, facts: ChunkFacts, nerSeedJson: string): string {
-  return appendFields(line, tagFieldsJson(contextFieldsJson(facts), nerSeedJson, stringArrayJson(facts.flags)));
+export function tagMembers(facts: ChunkFacts, nerSeedJson: string): string {
+  return tagFieldsJson(contextFieldsJson(facts), nerSeedJson, stringArrayJson(facts.flags));
 }
 
 // Hand-written JSON of the known shapes (see seed-json.ts), key order as in ADDED_KEYS. The context
@@ -89,12 +89,7 @@ export function tagFieldsJson(contextFields: string, nerSeedJson: string, tagFla
 }
 
 /** A JSON object's text with `fields` (JSON members, comma-separated) added before its closing brace. */
-export function appendFields(line: string, fields: string): string {
-  const raw = line.trimEnd();
-  const body = raw.slice(0, raw.length - 1).trimEnd();
-  const sep = body.endsWith('{') ? '' : ',';
-  return `${body}${sep}${fields}}`;
-}
+export const appendFields = appendMembers;
 
 /**
  * The record with the four fields set: tag's own earlier values are replaced in place, upstream

@@ -1,4 +1,4 @@
-import { defineStage, RawJson, type JsonObject } from '../runtime/stage.js';
+import { AppendedJson, defineStage, RawJson, type JsonObject } from '../runtime/stage.js';
 import { GENERATE_OPTIONS, resolveConfig } from '../generation/config.js';
 import { createGenerator } from '../generation/create.js';
 import { createSectionGenerator, resolveSectionMode, SECTION_DESCRIPTION, SECTION_OPTIONS } from '../generation/section-mode.js';
@@ -57,5 +57,5 @@ ${SECTION_DESCRIPTION}`,
 function flattened(flattener: Flattener, record: JsonObject): JsonObject {
   const out = flattener.process(record).records?.[0];
   // Flatten always returns the one record it was given, as an object.
-  return out === undefined || out instanceof RawJson ? record : out;
+  return out === undefined || out instanceof RawJson || out instanceof AppendedJson ? record : out;
 }

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { runStage } from '../../src/runtime/runner.js';
 import { detectDocType } from '../../src/tagging/doc-type.js';
 import { DETECTION_TEXT_CHARS } from '../../src/tagging/tag-record.js';
-import { autoJobs, BATCH_LINES, BATCHES_PER_WORKER, MAX_AUTO_JOBS } from '../../src/tagging/tag-pool.js';
+import { AUTO_SPAWN_AFTER_CHARS, autoJobs, BATCH_LINES, BATCHES_PER_WORKER, MAX_AUTO_JOBS } from '../../src/tagging/tag-pool.js';
 import tag from '../../src/transforms/tag.js';
 import { expectedOf, goldenCases, ROOT, runBin, type GoldenCase } from '../support/golden.js';
 import { runInProcess } from '../support/run-in-process.js';
@@ -75,6 +75,18 @@ describe('--jobs: a generated corpus of 5,000 records', () => {
     }
     expect(lines(outputs[0]!.stdout)).toHaveLength(5000);
     expect(outputs[0]!.stderr).toMatch(/^rca-tag: 5000 chunks tagged, [^\n]*\n$/);
+  });
+  it('is written the same with --jobs 1, 2 and auto on text-heavy records', () => {
+    const textHeavy = spawnSync(process.execPath, [join(ROOT, 'bench/generate-corpus.mjs'), '--records', '5000', '--mb', '1000', '--profile', 'text-heavy'], { maxBuffer: 1 << 30 }).stdout;
+    // Over AUTO_SPAWN_AFTER_CHARS, so auto starts its workers where the machine has the CPUs.
+    expect(textHeavy.length).toBeGreaterThan(AUTO_SPAWN_AFTER_CHARS);
+    const outputs = ['1', '2', 'auto'].map((jobs) => runBin('tag', ['--jobs', jobs], textHeavy));
+    for (const r of outputs) {
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe(outputs[0]!.stderr);
+      expect(r.stdout).toBe(outputs[0]!.stdout);
+    }
+    expect(lines(outputs[0]!.stdout)).toHaveLength(5000);
   });
 });
 
