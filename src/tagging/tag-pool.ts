@@ -6,7 +6,7 @@
 // the line as read. Output is byte-identical to --jobs 1.
 
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import type * as WorkerThreads from 'node:worker_threads';
 import type { NerSeed } from '../contracts/chunk.js';
 import type { DocType } from '../contracts/vocabulary.js';
@@ -27,18 +27,26 @@ import {
 import { contextFieldsJson, tagFieldsJson, withTagFields } from './tag-record.js';
 import { TagFlagCounts } from './tag-summary.js';
 
-/** `--jobs auto`: one thread per CPU but one, at most this many. */
+/** `--jobs auto`: at most this many threads. */
 export const MAX_AUTO_JOBS = 4;
 /** More threads than this only cost memory. */
 export const MAX_JOBS = 64;
-/** Under --jobs auto, input characters tagged before any worker starts: a small input does not
- *  win back a thread's start-up time. */
-export const AUTO_SPAWN_AFTER_CHARS = 2 ** 20;
+/**
+ * Under --jobs auto, input characters tagged before any worker starts: a worker costs ~0.2 s of
+ * CPU to start (its own heap, modules and matchers) and a second thread ~65 % more CPU per byte
+ * (copies between threads, a second heap); on two idle cores that is won back past ~12 MB of
+ * text-heavy input (BENCHMARKS.md, "rca-tag on text-heavy records").
+ */
+export const AUTO_SPAWN_AFTER_CHARS = 16 * 2 ** 20;
 
-// One CPU is left to the rest of the pipeline (rca-tag | rca-summarize): measured on 2 cores, a
-// second tagging thread gained ~8 % alone on an idle machine but lost 20–50 % under load.
-export function autoJobs(cpus = availableParallelism()): number {
-  return Math.min(MAX_AUTO_JOBS, Math.max(1, cpus - 1));
+/**
+ * `--jobs auto`: one thread per CPU that is idle now, at least 1, at most MAX_AUTO_JOBS. A CPU
+ * counts as idle by the 1-minute load average (half a CPU of load is tolerated): a thread that
+ * competes with other work for a busy CPU costs its extra CPU and gains nothing (on 2 cores at a
+ * load of 10, --jobs 2 took 1.5–3× the wall time of --jobs 1). One CPU: always 1.
+ */
+export function autoJobs(cpus = availableParallelism(), load = loadavg()[0] ?? 0): number {
+  return Math.max(1, Math.min(MAX_AUTO_JOBS, cpus, 1 + Math.floor(cpus - 0.5 - load)));
 }
 
 // A batch is complete at this size; a smaller one goes out when nothing else is in flight.
