@@ -69,26 +69,27 @@ const profiles = values.corpus.split(',');
 const command = `node bench/streaming-stages.mjs --mb ${mb} --runs ${values.runs}${values.stages ? ` --stages "${values.stages}"` : ''} --corpus ${values.corpus}${tagArgs.length ? ` --tag-args "${tagArgs.join(' ')}"` : ''}`;
 console.log(`machine: ${machine()}; input ${mb} MB of corpus per profile; runs: ${values.runs}${jq ? '' : '; jq not installed: no jq column'}`);
 console.log(`command: ${command}`);
-console.log(`| corpus | stage | input | MB/s min / median / max | × node loop (median of per-run ratios) | ${jq ? '× jq | ' : ''}peak RSS MB (stage / node loop) |`);
-console.log(`|---|---|---|---|---|${jq ? '---|' : ''}---|`);
+console.log(`| corpus | stage | input | MB/s min / median / max | × node loop (wall, median of per-run ratios) | × node loop (CPU) | ${jq ? '× jq (wall) | ' : ''}peak RSS MB (stage / node loop) |`);
+console.log(`|---|---|---|---|---|---|${jq ? '---|' : ''}---|`);
 for (const profile of profiles) {
   for (const spec of await stagesOf(profile, values.stages?.split(','))) {
     const name = spec.name;
     const input = await spec.input();
     const size = statSync(input).size / 2 ** 20;
-    const res = { stage: [], loopRatio: [], jqRatio: [], peak: [], loopPeak: [] };
+    const res = { stage: [], loopRatio: [], loopCpuRatio: [], jqRatio: [], peak: [], loopPeak: [] };
     for (let i = 0; i < Number(values.runs); i++) {
       // Each run measures the stage and its baselines back to back: the ratio is taken within a run.
       const s = await measure(node, spec.args, input);
       const l = await measure(node, [join(ROOT, 'bench/identity.mjs')], input);
       res.stage.push(size / s.seconds);
       res.loopRatio.push(l.seconds / s.seconds);
+      res.loopCpuRatio.push(l.cpuSeconds / s.cpuSeconds);
       res.peak.push(s.peakMB);
       res.loopPeak.push(l.peakMB);
       if (jq) res.jqRatio.push((await measure('jq', ['-c', '.'], input)).seconds / s.seconds);
     }
     const st = stats(res.stage);
     const jqCol = jq ? `${fmt(stats(res.jqRatio).median, 2)} | ` : '';
-    console.log(`| ${profile} | ${name} | ${fmt(size, 0)} MB | ${fmt(st.min)} / ${fmt(st.median)} / ${fmt(st.max)} | ${fmt(stats(res.loopRatio).median, 2)} | ${jqCol}${fmt(Math.max(...res.peak), 0)} / ${fmt(Math.max(...res.loopPeak), 0)} |`);
+    console.log(`| ${profile} | ${name} | ${fmt(size, 0)} MB | ${fmt(st.min)} / ${fmt(st.median)} / ${fmt(st.max)} | ${fmt(stats(res.loopRatio).median, 2)} | ${fmt(stats(res.loopCpuRatio).median, 2)} | ${jqCol}${fmt(Math.max(...res.peak), 0)} / ${fmt(Math.max(...res.loopPeak), 0)} |`);
   }
 }

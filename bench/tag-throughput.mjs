@@ -36,25 +36,29 @@ for (const lex of values.lexicon.split(',')) {
 const { autoJobs } = await import('../dist/tagging/tag-pool.js');
 console.log(`machine: ${machine()}; runs: ${values.runs}; --jobs auto = ${autoJobs(availableParallelism())} thread(s) here${jq ? '' : '; jq not installed: no jq column'}`);
 console.log(`command: node bench/tag-throughput.mjs --mb ${values.mb} --runs ${values.runs} --jobs ${values.jobs} --corpus ${values.corpus} --lexicon ${values.lexicon}`);
-console.log(`| corpus | variant | MB/s min / median / max | × node loop | ${jq ? '× jq | ' : ''}peak RSS MB (max) |`);
-console.log(`|---|---|---|---|${jq ? '---|' : ''}---|`);
+// × node loop (CPU): the loop's CPU seconds over the variant's (user + system, /usr/bin/time), the
+// steadier figure on a shared machine; with threads it is the cost, not the speed.
+console.log(`| corpus | variant | MB/s min / median / max | × node loop (wall) | × node loop (CPU) | ${jq ? '× jq (wall) | ' : ''}CPU s per 100 MB | peak RSS MB (max) |`);
+console.log(`|---|---|---|---|---|${jq ? '---|' : ''}---|---|`);
 for (const profile of values.corpus.split(',')) {
   const input = await corpus(Number(values.mb), 42, profile);
   const mb = statSync(input).size / 2 ** 20;
-  const results = new Map(variants.map(([name]) => [name, { secs: [], peak: [] }]));
+  const results = new Map(variants.map(([name]) => [name, { secs: [], cpu: [], peak: [] }]));
   for (let run = 0; run < Number(values.runs); run++) {
     // Interleave the variants so drift in machine load hits all of them alike.
     for (const [name, cmd, args] of variants) {
       const r = await measure(cmd, args, input);
       results.get(name).secs.push(r.seconds);
+      results.get(name).cpu.push(r.cpuSeconds);
       results.get(name).peak.push(r.peakMB);
     }
   }
-  const ratio = (name, base) => stats(results.get(name).secs.map((s, i) => results.get(base).secs[i] / s)).median;
+  const ratio = (name, base, key = 'secs') => stats(results.get(name)[key].map((s, i) => results.get(base)[key][i] / s)).median;
   for (const [name] of variants) {
-    const { secs, peak } = results.get(name);
+    const { secs, cpu, peak } = results.get(name);
     const s = stats(secs);
     const jqCol = jq ? `${fmt(ratio(name, 'jq -c .'), 2)} | ` : '';
-    console.log(`| ${profile} (${fmt(mb, 0)} MB) | ${name} | ${fmt(mb / s.max)} / ${fmt(mb / s.median)} / ${fmt(mb / s.min)} | ${fmt(ratio(name, 'node parse+stringify'), 2)} | ${jqCol}${fmt(Math.max(...peak), 0)} |`);
+    const loop = 'node parse+stringify';
+    console.log(`| ${profile} (${fmt(mb, 0)} MB) | ${name} | ${fmt(mb / s.max)} / ${fmt(mb / s.median)} / ${fmt(mb / s.min)} | ${fmt(ratio(name, loop), 2)} | ${fmt(ratio(name, loop, 'cpu'), 2)} | ${jqCol}${fmt((100 * stats(cpu).median) / mb, 2)} | ${fmt(Math.max(...peak), 0)} |`);
   }
 }

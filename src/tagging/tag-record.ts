@@ -11,17 +11,21 @@ import { extractPatterns } from './extractors.js';
 import type { Gazetteer } from './gazetteer.js';
 import type { KeywordLists } from './keyword-lists.js';
 import { labelSpans, negationScopes, ScopeIndex } from './negation.js';
-import { TokenBuffer } from './phrase-matcher.js';
+import { buildPhraseLists, TokenBuffer, type PhraseListsMatcher } from './phrase-matcher.js';
 import { contextJson, jsonString, stringArrayJson } from './seed-json.js';
 
 export class NerSeeder {
-  // One tokenization per record serves the gazetteer and all four keyword lists.
+  // One tokenization per record, and one scan of its tokens, serve the gazetteer and all four
+  // keyword lists: their phrase lists share one matcher (list 0 the gazetteer's, 1-4 the keywords').
   private readonly tokens = new TokenBuffer();
+  private readonly matcher: PhraseListsMatcher<unknown>;
 
   constructor(
     private readonly gazetteer: Gazetteer,
     private readonly keywords: KeywordLists,
-  ) {}
+  ) {
+    this.matcher = buildPhraseLists<unknown>([gazetteer.phraseList, ...keywords.phraseLists]);
+  }
 
   seed(text: string): NerSeed {
     const tokens = this.tokens.load(text);
@@ -29,9 +33,15 @@ export class NerSeeder {
     const labels = labelSpans(text);
     const marks = scopes.length === 0 && labels.length === 0 ? null : new ScopeIndex(scopes, labels);
     const extras = { negated: [] as NegatedMention[], places: [] as string[] };
-    const lexical = this.gazetteer.matchTokens(tokens, marks, extras);
+    const lexicalScan = this.gazetteer.begin(tokens, marks, extras);
+    const keywordScan = this.keywords.begin(tokens, marks);
+    this.matcher.scan(tokens, (list, start, end, payloads, first, last) => {
+      if (list === 0) lexicalScan.onMatch(start, end, payloads as readonly number[], first, last);
+      else keywordScan.onMatch(list - 1, start, end, payloads as readonly string[], first, last);
+    });
+    const lexical = lexicalScan.finish();
     const patterns = extractPatterns(text);
-    const keywords = this.keywords.matchTokens(tokens, marks);
+    const keywords = keywordScan.finish();
     const locations = extras.places.length === 0 ? keywords.locations : withPlaces(keywords.locations, extras.places);
     return {
       systems: lexical.systems,
