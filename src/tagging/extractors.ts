@@ -13,7 +13,8 @@
 import type { Measurement } from '../contracts/chunk.js';
 import { alarmIds, docRefs, equipmentIds, fmIds } from './extractors/identifiers.js';
 import { measurements } from './extractors/measurements.js';
-import { type Family, findStarts, StartLists } from './extractors/scan.js';
+import { type Family, findStarts, findStartsFromTokens, StartLists } from './extractors/scan.js';
+import type { TokenBuffer } from './phrase-matcher.js';
 import { temporalRefs } from './extractors/temporal.js';
 
 export interface PatternSpans {
@@ -155,8 +156,14 @@ export function refineEquipment(text: string, equipment: string[], alarms: strin
   return kept;
 }
 
-export function extractPatterns(text: string): PatternSpans {
-  findStarts(text, starts);
+/**
+ * The pattern spans of a text. With `tokens` (the text's TokenBuffer, already loaded), the
+ * candidate starts are read from its word tokens instead of a pass of their own over the text,
+ * where that gives the same starts (every word token ASCII); otherwise findStarts scans.
+ */
+export function extractPatterns(text: string, tokens?: TokenBuffer): PatternSpans {
+  if (tokens !== undefined && tokens.text === text && tokens.asciiWords) findStartsFromTokens(text, tokens.starts, tokens.count, starts);
+  else findStarts(text, starts);
   beginClaims(text.length);
   // Order of these calls is the priority order; the object below is built afterwards so its key
   // order stays the field order callers expect.

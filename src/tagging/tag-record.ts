@@ -40,7 +40,7 @@ export class NerSeeder {
       else keywordScan.onMatch(list - 1, start, end, payloads as readonly string[], first, last);
     });
     const lexical = lexicalScan.finish();
-    const patterns = extractPatterns(text);
+    const patterns = extractPatterns(text, tokens);
     const keywords = keywordScan.finish();
     const locations = extras.places.length === 0 ? keywords.locations : withPlaces(keywords.locations, extras.places);
     return {
