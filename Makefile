@@ -38,7 +38,7 @@ golden: node_modules/.package-lock.json
 
 # Every benchmark, one after the other (minutes). Not here: bench/tag-parts.mjs, a per-part
 # profile of the tag stage (run it by hand), and the helpers generate-corpus, measure, identity.
-BENCHES := tag-throughput streaming-stages startup count-sections-memory generate-throughput cached-rerun large-record-memory pathological-inputs
+BENCHES := tag-throughput runner-output streaming-stages startup count-sections-memory generate-throughput cached-rerun large-record-memory pathological-inputs
 bench: build
 	for b in $(BENCHES); do echo "== node bench/$$b.mjs"; node bench/$$b.mjs; done
 

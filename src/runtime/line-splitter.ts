@@ -2,7 +2,8 @@ import { isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 
 export type LineEvent =
-  | { kind: 'line'; line: number; text: string }
+  /** `bytes`: the line's UTF-8 bytes (a view of the chunk read), for a line within one chunk. */
+  | { kind: 'line'; line: number; text: string; bytes?: Buffer }
   | { kind: 'too-long'; line: number; bytes: number; preview: string }
   | { kind: 'bad-utf8'; line: number; preview: string };
 
@@ -164,7 +165,7 @@ export class LineSplitter {
       return;
     }
     if (isBlank(text)) return;
-    out.push({ kind: 'line', line: this.lineNo, text });
+    out.push({ kind: 'line', line: this.lineNo, text, bytes: buf.subarray(from, to) });
   }
 }
 

@@ -1,16 +1,50 @@
 import type { Writable } from 'node:stream';
+import { appendMembers } from './stage.js';
 
 const FLUSH_BYTES = 64 * 1024;
+/** The batch buffer: room for a flush's worth of lines and the line that passes the mark. */
+const BUFFER_BYTES = 128 * 1024;
+/** A string or byte run longer than this goes to the stream as it is, not copied into a batch. */
+const DIRECT_BYTES = 32 * 1024;
+const NEWLINE = 0x0a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+/** JSON's whitespace (the only kind a line JSON.parse accepted can have between tokens). */
+function isJsonSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+}
 
 /**
- * Batches output lines and writes them with backpressure: Node does not block on a full pipe,
- * so every write() that returns false is followed by waiting for 'drain' before more is written.
- * EPIPE (the reader went away, e.g. `| head -1`) is a normal end: `closed` becomes true and
- * everything after is dropped quietly.
+ * Where appendMembers cuts the line, in its UTF-8 bytes: the end of the text before the closing
+ * brace, without the whitespace on either side of it. -1 when the bytes do not end in "}" after
+ * JSON whitespace (the string path decides then). The result is never 0: a line is at least "{}".
+ */
+export function appendPoint(bytes: Uint8Array): number {
+  let end = bytes.length;
+  while (end > 0 && isJsonSpace(bytes[end - 1]!)) end--;
+  if (end === 0 || bytes[end - 1] !== CLOSE_BRACE) return -1;
+  end--;
+  while (end > 0 && isJsonSpace(bytes[end - 1]!)) end--;
+  return end === 0 ? -1 : end;
+}
+
+/**
+ * Batches output lines as UTF-8 bytes and writes them with backpressure: Node does not block on a
+ * full pipe, so every write() that returns false is followed by waiting for 'drain' before more is
+ * written. Lines are encoded straight into a batch buffer (no joined string, no second copy made
+ * when it is written), and a line given as input bytes plus appended members (`pushAppended`) is
+ * copied as bytes. EPIPE (the reader went away, e.g. `| head -1`) is a normal end: `closed`
+ * becomes true and everything after is dropped quietly.
  */
 export class LineWriter {
-  private pending: string[] = [];
-  private pendingChars = 0;
+  /** Ready to write, in order: full batch buffers and pieces too long to copy. */
+  private pending: Array<Buffer | string> = [];
+  private pendingBytes = 0;
+  private buf: Buffer | null = null;
+  private used = 0;
+  /** Lines batched and not handed to the stream yet. */
+  private lines = 0;
   closed = false;
   error: Error | null = null;
   /** Lines handed to the stream so far (what the end-of-run summary reports as written). */
@@ -26,7 +60,9 @@ export class LineWriter {
         this.closed = true;
       }
       this.pending = [];
-      this.pendingChars = 0;
+      this.pendingBytes = 0;
+      this.used = 0;
+      this.lines = 0;
       this.onClosed();
       this.wakeAll();
     });
@@ -35,25 +71,109 @@ export class LineWriter {
 
   push(line: string): void {
     if (this.closed) return;
-    this.pending.push(line);
-    this.pendingChars += line.length + 1;
+    this.lines++;
+    // A UTF-8 character takes at most 3 bytes per UTF-16 unit: within that bound the line fits.
+    if (line.length * 3 + 1 <= this.room()) {
+      this.used += this.buf!.write(line, this.used);
+      this.buf![this.used++] = NEWLINE;
+      return;
+    }
+    this.writeLong(line);
+  }
+
+  /**
+   * Pushes the line whose UTF-8 bytes are `bytes[0, end)` followed by `tail` (a string, e.g. the
+   * members appended to a JSON object and its closing brace): the bytes are copied as they are,
+   * only the tail is encoded. The caller guarantees the result equals the line it stands for.
+   */
+  pushBytes(bytes: Buffer, end: number, tail: string): void {
+    if (this.closed) return;
+    this.lines++;
+    if (end + tail.length * 3 + 1 <= this.room()) {
+      this.used += bytes.copy(this.buf!, this.used, 0, end);
+      this.used += this.buf!.write(tail, this.used);
+      this.buf![this.used++] = NEWLINE;
+      return;
+    }
+    if (end > DIRECT_BYTES) {
+      // The input's bytes go out as they are (a view of what was read): no copy of a long line.
+      this.sealBuffer();
+      this.pending.push(bytes.subarray(0, end));
+      this.pendingBytes += end;
+    } else {
+      this.reserve(end);
+      this.used += bytes.copy(this.buf!, this.used, 0, end);
+    }
+    this.writeLong(tail);
+  }
+
+  /**
+   * Pushes `appendMembers(line, members)` (stage.ts): from the line's bytes when they are known and
+   * end the way the string path expects, else from the string.
+   */
+  pushAppended(line: string, members: string, bytes: Buffer | undefined): void {
+    if (bytes !== undefined) {
+      const at = appendPoint(bytes);
+      if (at > 0) return this.pushBytes(bytes, at, (bytes[at - 1] === OPEN_BRACE ? '' : ',') + members + '}');
+    }
+    this.push(appendMembers(line, members));
   }
 
   get needsFlush(): boolean {
-    return this.pendingChars >= FLUSH_BYTES;
+    return this.pendingBytes + this.used >= FLUSH_BYTES;
   }
 
   /** Writes what is batched; resolves when the stream can take more. */
   async flush(): Promise<void> {
-    if (this.closed || this.pending.length === 0) return;
-    const data = this.pending.join('\n');
-    this.written += this.pending.length;
+    if (this.closed || this.lines === 0) return;
+    this.sealBuffer();
+    const pieces = this.pending;
+    this.written += this.lines;
+    this.lines = 0;
     this.pending = [];
-    this.pendingChars = 0;
-    // The newline goes on its own: `data + '\n'` is a rope that writing copies flat, a second copy
-    // of a batch that may be one record of many megabytes.
-    this.stream.write(data);
-    if (!this.stream.write('\n')) await this.waitDrain();
+    this.pendingBytes = 0;
+    let ok = true;
+    // A written buffer is never reused: the stream's reader may keep it (a PassThrough hands on
+    // the very object).
+    for (const piece of pieces) ok = this.stream.write(piece);
+    if (!ok) await this.waitDrain();
+  }
+
+  /** Free bytes in the batch buffer (a fresh one when there is none). */
+  private room(): number {
+    if (this.buf === null) this.buf = Buffer.allocUnsafe(BUFFER_BYTES);
+    return BUFFER_BYTES - this.used;
+  }
+
+  /** At least `bytes` free in the batch buffer (bytes ≤ DIRECT_BYTES). */
+  private reserve(bytes: number): void {
+    if (this.room() < bytes) {
+      this.sealBuffer();
+      this.room();
+    }
+  }
+
+  /** A string too long for the batch's room, and its line end. */
+  private writeLong(text: string): void {
+    if (text.length > DIRECT_BYTES) {
+      this.sealBuffer();
+      this.pending.push(text);
+      this.pendingBytes += text.length;
+      this.reserve(1);
+    } else {
+      this.reserve(text.length * 3 + 1);
+      this.used += this.buf!.write(text, this.used);
+    }
+    this.buf![this.used++] = NEWLINE;
+  }
+
+  /** Moves the batch buffer's bytes to the pending pieces. */
+  private sealBuffer(): void {
+    if (this.buf === null || this.used === 0) return;
+    this.pending.push(this.buf.subarray(0, this.used));
+    this.pendingBytes += this.used;
+    this.buf = null;
+    this.used = 0;
   }
 
   private waitDrain(): Promise<void> {

@@ -10,7 +10,7 @@ import { InputShape } from './input-shape.js';
 import { LineWriter } from './output.js';
 import { messageOf, parseRecordLine } from './record-line.js';
 import type { Env, JsonObject, Outcome, OutputRecord, Processor, RecordMeta, SetupContext, Stage } from './stage.js';
-import { RawJson } from './stage.js';
+import { AppendedJson, RawJson } from './stage.js';
 
 export interface RunIO {
   argv: readonly string[];
@@ -417,7 +417,7 @@ class Run {
         this.reject({ source, line: event.line, raw: event.preview }, 'BAD_UTF8', 'line is not valid UTF-8');
         continue;
       }
-      const meta: RecordMeta = { source, line: event.line, raw: event.text };
+      const meta: RecordMeta = { source, line: event.line, raw: event.text, bytes: event.bytes };
       const shape = this.shapes.get(source);
       const first = shape !== undefined && !shape.seenFirst;
       shape?.line(event.text);
@@ -495,6 +495,11 @@ class Run {
     if (outcome.records) {
       // Flush inside the loop: one outcome may carry a whole document's records (grouping stages).
       for (const rec of outcome.records) {
+        if (rec instanceof AppendedJson) {
+          this.writer.pushAppended(rec.line, rec.members, rec.bytes);
+          if (this.writer.needsFlush) await this.writer.flush();
+          continue;
+        }
         if (hasLargeString(rec)) {
           await this.writer.writeParts(jsonParts(rec));
           continue;
@@ -556,7 +561,7 @@ function formatDuration(seconds: number): string {
 }
 
 function serialise(rec: OutputRecord): string {
-  return rec instanceof RawJson ? rec.json : JSON.stringify(rec);
+  return rec instanceof RawJson || rec instanceof AppendedJson ? rec.json : JSON.stringify(rec);
 }
 
 /** A string field at least this long makes its record be written in pieces (jsonParts). */
@@ -564,7 +569,7 @@ const LARGE_STRING_CHARS = 1 << 20;
 const PIECE_CHARS = 1 << 16;
 
 function hasLargeString(rec: OutputRecord): rec is JsonObject {
-  if (rec instanceof RawJson) return false;
+  if (rec instanceof RawJson || rec instanceof AppendedJson) return false;
   for (const key in rec) {
     const value = rec[key];
     if (typeof value === 'string' && value.length >= LARGE_STRING_CHARS) return true;

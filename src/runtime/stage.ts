@@ -38,7 +38,35 @@ export type OptionValues<S extends OptionsSpec> = { [K in keyof S]: ValueOf<S[K]
 export class RawJson {
   constructor(readonly json: string) {}
 }
-export type OutputRecord = JsonObject | RawJson;
+/**
+ * The input line with JSON members appended before its closing brace: what a stage that only adds
+ * fields returns. Written as `appendMembers(line, members)`; when the source kept the line's UTF-8
+ * bytes (`RecordMeta.bytes`), they are copied to the output as they are and only the members are
+ * encoded, so the line is neither re-serialised nor re-encoded.
+ */
+export class AppendedJson {
+  constructor(
+    /** The line as read (RecordMeta.raw): a JSON object. */
+    readonly line: string,
+    /** JSON members, comma-separated, without a leading comma: `"a":1,"b":[]`. */
+    readonly members: string,
+    /** The line's UTF-8 bytes (RecordMeta.bytes), when the source has them. */
+    readonly bytes?: Buffer,
+  ) {}
+
+  get json(): string {
+    return appendMembers(this.line, this.members);
+  }
+}
+export type OutputRecord = JsonObject | RawJson | AppendedJson;
+
+/** A JSON object's text with `members` (comma-separated) added before its closing brace. */
+export function appendMembers(line: string, members: string): string {
+  const raw = line.trimEnd();
+  const body = raw.slice(0, raw.length - 1).trimEnd();
+  const sep = body.endsWith('{') ? '' : ',';
+  return `${body}${sep}${members}}`;
+}
 
 export interface RecordMeta {
   /** 'stdin' or the file path the record came from. */
@@ -47,6 +75,8 @@ export interface RecordMeta {
   line: number;
   /** The line as read (no line terminator, no BOM); for a document's record, the record as JSON. */
   raw: string;
+  /** The UTF-8 bytes of `raw`, when the source has them as read (a line within one input chunk). */
+  bytes?: Buffer;
   /** For a document's record: its place, e.g. "chunks[12]" (rejects name it instead of the line;
    *  `line` is then the 1-based position in the array). */
   at?: string;

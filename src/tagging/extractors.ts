@@ -13,7 +13,8 @@
 import type { Measurement } from '../contracts/chunk.js';
 import { alarmIds, docRefs, equipmentIds, fmIds } from './extractors/identifiers.js';
 import { measurements } from './extractors/measurements.js';
-import { type Family, findStarts, StartLists } from './extractors/scan.js';
+import { type Family, findStarts, findStartsFromTokens, StartLists } from './extractors/scan.js';
+import type { TokenBuffer } from './phrase-matcher.js';
 import { temporalRefs } from './extractors/temporal.js';
 
 export interface PatternSpans {
@@ -101,12 +102,14 @@ const REGULATORY_RE = new RegExp(
     ')(?![A-Za-z0-9_]|[.\\-]\\d)',
   'g',
 );
-// Every form holds one of these: substring tests are far cheaper than a regex alternation.
-const REGULATORY_HINTS = ['CFR', 'NUREG', 'Reg', 'RG', 'IEEE', 'ANSI', 'ASME', 'ASTM', 'NFPA', 'TECH-SPEC', 'Tech', 'TS', 'LCO', 'SR'];
+// Every form holds one of these: a cheap test before the full regex. One alternation of the
+// literals is one pass over the text, half the time of fourteen substring searches (measured on
+// the text-heavy bench corpus).
+const REGULATORY_HINTS = /CFR|NUREG|Reg|RG|IEEE|ANSI|ASME|ASTM|NFPA|TECH-SPEC|Tech|TS|LCO|SR/;
 
 /** The regulatory references of a text: [start, end) and the text, in order (they never overlap). */
 export function regulatoryRefs(text: string): Array<{ start: number; end: number; text: string }> {
-  if (!REGULATORY_HINTS.some((hint) => text.includes(hint))) return [];
+  if (!REGULATORY_HINTS.test(text)) return [];
   const out: Array<{ start: number; end: number; text: string }> = [];
   REGULATORY_RE.lastIndex = 0;
   for (let m = REGULATORY_RE.exec(text); m !== null; m = REGULATORY_RE.exec(text)) out.push({ start: m.index, end: m.index + m[0].length, text: m[0] });
@@ -153,8 +156,14 @@ export function refineEquipment(text: string, equipment: string[], alarms: strin
   return kept;
 }
 
-export function extractPatterns(text: string): PatternSpans {
-  findStarts(text, starts);
+/**
+ * The pattern spans of a text. With `tokens` (the text's TokenBuffer, already loaded), the
+ * candidate starts are read from its word tokens instead of a pass of their own over the text,
+ * where that gives the same starts (every word token ASCII); otherwise findStarts scans.
+ */
+export function extractPatterns(text: string, tokens?: TokenBuffer): PatternSpans {
+  if (tokens !== undefined && tokens.text === text && tokens.asciiWords) findStartsFromTokens(text, tokens.starts, tokens.count, starts);
+  else findStarts(text, starts);
   beginClaims(text.length);
   // Order of these calls is the priority order; the object below is built afterwards so its key
   // order stays the field order callers expect.

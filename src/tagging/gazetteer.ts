@@ -2,7 +2,7 @@ import type { NegatedMention } from '../contracts/chunk.js';
 import { LEXICON_FIELDS, type LexiconField } from '../contracts/vocabulary.js';
 import { normaliseLabel, routeLabel, type LexiconEntry } from './lexicon.js';
 import { NEGATABLE_FIELDS, type ScopeIndex } from './negation.js';
-import { buildPhraseLists, TokenBuffer, type PhraseSpec } from './phrase-matcher.js';
+import { buildPhraseLists, TokenBuffer, type PhraseList, type PhraseListsMatcher, type PhraseSpec } from './phrase-matcher.js';
 
 /** What the gazetteer found beside the seed lists. */
 export interface GazetteerExtras {
@@ -21,6 +21,16 @@ export interface Gazetteer {
    * the same term also occurs outside any scope.
    */
   matchTokens(tokens: TokenBuffer, marks?: ScopeIndex | null, extras?: GazetteerExtras): Record<LexiconField, string[]>;
+  /** The gazetteer's phrases as one phrase list, to share one matcher (and one scan) with others. */
+  readonly phraseList: PhraseList<number>;
+  /** matchTokens in parts: the handler for the matches of `phraseList` in `tokens`, then the lists. */
+  begin(tokens: TokenBuffer, marks?: ScopeIndex | null, extras?: GazetteerExtras): GazetteerScan;
+}
+
+/** One scan of the gazetteer's phrase list: its matches in text order, then the lists they make. */
+export interface GazetteerScan {
+  onMatch(start: number, end: number, routes: readonly number[], first: number, last: number): void;
+  finish(): Record<LexiconField, string[]>;
 }
 
 // `Auxiliary Feedwater System (AFW)`: text rarely repeats the whole form, so the long form and the
@@ -99,67 +109,66 @@ function nextWordIn(tokens: TokenBuffer, last: number, hashes: Set<number>, word
 export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
   const specs = phraseSpecs(entries);
   for (const phrase of CLAIMED_NAMES) specs.push({ phrase, payload: NO_FIELD });
-  const matcher = buildPhraseLists([{ specs }]);
+  const phraseList: PhraseList<Route> = { specs };
+  // Built on first use: the tag stage scans this list in the matcher it shares with the keyword lists.
+  let matcher: PhraseListsMatcher<Route> | null = null;
   const ownTokens = new TokenBuffer();
 
-  return {
-    match(text: string): Record<LexiconField, string[]> {
-      return this.matchTokens(ownTokens.load(text));
-    },
-    matchTokens(tokens: TokenBuffer, marks: ScopeIndex | null = null, extras: GazetteerExtras = { negated: [], places: [] }): Record<LexiconField, string[]> {
-      const lists: string[][] = [[], [], [], [], [], [], [], []];
-      const ruledOut: Array<{ field: number; mention: NegatedMention }> = [];
-      // Lowercased surface -> bit set of the fields it was added to (first-seen order, one item per
-      // field and case-insensitive surface). Created on the first routed match only.
-      let seen: Map<string, number> | null = null;
-      const place = (surface: string): void => {
-        const key = surface.toLowerCase();
-        if (!extras.places.some((p) => p.toLowerCase() === key)) extras.places.push(surface);
-      };
-      matcher.scan(tokens, (_list, start, end, routes, first, last) => {
-        // The fields of this match as a bit set: the checks below clear bits, nothing is allocated.
-        let fields = 0;
-        for (const route of routes) {
-          if (route === PLACE) {
-            place(tokens.surface(first, last));
-            return;
-          }
-          if (route >= 0) fields |= 1 << route;
+  function begin(tokens: TokenBuffer, marks: ScopeIndex | null = null, extras: GazetteerExtras = { negated: [], places: [] }): GazetteerScan {
+    const lists: string[][] = [[], [], [], [], [], [], [], []];
+    const ruledOut: Array<{ field: number; mention: NegatedMention }> = [];
+    // Lowercased surface -> bit set of the fields it was added to (first-seen order, one item per
+    // field and case-insensitive surface). Created on the first routed match only.
+    let seen: Map<string, number> | null = null;
+    const place = (surface: string): void => {
+      const key = surface.toLowerCase();
+      if (!extras.places.some((p) => p.toLowerCase() === key)) extras.places.push(surface);
+    };
+    const onMatch = (start: number, end: number, routes: readonly Route[], first: number, last: number): void => {
+      // The fields of this match as a bit set: the checks below clear bits, nothing is allocated.
+      let fields = 0;
+      for (const route of routes) {
+        if (route === PLACE) {
+          place(tokens.surface(first, last));
+          return;
         }
-        if (fields === 0) return;
-        if (marks !== null) {
-          if (marks.inCue(start, end)) return;
-          if (marks.inLabel(start, end)) fields &= ~NOT_IN_LABELS_MASK;
-          if ((fields & NEGATABLE_MASK) !== 0) {
-            const scope = marks.scopeOf(start, end);
-            if (scope !== null) {
-              const text = tokens.surface(first, last);
-              for (const field of NEGATABLE) {
-                if ((fields & (1 << field)) !== 0) ruledOut.push({ field, mention: { text, kind: LEXICON_FIELDS[field]!, cue: scope.cue } });
-              }
-              // Its other fields (a term routed to two) keep it as usual.
-              fields &= ~NEGATABLE_MASK;
+        if (route >= 0) fields |= 1 << route;
+      }
+      if (fields === 0) return;
+      if (marks !== null) {
+        if (marks.inCue(start, end)) return;
+        if (marks.inLabel(start, end)) fields &= ~NOT_IN_LABELS_MASK;
+        if ((fields & NEGATABLE_MASK) !== 0) {
+          const scope = marks.scopeOf(start, end);
+          if (scope !== null) {
+            const text = tokens.surface(first, last);
+            for (const field of NEGATABLE) {
+              if ((fields & (1 << field)) !== 0) ruledOut.push({ field, mention: { text, kind: LEXICON_FIELDS[field]!, cue: scope.cue } });
             }
+            // Its other fields (a term routed to two) keep it as usual.
+            fields &= ~NEGATABLE_MASK;
           }
         }
-        if ((fields & EQUIPMENT_MASK) !== 0 && nextWordIn(tokens, last, AREA_HASHES, AREA_HEADS) !== null) {
-          place(tokens.surface(first, last + 1));
-          fields &= ~EQUIPMENT_MASK;
-        }
-        if ((fields & ACTIONS_MASK) !== 0 && nextWordIn(tokens, last, PURPOSE_HASHES, PURPOSE_WORDS) !== null) fields &= ~ACTIONS_MASK;
-        if (fields === 0) return;
-        const surface = tokens.surface(first, last);
-        const key = surface.toLowerCase();
-        seen ??= new Map();
-        let kept = seen.get(key) ?? 0;
-        for (let field = 0; field < LEXICON_FIELDS.length; field++) {
-          const bit = 1 << field;
-          if ((fields & bit) === 0 || (kept & bit) !== 0) continue;
-          kept |= bit;
-          lists[field]!.push(surface);
-        }
-        seen.set(key, kept);
-      });
+      }
+      if ((fields & EQUIPMENT_MASK) !== 0 && nextWordIn(tokens, last, AREA_HASHES, AREA_HEADS) !== null) {
+        place(tokens.surface(first, last + 1));
+        fields &= ~EQUIPMENT_MASK;
+      }
+      if ((fields & ACTIONS_MASK) !== 0 && nextWordIn(tokens, last, PURPOSE_HASHES, PURPOSE_WORDS) !== null) fields &= ~ACTIONS_MASK;
+      if (fields === 0) return;
+      const surface = tokens.surface(first, last);
+      const key = surface.toLowerCase();
+      seen ??= new Map();
+      let kept = seen.get(key) ?? 0;
+      for (let field = 0; field < LEXICON_FIELDS.length; field++) {
+        const bit = 1 << field;
+        if ((fields & bit) === 0 || (kept & bit) !== 0) continue;
+        kept |= bit;
+        lists[field]!.push(surface);
+      }
+      seen.set(key, kept);
+    };
+    const finish = (): Record<LexiconField, string[]> => {
       // A term stated outside every scope stays positive: it is not also listed as ruled out.
       for (const { field, mention } of ruledOut) {
         const key = mention.text.toLowerCase();
@@ -178,6 +187,20 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
         properties: lists[6]!,
         tools: lists[7]!,
       };
+    };
+    return { onMatch, finish };
+  }
+
+  return {
+    phraseList,
+    begin,
+    match(text: string): Record<LexiconField, string[]> {
+      return this.matchTokens(ownTokens.load(text));
+    },
+    matchTokens(tokens: TokenBuffer, marks: ScopeIndex | null = null, extras?: GazetteerExtras): Record<LexiconField, string[]> {
+      const scan = begin(tokens, marks, extras);
+      (matcher ??= buildPhraseLists([phraseList])).scan(tokens, (_list, start, end, routes, first, last) => scan.onMatch(start, end, routes, first, last));
+      return scan.finish();
     },
   };
 }

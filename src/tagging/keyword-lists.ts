@@ -1,6 +1,6 @@
 import { parseCsvRecords } from './lexicon.js';
 import type { ScopeIndex } from './negation.js';
-import { buildPhraseLists, TokenBuffer, type PhraseList } from './phrase-matcher.js';
+import { buildPhraseLists, TokenBuffer, type PhraseList, type PhraseListsMatcher } from './phrase-matcher.js';
 
 export interface KeywordSpans {
   temporal_relations: { text: string; sub_label: string }[];
@@ -14,6 +14,16 @@ export interface KeywordLists {
   /** The same for a text already tokenized (the tag stage shares one TokenBuffer per record). */
   /** With `negation`, a match inside a negation cue ("consistent with" in "not consistent with") is dropped. */
   matchTokens(tokens: TokenBuffer, negation?: ScopeIndex | null): KeywordSpans;
+  /** The four lists (relations, qualifiers, locations, conjectures), to share one matcher with others. */
+  readonly phraseLists: readonly PhraseList<string>[];
+  /** matchTokens in parts: the handler for the matches of `phraseLists` (list = index), then the spans. */
+  begin(tokens: TokenBuffer, negation?: ScopeIndex | null): KeywordScan;
+}
+
+/** One scan of the keyword lists: their matches, list by list in text order, then the spans. */
+export interface KeywordScan {
+  onMatch(list: number, start: number, end: number, subLabels: readonly string[], first: number, last: number): void;
+  finish(): KeywordSpans;
 }
 
 interface KeywordTerm {
@@ -106,38 +116,47 @@ export function buildKeywordLists(files: { temporalQualifiers: string; temporalR
   lists[QUALIFIERS] = plain(parseColumns(files.temporalQualifiers, 'temporal_qualifiers').map(({ term }) => term));
   lists[LOCATIONS] = labelled(parseColumns(files.locations, 'locations'));
   lists[CONJECTURES] = plain(parseConjectures(files.conjectures, 'conjectures'));
-  // One pass over the tokens serves all four lists.
-  const matcher = buildPhraseLists(lists);
+  // One pass over the tokens serves all four lists (built on first use: the tag stage scans these
+  // lists in the matcher it shares with the gazetteer).
+  let matcher: PhraseListsMatcher<string> | null = null;
   const ownTokens = new TokenBuffer();
 
+  function begin(tokens: TokenBuffer, negation: ScopeIndex | null = null): KeywordScan {
+    const spans: KeywordSpans = { temporal_relations: [], temporal_qualifiers: [], locations: [], conjectures: [] };
+    // First-seen order, one item per list, case-insensitive surface and sub_label (unlabelled
+    // lists carry ''): per list, lowercased surface -> sub_labels kept. Keyed by the surface alone
+    // so no key string is built per match.
+    const seen: (Map<string, string[]> | null)[] = [null, null, null, null];
+    const onMatch = (list: number, start: number, end: number, subLabels: readonly string[], first: number, last: number): void => {
+      if (negation !== null && (negation.inCue(start, end) || (list === CONJECTURES && (negation.inLabel(start, end) || opensScope(negation, tokens.text, start, end))))) return;
+      const surface = tokens.surface(first, last);
+      const key = surface.toLowerCase();
+      if (list === QUALIFIERS && NEEDS_TIME.has(key) && !TIME_AFTER_RE.test(tokens.text.slice(end, end + LOOKAHEAD_CHARS))) return;
+      if (list === LOCATIONS && COMPARATIVE_PLACES.has(key) && THRESHOLD_AFTER_RE.test(tokens.text.slice(end, end + LOOKAHEAD_CHARS))) return;
+      const subLabel = subLabels[0] ?? '';
+      const listSeen = (seen[list] ??= new Map());
+      const kept = listSeen.get(key);
+      if (kept === undefined) listSeen.set(key, [subLabel]);
+      else if (kept.includes(subLabel)) return;
+      else kept.push(subLabel);
+      if (list === RELATIONS) spans.temporal_relations.push({ text: surface, sub_label: subLabel });
+      else if (list === QUALIFIERS) spans.temporal_qualifiers.push(surface);
+      else if (list === LOCATIONS) spans.locations.push({ text: surface, sub_label: subLabel });
+      else spans.conjectures.push(surface);
+    };
+    return { onMatch, finish: () => spans };
+  }
+
   return {
+    phraseLists: lists,
+    begin,
     match(text: string): KeywordSpans {
       return this.matchTokens(ownTokens.load(text));
     },
     matchTokens(tokens: TokenBuffer, negation: ScopeIndex | null = null): KeywordSpans {
-      const spans: KeywordSpans = { temporal_relations: [], temporal_qualifiers: [], locations: [], conjectures: [] };
-      // First-seen order, one item per list, case-insensitive surface and sub_label (unlabelled
-      // lists carry ''): per list, lowercased surface -> sub_labels kept. Keyed by the surface alone
-      // so no key string is built per match.
-      const seen: (Map<string, string[]> | null)[] = [null, null, null, null];
-      matcher.scan(tokens, (list, start, end, subLabels, first, last) => {
-        if (negation !== null && (negation.inCue(start, end) || (list === CONJECTURES && (negation.inLabel(start, end) || opensScope(negation, tokens.text, start, end))))) return;
-        const surface = tokens.surface(first, last);
-        const key = surface.toLowerCase();
-        if (list === QUALIFIERS && NEEDS_TIME.has(key) && !TIME_AFTER_RE.test(tokens.text.slice(end, end + LOOKAHEAD_CHARS))) return;
-        if (list === LOCATIONS && COMPARATIVE_PLACES.has(key) && THRESHOLD_AFTER_RE.test(tokens.text.slice(end, end + LOOKAHEAD_CHARS))) return;
-        const subLabel = subLabels[0] ?? '';
-        const listSeen = (seen[list] ??= new Map());
-        const kept = listSeen.get(key);
-        if (kept === undefined) listSeen.set(key, [subLabel]);
-        else if (kept.includes(subLabel)) return;
-        else kept.push(subLabel);
-        if (list === RELATIONS) spans.temporal_relations.push({ text: surface, sub_label: subLabel });
-        else if (list === QUALIFIERS) spans.temporal_qualifiers.push(surface);
-        else if (list === LOCATIONS) spans.locations.push({ text: surface, sub_label: subLabel });
-        else spans.conjectures.push(surface);
-      });
-      return spans;
+      const scan = begin(tokens, negation);
+      (matcher ??= buildPhraseLists(lists)).scan(tokens, scan.onMatch);
+      return scan.finish();
     },
   };
 }

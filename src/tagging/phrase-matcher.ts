@@ -63,6 +63,11 @@ export class TokenBuffer {
   hashes = new Int32Array(256);
   /** 1 when the token is hyphen-joined to the next one. */
   joined = new Uint8Array(256);
+  /**
+   * No word token holds a character outside ASCII: then the word tokens' starts are exactly where
+   * a run of regex `\w` characters starts (the pattern extractors read their candidates from them).
+   */
+  asciiWords = true;
 
   load(text: string): this {
     let lower = text.toLowerCase();
@@ -76,6 +81,9 @@ export class TokenBuffer {
     const classes = charClasses;
     let count = 0;
     let i = 0;
+    // The two characters outside ASCII whose lowercase is ASCII ("İ" → "i", KELVIN SIGN → "k"):
+    // the runs below are read in `lower`, where they would pass for ASCII.
+    let asciiWords = lower.length === text.length && !text.includes('\u212a') && !text.includes('\u0130');
     while (i < n) {
       const code = lower.charCodeAt(i);
       let kind = classes[code]!;
@@ -95,6 +103,8 @@ export class TokenBuffer {
       }
       const start = i;
       let hash = Math.imul(FNV_OFFSET ^ code, FNV_PRIME);
+      // Code units of the run ORed together: 128 or more means a non-ASCII word character.
+      let units = code;
       i++;
       let next = 0;
       while (i < n) {
@@ -103,8 +113,10 @@ export class TokenBuffer {
         if (kind === 0) kind = classifySlow(next);
         if (kind !== WORD) break;
         hash = Math.imul(hash ^ next, FNV_PRIME);
+        units |= next;
         i++;
       }
+      if (units >= 128) asciiWords = false;
       starts[count] = start;
       ends[count] = i;
       hashes[count] = hash & HASH_MASK;
@@ -118,6 +130,7 @@ export class TokenBuffer {
     this.text = text;
     this.lower = lower;
     this.count = count;
+    this.asciiWords = asciiWords;
     return this;
   }
 

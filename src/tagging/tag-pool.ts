@@ -6,12 +6,12 @@
 // the line as read. Output is byte-identical to --jobs 1.
 
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import type * as WorkerThreads from 'node:worker_threads';
 import type { NerSeed } from '../contracts/chunk.js';
 import type { DocType } from '../contracts/vocabulary.js';
 import { messageOf, parseRecordLine } from '../runtime/record-line.js';
-import { RawJson, type Outcome, type Processor, type RecordMeta } from '../runtime/stage.js';
+import { AppendedJson, type Outcome, type Processor, type RecordMeta } from '../runtime/stage.js';
 import { ContextBuilder } from './context.js';
 import {
   createBatchTagger,
@@ -24,21 +24,29 @@ import {
   type TaggedBatch,
   type TagSetup,
 } from './tag-batch.js';
-import { appendFields, contextFieldsJson, tagFieldsJson, withTagFields } from './tag-record.js';
+import { contextFieldsJson, tagFieldsJson, withTagFields } from './tag-record.js';
 import { TagFlagCounts } from './tag-summary.js';
 
-/** `--jobs auto`: one thread per CPU but one, at most this many. */
+/** `--jobs auto`: at most this many threads. */
 export const MAX_AUTO_JOBS = 4;
 /** More threads than this only cost memory. */
 export const MAX_JOBS = 64;
-/** Under --jobs auto, input characters tagged before any worker starts: a small input does not
- *  win back a thread's start-up time. */
-export const AUTO_SPAWN_AFTER_CHARS = 2 ** 20;
+/**
+ * Under --jobs auto, input characters tagged before any worker starts: a worker costs ~0.2 s of
+ * CPU to start (its own heap, modules and matchers) and a second thread ~65 % more CPU per byte
+ * (copies between threads, a second heap); on two idle cores that is won back past ~12 MB of
+ * text-heavy input (BENCHMARKS.md, "rca-tag on text-heavy records").
+ */
+export const AUTO_SPAWN_AFTER_CHARS = 16 * 2 ** 20;
 
-// One CPU is left to the rest of the pipeline (rca-tag | rca-summarize): measured on 2 cores, a
-// second tagging thread gained ~8 % alone on an idle machine but lost 20–50 % under load.
-export function autoJobs(cpus = availableParallelism()): number {
-  return Math.min(MAX_AUTO_JOBS, Math.max(1, cpus - 1));
+/**
+ * `--jobs auto`: one thread per CPU that is idle now, at least 1, at most MAX_AUTO_JOBS. A CPU
+ * counts as idle by the 1-minute load average (half a CPU of load is tolerated): a thread that
+ * competes with other work for a busy CPU costs its extra CPU and gains nothing (on 2 cores at a
+ * load of 10, --jobs 2 took 1.5–3× the wall time of --jobs 1). One CPU: always 1.
+ */
+export function autoJobs(cpus = availableParallelism(), load = loadavg()[0] ?? 0): number {
+  return Math.max(1, Math.min(MAX_AUTO_JOBS, cpus, 1 + Math.floor(cpus - 0.5 - load)));
 }
 
 // A batch is complete at this size; a smaller one goes out when nothing else is in flight.
@@ -73,6 +81,8 @@ type Settled = Outcome | Error;
 interface Batch {
   id: number;
   lines: string[];
+  /** Per line, its UTF-8 bytes as read (RecordMeta.bytes), when the source kept them. */
+  bytes: (Buffer | undefined)[];
   chars: number;
   outcomes: Promise<Settled[]>;
   settle(outcomes: Settled[]): void;
@@ -129,14 +139,15 @@ export class ParallelTagger implements Processor {
   }
 
   process(_record: unknown, meta: RecordMeta): Outcome | Promise<Outcome> {
-    return this.processRaw(meta.raw);
+    return this.processRaw(meta.raw, meta);
   }
 
-  processRaw(line: string): Outcome | Promise<Outcome> {
+  processRaw(line: string, meta?: RecordMeta): Outcome | Promise<Outcome> {
     if (this.ended !== null) return NOTHING;
     this.charsSeen += line.length;
     const batch = (this.open ??= this.newBatch());
     const index = batch.lines.push(line) - 1;
+    batch.bytes.push(meta?.bytes);
     batch.chars += line.length;
     if (batch.lines.length >= BATCH_LINES || batch.chars >= BATCH_CHARS) this.ready(batch);
     else this.queueIdle();
@@ -174,7 +185,7 @@ export class ParallelTagger implements Processor {
   private newBatch(): Batch {
     let settle!: (outcomes: Settled[]) => void;
     const outcomes = new Promise<Settled[]>((resolve) => (settle = resolve));
-    return { id: this.nextId++, lines: [], chars: 0, outcomes, settle };
+    return { id: this.nextId++, lines: [], bytes: [], chars: 0, outcomes, settle };
   }
 
   /** A batch is complete: it is tagged by a worker or here, then finalised in its turn. */
@@ -304,7 +315,7 @@ export class ParallelTagger implements Processor {
         this.end('fatal');
       } else {
         try {
-          outcomes[i] = this.outcomeOf(batch.lines[i]!, result.tagged, i);
+          outcomes[i] = this.outcomeOf(batch.lines[i]!, batch.bytes[i], result.tagged, i);
         } catch (err) {
           // The runner reports it as an exception in process(): INTERNAL_ERROR, then fatal.
           outcomes[i] = err instanceof Error ? err : new Error(String(err));
@@ -316,7 +327,7 @@ export class ParallelTagger implements Processor {
   }
 
   /** Line `i` of a tagged batch as the runner takes it. */
-  private outcomeOf(line: string, t: TaggedBatch, i: number): Outcome {
+  private outcomeOf(line: string, bytes: Buffer | undefined, t: TaggedBatch, i: number): Outcome {
     const status = t.status[i]!;
     if (status & REJECTED) return { reject: { code: t.rejectCode[i]!, message: t.message[i]! } };
     if (!(status & TAGGED)) throw new Error(t.message[i]);
@@ -329,7 +340,7 @@ export class ParallelTagger implements Processor {
         : guess;
     if (docType === guess && !(status & REBUILD)) {
       this.flagCounts.addJson(t.tagFlags[i]!);
-      return { records: [new RawJson(appendFields(line, tagFieldsJson(t.context[i]!, t.nerSeed[i]!, t.tagFlags[i]!)))] };
+      return { records: [new AppendedJson(line, tagFieldsJson(t.context[i]!, t.nerSeed[i]!, t.tagFlags[i]!), bytes)] };
     }
     // The batch guessed another type (the document began in an earlier batch), or the record must
     // be rebuilt: the context is a function of the record and its doc type, which a builder
@@ -340,7 +351,7 @@ export class ParallelTagger implements Processor {
     if (status & REBUILD) this.flagCounts.add(facts.flags);
     else this.flagCounts.addJson(t.tagFlags[i]!);
     if (status & REBUILD) return { records: [withTagFields(record, facts, JSON.parse(t.nerSeed[i]!) as NerSeed)] };
-    return { records: [new RawJson(appendFields(line, tagFieldsJson(contextFieldsJson(facts), t.nerSeed[i]!, t.tagFlags[i]!)))] };
+    return { records: [new AppendedJson(line, tagFieldsJson(contextFieldsJson(facts), t.nerSeed[i]!, t.tagFlags[i]!), bytes)] };
   }
 
   private contextsFor(docType: DocType): ContextBuilder {

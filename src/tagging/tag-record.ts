@@ -3,7 +3,7 @@
 // the (stateful) ContextBuilder reads, and how the four fields are added to a record.
 
 import type { NegatedMention, NerSeed } from '../contracts/chunk.js';
-import type { JsonObject } from '../runtime/stage.js';
+import { appendMembers, type JsonObject } from '../runtime/stage.js';
 import { chunkTextOf, docIdOf } from './chunk-fields.js';
 import type { ChunkFacts, ContextOptions } from './context.js';
 import { normaliseDocType, upstreamDocType } from './doc-type.js';
@@ -11,17 +11,21 @@ import { extractPatterns } from './extractors.js';
 import type { Gazetteer } from './gazetteer.js';
 import type { KeywordLists } from './keyword-lists.js';
 import { labelSpans, negationScopes, ScopeIndex } from './negation.js';
-import { TokenBuffer } from './phrase-matcher.js';
+import { buildPhraseLists, TokenBuffer, type PhraseListsMatcher } from './phrase-matcher.js';
 import { contextJson, jsonString, stringArrayJson } from './seed-json.js';
 
 export class NerSeeder {
-  // One tokenization per record serves the gazetteer and all four keyword lists.
+  // One tokenization per record, and one scan of its tokens, serve the gazetteer and all four
+  // keyword lists: their phrase lists share one matcher (list 0 the gazetteer's, 1-4 the keywords').
   private readonly tokens = new TokenBuffer();
+  private readonly matcher: PhraseListsMatcher<unknown>;
 
   constructor(
     private readonly gazetteer: Gazetteer,
     private readonly keywords: KeywordLists,
-  ) {}
+  ) {
+    this.matcher = buildPhraseLists<unknown>([gazetteer.phraseList, ...keywords.phraseLists]);
+  }
 
   seed(text: string): NerSeed {
     const tokens = this.tokens.load(text);
@@ -29,9 +33,15 @@ export class NerSeeder {
     const labels = labelSpans(text);
     const marks = scopes.length === 0 && labels.length === 0 ? null : new ScopeIndex(scopes, labels);
     const extras = { negated: [] as NegatedMention[], places: [] as string[] };
-    const lexical = this.gazetteer.matchTokens(tokens, marks, extras);
-    const patterns = extractPatterns(text);
-    const keywords = this.keywords.matchTokens(tokens, marks);
+    const lexicalScan = this.gazetteer.begin(tokens, marks, extras);
+    const keywordScan = this.keywords.begin(tokens, marks);
+    this.matcher.scan(tokens, (list, start, end, payloads, first, last) => {
+      if (list === 0) lexicalScan.onMatch(start, end, payloads as readonly number[], first, last);
+      else keywordScan.onMatch(list - 1, start, end, payloads as readonly string[], first, last);
+    });
+    const lexical = lexicalScan.finish();
+    const patterns = extractPatterns(text, tokens);
+    const keywords = keywordScan.finish();
     const locations = extras.places.length === 0 ? keywords.locations : withPlaces(keywords.locations, extras.places);
     return {
       systems: lexical.systems,
@@ -69,11 +79,11 @@ function withPlaces(locations: NerSeed['locations'], places: readonly string[]):
 }
 
 /**
- * The line as read with the four fields appended before its closing brace: every input byte is
- * kept and the record is not re-serialised. Only for records without any of ADDED_KEYS.
+ * The four fields as JSON members, to append to the line as read (AppendedJson): every input byte
+ * is kept and the record is not re-serialised. Only for records without any of ADDED_KEYS.
  */
-export function appendTagFields(line: string, facts: ChunkFacts, nerSeedJson: string): string {
-  return appendFields(line, tagFieldsJson(contextFieldsJson(facts), nerSeedJson, stringArrayJson(facts.flags)));
+export function tagMembers(facts: ChunkFacts, nerSeedJson: string): string {
+  return tagFieldsJson(contextFieldsJson(facts), nerSeedJson, stringArrayJson(facts.flags));
 }
 
 // Hand-written JSON of the known shapes (see seed-json.ts), key order as in ADDED_KEYS. The context
@@ -89,12 +99,7 @@ export function tagFieldsJson(contextFields: string, nerSeedJson: string, tagFla
 }
 
 /** A JSON object's text with `fields` (JSON members, comma-separated) added before its closing brace. */
-export function appendFields(line: string, fields: string): string {
-  const raw = line.trimEnd();
-  const body = raw.slice(0, raw.length - 1).trimEnd();
-  const sep = body.endsWith('{') ? '' : ',';
-  return `${body}${sep}${fields}}`;
-}
+export const appendFields = appendMembers;
 
 /**
  * The record with the four fields set: tag's own earlier values are replaced in place, upstream

@@ -1,11 +1,11 @@
 import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
-import { RawJson, type JsonObject, type Outcome } from '../runtime/stage.js';
+import { AppendedJson, type JsonObject, type Outcome } from '../runtime/stage.js';
 import { ContextBuilder, type ContextOptions } from './context.js';
 import type { Gazetteer } from './gazetteer.js';
 import type { KeywordLists } from './keyword-lists.js';
 import { nerSeedJson } from './seed-json.js';
 import { TagFlagCounts } from './tag-summary.js';
-import { appendTagFields, hasAddedKeys, NerSeeder, withTagFields } from './tag-record.js';
+import { hasAddedKeys, NerSeeder, tagMembers, withTagFields } from './tag-record.js';
 
 export interface TaggerConfig extends ContextOptions {
   gazetteer: Gazetteer;
@@ -32,13 +32,13 @@ export class Tagger {
     this.seeder = new NerSeeder(config.gazetteer, config.keywords);
   }
 
-  process(record: JsonObject, meta: { raw: string }): Outcome {
+  process(record: JsonObject, meta: { raw: string; bytes?: Buffer }): Outcome {
     const facts = this.contexts.build(record);
     const seed = this.seeder.seed(facts.text);
     this.flagCounts.add(facts.flags);
     // Appending to the line as read keeps every input byte and skips re-serialising the record;
     // only a record that already carries one of our fields must be rebuilt (keys replaced in place).
-    if (!hasAddedKeys(record)) return { records: [new RawJson(appendTagFields(meta.raw, facts, nerSeedJson(seed)))] };
+    if (!hasAddedKeys(record)) return { records: [new AppendedJson(meta.raw, tagMembers(facts, nerSeedJson(seed)), meta.bytes)] };
     return { records: [withTagFields(record, facts, seed)] };
   }
 

@@ -36,10 +36,10 @@ embedding_text), page_start / page_end (else page). All other fields pass throug
 order. The last stderr line counts the chunks tagged and their flags.
 With --jobs N, N threads tag: this one, which also reads, keeps input order and decides each
 document's doc type, and N-1 worker threads; the output is the same bytes whatever N.
---jobs auto (the default) is one thread per CPU but one (a CPU is left to the rest of the pipeline),
-at most ${MAX_AUTO_JOBS}; workers start only once the
-input passes ${AUTO_SPAWN_AFTER_CHARS / 2 ** 20} MiB. Threads cost CPU time of their own (a fifth to a half
-more in all): when other work keeps the CPUs busy, --jobs 1 is faster.`,
+--jobs auto (the default) is one thread per idle CPU (by the load average), at most ${MAX_AUTO_JOBS},
+so 1 on a one-CPU or busy machine; workers start only once the input passes
+${AUTO_SPAWN_AFTER_CHARS / 2 ** 20} MiB. Threads cost CPU time of their own (about two thirds more
+per byte): when other work keeps the CPUs busy, --jobs 1 is faster.`,
   examples: [
     'rca-tag < chunks.jsonl > tagged.jsonl',
     'rca-tag --doc-type detect --rejects rejects.jsonl chunks.jsonl',
@@ -70,7 +70,7 @@ more in all): when other work keeps the CPUs busy, --jobs 1 is faster.`,
       type: 'string',
       placeholder: 'N',
       default: 'auto',
-      help: `threads that tag, this one included: auto (one per CPU, at most ${MAX_AUTO_JOBS}) or 1 to ${MAX_JOBS}`,
+      help: `threads that tag, this one included: auto (one per idle CPU, at most ${MAX_AUTO_JOBS}) or 1 to ${MAX_JOBS}`,
     },
   },
   create(options, setup) {

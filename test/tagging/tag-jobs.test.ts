@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { runStage } from '../../src/runtime/runner.js';
 import { detectDocType } from '../../src/tagging/doc-type.js';
 import { DETECTION_TEXT_CHARS } from '../../src/tagging/tag-record.js';
-import { autoJobs, BATCH_LINES, BATCHES_PER_WORKER, MAX_AUTO_JOBS } from '../../src/tagging/tag-pool.js';
+import { AUTO_SPAWN_AFTER_CHARS, autoJobs, BATCH_LINES, BATCHES_PER_WORKER, MAX_AUTO_JOBS } from '../../src/tagging/tag-pool.js';
 import tag from '../../src/transforms/tag.js';
 import { expectedOf, goldenCases, ROOT, runBin, type GoldenCase } from '../support/golden.js';
 import { runInProcess } from '../support/run-in-process.js';
@@ -29,14 +29,19 @@ async function tagWith(jobs: number | 'auto', input: string | Array<string | Buf
 
 describe('--jobs: choosing the thread count', () => {
   it.each([
-    [0, 1],
-    [1, 1],
-    [2, 1],
-    [3, 2],
-    [4, 3],
-    [16, MAX_AUTO_JOBS],
-  ])('auto on %i CPUs is %i threads', (cpus, jobs) => {
-    expect(autoJobs(cpus)).toBe(jobs);
+    [0, 0, 1],
+    [1, 0, 1],
+    [1, 3, 1],
+    [2, 0, 2],
+    [2, 0.4, 2],
+    [2, 0.6, 1],
+    [2, 10, 1],
+    [3, 0, 3],
+    [4, 1.2, 3],
+    [16, 0, MAX_AUTO_JOBS],
+    [16, 14, 2],
+  ])('auto on %i CPUs at a load of %d is %i threads', (cpus, load, jobs) => {
+    expect(autoJobs(cpus, load)).toBe(jobs);
   });
 
   it.each(['0', '1.5', 'two', '', '65', ' '])('--jobs %j is a usage error', (value) => {
@@ -75,6 +80,18 @@ describe('--jobs: a generated corpus of 5,000 records', () => {
     }
     expect(lines(outputs[0]!.stdout)).toHaveLength(5000);
     expect(outputs[0]!.stderr).toMatch(/^rca-tag: 5000 chunks tagged, [^\n]*\n$/);
+  });
+  it('is written the same with --jobs 1, 2 and auto on text-heavy records', () => {
+    const textHeavy = spawnSync(process.execPath, [join(ROOT, 'bench/generate-corpus.mjs'), '--records', '5000', '--mb', '1000', '--profile', 'text-heavy'], { maxBuffer: 1 << 30 }).stdout;
+    // Under AUTO_SPAWN_AFTER_CHARS: auto starts no worker (the over-threshold case is below).
+    expect(textHeavy.length).toBeLessThan(AUTO_SPAWN_AFTER_CHARS);
+    const outputs = ['1', '2', 'auto'].map((jobs) => runBin('tag', ['--jobs', jobs], textHeavy));
+    for (const r of outputs) {
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe(outputs[0]!.stderr);
+      expect(r.stdout).toBe(outputs[0]!.stdout);
+    }
+    expect(lines(outputs[0]!.stdout)).toHaveLength(5000);
   });
 });
 
@@ -171,7 +188,7 @@ describe('--jobs: the whole input in one chunk (every line arrives before any is
   const record = (n: number, pad: number) => JSON.stringify({ chunk_id: `c${n}`, doc_id: `cr${n % 7}`, text: `Pump P-${n}A vibration; see CR-2026-${n}. ${'x'.repeat(pad)}` });
   it.each([
     ['1,500 small records', 1500, 0],
-    ['2,000 records over the auto threshold', 2000, 600],
+    ['2,000 records of 600 more characters', 2000, 600],
   ])('%s: same output with --jobs 1, 2, 3 and auto', async (_name, count, pad) => {
     const input = Array.from({ length: count }, (_, n) => record(n, pad)).join('\n') + '\n';
     const one = await tagWith(1, input);
@@ -181,6 +198,9 @@ describe('--jobs: the whole input in one chunk (every line arrives before any is
       expect(many.code).toBe(0);
     }
     expect((await runInProcess(noWorkerTag, [input])).stdout).toBe(one.stdout);
+    // A worker that starts part way, as auto's does once the input passes its threshold.
+    const lateWorker = parallelTagStage({ spawnAfterChars: input.length / 2 });
+    expect((await runInProcess(lateWorker, [input])).stdout).toBe(one.stdout);
   });
 });
 
