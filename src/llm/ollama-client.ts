@@ -1,5 +1,5 @@
 import { Ollama } from 'ollama';
-import type { ChatRequest, ChatResponse, ModelResponse } from 'ollama';
+import type { ChatRequest, ModelResponse } from 'ollama';
 import { modelFetch } from './model-fetch.js';
 import {
   ModelError,
@@ -100,16 +100,14 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
       if (!response.ok) throw await responseError(response);
       if (response.body === null) throw new Error('Missing body');
       phase = 'stream';
-      await readNdjson(response.body, maxReplyChars * JSON_ESCAPE_FACTOR + LINE_ENVELOPE_CHARS, (chunk) => {
-        reply.add(chunk);
-        if (reply.content.length > maxReplyChars) {
-          scope.abort('tooLarge');
-          throw new ModelError('REPLY_TOO_LARGE', `reply from Ollama at ${host} exceeded ${maxReplyChars} characters; request aborted`);
-        }
-      }, () => {
+      const tooLarge = (): ModelError => {
         scope.abort('tooLarge');
         return new ModelError('REPLY_TOO_LARGE', `reply from Ollama at ${host} exceeded ${maxReplyChars} characters; request aborted`);
-      });
+      };
+      await readNdjson(response.body, maxReplyChars * JSON_ESCAPE_FACTOR + LINE_ENVELOPE_CHARS, (chunk) => {
+        reply.add(chunk);
+        if (reply.content.length > maxReplyChars) throw tooLarge();
+      }, tooLarge);
       scope.ended();
       const final = reply.final;
       if (final === null) throw new Error(STREAM_CUT_MESSAGE);
