@@ -6,18 +6,28 @@
 // tokens evaluated). Reused share = cache_n / (cache_n + prompt_n), per view and overall; beside
 // it, the share of each prompt's characters that it has in common (as a prefix) with the latest
 // earlier prompt of the same view — what a cache could reuse at best with one slot per view.
-// Usage: node bench/engine-prefix-reuse.mjs [--records 6] [--concurrency 2]
+// Every run gets a fresh server, so no run starts with the prompts of the one before in cache.
+// --compare ROOT runs the build in ROOT (another checkout, built) too, interleaved, on its own
+// fresh servers: the before and after of a change to the order requests are sent in.
+// Usage: node bench/engine-prefix-reuse.mjs [--records 6] [--concurrency 2] [--runs 1] [--compare ROOT]
 // Needs a build (npm run build) and llama-server (scripts/build-llama-server.sh builds it once).
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fmt, machine } from './measure.mjs';
+import { fmt, machine, ROOT } from './measure.mjs';
 import { requireBuilt } from './fake-model.mjs';
 import { loadEngine, runGenerate, taggedFixtures } from './engine.mjs';
 
-const { values } = parseArgs({ options: { records: { type: 'string', default: '6' }, concurrency: { type: 'string', default: '2' } } });
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '6' },
+    concurrency: { type: 'string', default: '2' },
+    runs: { type: 'string', default: '1' },
+    compare: { type: 'string' },
+  },
+});
 const SLOTS = 2;
 
 requireBuilt('generate');
@@ -25,42 +35,7 @@ const { buildInfo, locateLlamaServer, MODEL_ALIAS, startLlamaServer } = await lo
 const work = mkdtempSync(join(tmpdir(), 'rca-prefix-bench-'));
 const tagged = join(work, 'tagged.jsonl');
 const records = taggedFixtures(tagged, Number(values.records));
-
 const bin = locateLlamaServer();
-const server = await startLlamaServer({ bin, logFile: join(work, 'server.log'), slots: SLOTS, ctx: 8192 });
-const upstream = new URL(server.url);
-
-// The proxy: request and reply forwarded unchanged; completions noted in the order they end.
-const completions = [];
-const proxy = createServer((req, res) => {
-  const body = [];
-  req.on('data', (d) => body.push(d));
-  req.on('end', () => {
-    const sent = Buffer.concat(body);
-    const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      const reply = [];
-      up.on('data', (d) => (reply.push(d), res.write(d)));
-      up.on('end', () => {
-        res.end();
-        if (req.url?.endsWith('/chat/completions') && sent.length > 0) note(JSON.parse(sent.toString('utf8')), Buffer.concat(reply).toString('utf8'));
-      });
-    });
-    out.on('error', () => res.destroy());
-    out.end(sent);
-  });
-});
-await new Promise((r) => proxy.listen(0, '127.0.0.1', r));
-const proxyUrl = `http://127.0.0.1:${proxy.address().port}`;
-
-function note(body, text) {
-  // Streamed: the last `data:` event with timings; not streamed: one JSON object.
-  const events = text.startsWith('{') ? [text] : text.split('\n').filter((l) => l.startsWith('data: {')).map((l) => l.slice(6));
-  const timings = events.map((e) => JSON.parse(e).timings).filter((t) => t !== undefined).at(-1);
-  const prompt = body.messages.map((m) => m.content).join('\n');
-  completions.push({ view: viewOf.get(prompt) ?? '(not in the dry run)', prompt, timings });
-}
-
 
 const commonPrefix = (a, b) => {
   let i = 0;
@@ -68,47 +43,100 @@ const commonPrefix = (a, b) => {
   return i;
 };
 
-// Which view each prompt is for: the first attempts rca sends are its dry run's requests, byte for byte.
-const viewOf = new Map();
-const args = ['--backend', 'openai', '--base-url', proxyUrl, '--model', MODEL_ALIAS, '--max-tries', '1', '--concurrency', values.concurrency, '--no-cache', '--flags-ok'];
+const args = (url) => ['--backend', 'openai', '--base-url', url, '--model', MODEL_ALIAS, '--max-tries', '1', '--concurrency', values.concurrency, '--no-cache', '--flags-ok'];
 
-try {
-  await runGenerate([...args, '--dry-run'], tagged, join(work, 'dry.jsonl'));
-  for (const line of readFileSync(join(work, 'dry.jsonl'), 'utf8').trim().split('\n')) {
-    for (const [view, r] of Object.entries(JSON.parse(line).requests ?? {})) viewOf.set(r.prompt, view);
+// Which view each prompt is for: the first attempts rca sends are its dry run's requests, byte for
+// byte (the same for both builds: the prompts do not change, only their order).
+const viewOf = new Map();
+await runGenerate([...args('http://127.0.0.1:9'), '--dry-run'], tagged, join(work, 'dry.jsonl'));
+for (const line of readFileSync(join(work, 'dry.jsonl'), 'utf8').trim().split('\n')) {
+  for (const [view, r] of Object.entries(JSON.parse(line).requests ?? {})) viewOf.set(r.prompt, view);
+}
+
+/** One run of the build in `root` against a fresh llama-server; the completions in the order they ended. */
+async function runOnce(root) {
+  const server = await startLlamaServer({ bin, logFile: join(work, 'server.log'), slots: SLOTS, ctx: 8192 });
+  const upstream = new URL(server.url);
+  const completions = [];
+  // The proxy: request and reply forwarded unchanged; completions noted in the order they end.
+  const proxy = createServer((req, res) => {
+    const body = [];
+    req.on('data', (d) => body.push(d));
+    req.on('end', () => {
+      const sent = Buffer.concat(body);
+      const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        const reply = [];
+        up.on('data', (d) => (reply.push(d), res.write(d)));
+        up.on('end', () => {
+          res.end();
+          if (req.url?.endsWith('/chat/completions') && sent.length > 0) completions.push(note(JSON.parse(sent.toString('utf8')), Buffer.concat(reply).toString('utf8')));
+        });
+      });
+      out.on('error', () => res.destroy());
+      out.end(sent);
+    });
+  });
+  await new Promise((r) => proxy.listen(0, '127.0.0.1', r));
+  try {
+    await runGenerate(args(`http://127.0.0.1:${proxy.address().port}`), tagged, '/dev/null', root);
+  } finally {
+    proxy.close();
+    await server.stop();
   }
-  await runGenerate(args, tagged);
   const missing = completions.filter((c) => c.timings?.cache_n === undefined || c.timings?.prompt_n === undefined).length;
   if (missing > 0) throw new Error(`${missing} of ${completions.length} completions carried no timings.cache_n / prompt_n`);
+  return completions;
+}
+
+function note(body, text) {
+  // Streamed: the last `data:` event with timings; not streamed: one JSON object.
+  const events = text.startsWith('{') ? [text] : text.split('\n').filter((l) => l.startsWith('data: {')).map((l) => l.slice(6));
+  const timings = events.map((e) => JSON.parse(e).timings).filter((t) => t !== undefined).at(-1);
+  const prompt = body.messages.map((m) => m.content).join('\n');
+  return { view: viewOf.get(prompt) ?? '(not in the dry run)', prompt, timings };
+}
+
+/** Per view and overall: completions, tokens, cached tokens, shared prefix characters. */
+function tally(completions) {
   const last = new Map();
   const byView = new Map();
+  const all = { n: 0, cache: 0, evaluated: 0, sharedChars: 0, chars: 0 };
   for (const c of completions) {
     const before = last.get(c.view);
-    const shared = before === undefined ? 0 : commonPrefix(before, c.prompt);
+    c.shared = before === undefined ? 0 : commonPrefix(before, c.prompt);
     last.set(c.view, c.prompt);
-    c.shared = shared;
     const v = byView.get(c.view) ?? { n: 0, cache: 0, evaluated: 0, sharedChars: 0, chars: 0 };
-    v.n += 1;
-    v.cache += c.timings.cache_n;
-    v.evaluated += c.timings.prompt_n;
-    v.sharedChars += shared;
-    v.chars += c.prompt.length;
+    for (const t of [v, all]) {
+      t.n += 1;
+      t.cache += c.timings.cache_n;
+      t.evaluated += c.timings.prompt_n;
+      t.sharedChars += c.shared;
+      t.chars += c.prompt.length;
+    }
     byView.set(c.view, v);
   }
-  const { buildSeconds, version } = buildInfo(bin);
-  console.log(`machine: ${machine()}; llama-server ${version} (built in ${buildSeconds} s), tiny model, -np ${SLOTS}, -c 8192; rca-generate --backend openai --concurrency ${values.concurrency} --max-tries 1 --no-cache; ${records} records, ${completions.length} completions`);
-  console.log('| view | completions | prompt tokens (cache_n + prompt_n) | served from cache (cache_n) | reused share | prompt chars shared with the previous prompt of the view |');
-  console.log('|---|---|---|---|---|---|');
-  const all = { n: 0, cache: 0, evaluated: 0, sharedChars: 0, chars: 0 };
-  const row = (name, v) => console.log(`| ${name} | ${v.n} | ${v.cache + v.evaluated} | ${v.cache} | ${fmt((100 * v.cache) / (v.cache + v.evaluated))} % | ${fmt((100 * v.sharedChars) / v.chars)} % |`);
-  for (const [view, v] of byView) {
-    row(view, v);
-    for (const k of Object.keys(all)) all[k] += v[k];
+  return new Map([...byView, ['all', all]]);
+}
+
+const variants = [{ label: 'this build', root: ROOT, runs: [] }, ...(values.compare ? [{ label: values.compare, root: values.compare, runs: [] }] : [])];
+for (let run = 0; run < Number(values.runs); run++) {
+  for (const v of variants) v.runs.push(await runOnce(v.root));
+}
+
+const { buildSeconds, version } = buildInfo(bin);
+console.log(`machine: ${machine()}; llama-server ${version} (built in ${buildSeconds} s), tiny model, -np ${SLOTS}, -c 8192, a fresh server per run; rca-generate --backend openai --concurrency ${values.concurrency} --max-tries 1 --no-cache; ${records} records, ${variants[0].runs[0].length} completions per run; runs: ${values.runs}`);
+console.log('| build | view | completions | prompt tokens (cache_n + prompt_n) | served from cache (cache_n), per run | reused share, per run | prompt chars shared with the previous prompt of the view |');
+console.log('|---|---|---|---|---|---|---|');
+const share = (t) => (100 * t.cache) / (t.cache + t.evaluated);
+for (const v of variants) {
+  const tallies = v.runs.map(tally);
+  for (const [view, first] of tallies[0]) {
+    const per = tallies.map((t) => t.get(view));
+    console.log(`| ${v.label} | ${view} | ${first.n} | ${first.cache + first.evaluated} | ${per.map((t) => t.cache).join(' / ')} | ${per.map((t) => `${fmt(share(t))} %`).join(' / ')} | ${fmt((100 * first.sharedChars) / first.chars)} % |`);
   }
-  row('all', all);
-  console.log('per completion, in the order they ended (view: cache_n / cache_n + prompt_n (shared prefix chars / prompt chars)):');
-  console.log(completions.map((c) => `${c.view}: ${c.timings.cache_n}/${c.timings.cache_n + c.timings.prompt_n} (${c.shared}/${c.prompt.length} chars)`).join('; '));
-} finally {
-  proxy.close();
-  await server.stop();
+}
+console.log('per completion, in the order they ended (view: cache_n / cache_n + prompt_n (shared prefix chars / prompt chars)):');
+for (const v of variants) {
+  v.runs.forEach((completions, i) => console.log(`${v.label}, run ${i + 1}: ${completions.map((c) => `${c.view}: ${c.timings.cache_n}/${c.timings.cache_n + c.timings.prompt_n} (${c.shared}/${c.prompt.length} chars)`).join('; ')}`));
 }

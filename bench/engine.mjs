@@ -27,13 +27,13 @@ export function taggedFixtures(file, records) {
   return lines.slice(0, records).length;
 }
 
-/** Runs `rca-generate args < input > stdoutFile`; resolves to the wall seconds it took (exit 0 or 1). */
-export function runGenerate(args, input, stdoutFile = '/dev/null') {
+/** Runs `rca-generate args < input > stdoutFile` (the build in `root`); resolves to the wall seconds it took (exit 0 or 1). */
+export function runGenerate(args, input, stdoutFile = '/dev/null', root = ROOT) {
   return new Promise((resolve, reject) => {
     const inFd = openSync(input, 'r');
     const outFd = openSync(stdoutFile, 'w');
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, [join(ROOT, 'bin/rca-generate'), ...args], { cwd: ROOT, stdio: [inFd, outFd, 'pipe'] });
+    const child = spawn(process.execPath, [join(root, 'bin/rca-generate'), ...args], { cwd: ROOT, stdio: [inFd, outFd, 'pipe'] });
     closeSync(inFd);
     closeSync(outFd);
     let stderr = '';

@@ -1,7 +1,8 @@
 // Shared set-up of the benchmarks that run a model stage against the fake Ollama server: the fake
 // and the scripted model compiled from test/ (Node 20 cannot run .ts; types stripped, nothing
 // else), and a tagged input of the first `records` chunks of the deterministic bench corpus.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OUT, ROOT } from './measure.mjs';
@@ -14,9 +15,45 @@ export function requireBuilt(stage) {
   }
 }
 
+const FAKE_DIR = join(OUT, 'fake');
+
 /** { startFakeOllama, scriptedModel } from test/, compiled into bench/out/fake. */
 export async function loadFakeModel() {
-  const fakeDir = join(OUT, 'fake');
+  const fakeDir = compileFakeModel();
+  const { startFakeOllama } = await import(join(fakeDir, 'support/fake-ollama.js'));
+  const { scriptedModel } = await import(join(fakeDir, 'generation/support/scripted-model.js'));
+  return { startFakeOllama, scriptedModel };
+}
+
+/**
+ * The fake Ollama with the scripted model in a process of its own (bench/fake-server.mjs), so it
+ * takes no CPU from the benchmark's own process and its CPU is counted apart. Needs
+ * compileFakeModel() first. `begin()` starts a count; `end()` resolves to { generations,
+ * requests, cpuSeconds } since then; `close()` stops the server.
+ */
+export async function spawnFakeOllama(options) {
+  const child = spawn(process.execPath, [join(ROOT, 'bench/fake-server.mjs'), FAKE_DIR, JSON.stringify(options)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async () => {
+    const { value, done } = await lines.next();
+    if (done) throw new Error('the fake server exited early');
+    return JSON.parse(value);
+  };
+  const { url } = await next();
+  return {
+    url,
+    begin: async () => (child.stdin.write('begin\n'), next()),
+    end: async () => (child.stdin.write('end\n'), next()),
+    close: async () => {
+      child.stdin.end('close\n');
+      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve()));
+    },
+  };
+}
+
+/** Compiles the fake server and the scripted model from test/ into bench/out/fake; returns that folder. */
+export function compileFakeModel() {
+  const fakeDir = FAKE_DIR;
   execFileSync(
     process.execPath,
     [
@@ -34,9 +71,7 @@ export async function loadFakeModel() {
     ],
     { cwd: ROOT, stdio: 'inherit' },
   );
-  const { startFakeOllama } = await import(join(fakeDir, 'support/fake-ollama.js'));
-  const { scriptedModel } = await import(join(fakeDir, 'generation/support/scripted-model.js'));
-  return { startFakeOllama, scriptedModel };
+  return fakeDir;
 }
 
 /** The path of a file of `records` tagged chunks from the bench corpus (made with rca-tag). */

@@ -96,10 +96,11 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
   // One HTTP call. A 404 now means the model was removed mid-run (from every host of a pool),
   // and a refused key means it was revoked: every later record would fail the same way, so the
   // run stops rather than writing an error record per chunk. The client's message says which.
-  const call = async (request: GenerateRequest, seq: number, signal: AbortSignal) => {
+  const call = async (request: GenerateRequest, seq: number, signal: AbortSignal, view: string) => {
     if (client === null) throw new ModelError('BAD_RESPONSE', 'no model client in a dry run', { retryable: false });
     try {
-      const reply = await gate.run(() => client.generate(request, signal), seq, signal);
+      // The view is the request's lane: prompts of a view share their head (view-lanes.ts).
+      const reply = await gate.run(() => client.generate(request, signal), seq, signal, view);
       control.serverAnswered();
       return reply;
     } catch (err) {
@@ -123,7 +124,7 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
       let failedAt: number | null = null;
       const once = async () => {
         try {
-          return await call(request, job.seq, signal);
+          return await call(request, job.seq, signal, job.kind.name);
         } catch (err) {
           if (err instanceof ModelError && err.retryable) failedAt ??= control.answerMark();
           throw err;

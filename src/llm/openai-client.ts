@@ -179,7 +179,12 @@ export function createOpenAiClient(opts: OpenAiClientOptions): ModelClient {
       if (!response.ok) throw await statusError(response, request.model);
       const type = response.headers.get('content-type') ?? '';
       // A server that ignores `stream: true` answers with one chat.completion object.
-      if (type.includes('application/json')) return wholeReply(await readCapped(response, maxEventChars), scope);
+      if (type.includes('application/json')) {
+        const text = await readCapped(response, maxEventChars);
+        // Read to its end or cancelled at the cap: either way the body holds nothing more.
+        scope.ended();
+        return wholeReply(text, scope);
+      }
       return await streamedReply(response, scope);
     } catch (err) {
       throw classify(err, scope, phase);
@@ -229,6 +234,8 @@ export function createOpenAiClient(opts: OpenAiClientOptions): ModelClient {
     } finally {
       if (finished) await reader.cancel().catch(() => {});
     }
+    // Read to its end, or cancelled after [DONE]: the body holds nothing more to release.
+    scope.ended();
     if (!finished && reply.finishReason === null) {
       // Zero events means the body was not an event stream at all: retrying is futile.
       throw events.count === 0

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ModelError, type GenerateReply, type GenerateRequest, type ModelErrorCode } from '../../src/llm/model-client.js';
-import { createOllamaClient } from '../../src/llm/ollama-client.js';
+import { createOllamaClient, readNdjson } from '../../src/llm/ollama-client.js';
 import { parseRetryAfter } from '../../src/llm/http-errors.js';
 import { DEFAULT_MODELS, DEFAULT_THINKING, startFakeOllama, type FakeOllama, type FakeReply } from '../support/fake-ollama.js';
 
@@ -317,5 +317,60 @@ describe('what real Ollama does (the fake upgraded to do it)', () => {
     const server = await fake();
     const info = await createOllamaClient({ host: server.url }).preflight('Mistral');
     expect(info).toEqual({ model: 'mistral:latest', digest: DEFAULT_MODELS[0]!.digest, contextLength: 32_768 });
+  });
+});
+
+describe('readNdjson', () => {
+  const stream = (parts: (string | Uint8Array)[]): ReadableStream<Uint8Array> =>
+    new ReadableStream({
+      start(controller) {
+        for (const part of parts) controller.enqueue(typeof part === 'string' ? new TextEncoder().encode(part) : part);
+        controller.close();
+      },
+    });
+  const read = async (parts: (string | Uint8Array)[], maxLineChars = 1_000): Promise<unknown[]> => {
+    const objects: unknown[] = [];
+    await readNdjson(stream(parts), maxLineChars, (o) => objects.push(o), () => new Error('too long'));
+    return objects;
+  };
+
+  it('parses objects split anywhere across reads, a last line without its newline, and CRLF', async () => {
+    expect(await read(['{"a":', '1}\n{"b"', ':2}\r\n', '\n{"c":3}'])).toEqual([{ a: 1 }, { b: 2 }, { c: 3 }]);
+  });
+
+  it('decodes a character whose UTF-8 bytes are split between reads', async () => {
+    const bytes = new TextEncoder().encode('{"t":"≥ 5 °C"}\n');
+    const cut = bytes.indexOf(0xe2) + 1;
+    expect(await read([bytes.slice(0, cut), bytes.slice(cut)])).toEqual([{ t: '≥ 5 °C' }]);
+  });
+
+  it('skips lines that are not JSON objects, as ollama-js does', async () => {
+    expect(await read(['garbage\n', '5\n', '{"ok":true}\n', '\n'])).toEqual([{ ok: true }]);
+  });
+
+  it('stops a line that outgrows the cap', async () => {
+    await expect(read(['x'.repeat(2_000)], 1_000)).rejects.toThrow('too long');
+  });
+
+  it('stops reading when the callback throws, and rethrows', async () => {
+    const seen: unknown[] = [];
+    const failing = readNdjson(stream(['{"n":1}\n{"n":2}\n']), 1_000, (o) => {
+      seen.push(o);
+      throw new Error('stop');
+    }, () => new Error('too long'));
+    await expect(failing).rejects.toThrow('stop');
+    expect(seen).toEqual([{ n: 1 }]);
+  });
+});
+
+describe('a reply read to its end', () => {
+  it('is taken to its end, never cut by an abort of the finished request', async () => {
+    const delivered: boolean[] = [];
+    const server = await startFakeOllama({ onReplied: (_req, ok) => delivered.push(ok) });
+    servers.push(server);
+    const client = createOllamaClient({ host: server.url });
+    for (let i = 0; i < 3; i++) await expect(client.generate(request())).resolves.toMatchObject({ content: SHAPED });
+    expect(delivered).toEqual([true, true, true]);
+    expect(server.stats.replies).toBe(3);
   });
 });

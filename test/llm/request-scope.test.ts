@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { RequestScope } from '../../src/llm/request-scope.js';
+
+describe('RequestScope', () => {
+  it('aborts on dispose a request whose reply was not read to its end, to release its socket', () => {
+    const scope = new RequestScope(undefined, 10_000);
+    scope.dispose();
+    expect(scope.signal.aborted).toBe(true);
+    expect(scope.cause).toBe('finished');
+  });
+
+  it('leaves a reply read to its end alone: no abort, no listener run', () => {
+    const scope = new RequestScope(undefined, 10_000);
+    let fired = 0;
+    scope.signal.addEventListener('abort', () => fired++);
+    scope.ended();
+    scope.dispose();
+    expect(scope.signal.aborted).toBe(false);
+    expect(scope.cause).toBeNull();
+    expect(fired).toBe(0);
+  });
+
+  it('carries the caller signal and keeps the first cause', () => {
+    const caller = new AbortController();
+    const scope = new RequestScope(caller.signal, 10_000);
+    scope.abort('tooLarge');
+    scope.abort('finished');
+    expect(scope.cause).toBe('tooLarge');
+    const other = new RequestScope(caller.signal, 10_000);
+    caller.abort();
+    expect(other.callerAborted).toBe(true);
+    expect(other.signal.aborted).toBe(true);
+    other.dispose();
+    scope.dispose();
+  });
+
+  it('times out on its own deadline', async () => {
+    const scope = new RequestScope(undefined, 5);
+    await new Promise((resolve) => scope.signal.addEventListener('abort', resolve));
+    expect(scope.cause).toBe('timeout');
+    scope.dispose();
+  });
+});
