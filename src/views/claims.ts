@@ -177,12 +177,19 @@ export function isNegated(value: string): boolean {
  * injection or reactor trip occurred"; "started without incident" does not negate "started").
  */
 export function spanNegated(text: EvidenceText, clause: Clause, span: { start: number; end: number }): boolean {
-  const norms = text.tokens.slice(clause.first, clause.last).map((t) => t.norm);
-  for (const cue of negationCues(norms)) {
-    const token = text.tokens[clause.first + cue]!;
-    if (token.start < span.end) return true;
-  }
-  return false;
+  // Cues come in text order: only the first can decide.
+  const cues = clauseCues(text, clause);
+  return cues.length > 0 && text.tokens[clause.first + cues[0]!]!.start < span.end;
+}
+
+// The negation cues of a clause of a text, found once per clause.
+const textClauseCues = new WeakMap<EvidenceText, Map<Clause, number[]>>();
+function clauseCues(text: EvidenceText, clause: Clause): number[] {
+  let byClause = textClauseCues.get(text);
+  if (byClause === undefined) textClauseCues.set(text, (byClause = new Map()));
+  let cues = byClause.get(clause);
+  if (cues === undefined) byClause.set(clause, (cues = negationCues(text.tokens.slice(clause.first, clause.last).map((t) => t.norm))));
+  return cues;
 }
 
 // --- entities ---------------------------------------------------------------------------------
