@@ -1,7 +1,7 @@
 // Shared benchmark helpers: run a command with a file on stdin and stdout to /dev/null, timing it
 // and sampling its peak RSS (VmHWM from /proc, so no external tool is needed).
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, closeSync, readFileSync, statSync, createWriteStream } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, closeSync, readFileSync, renameSync, statSync, createWriteStream } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,16 +13,31 @@ export function machine() {
   return `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 }
 
-/** A generated corpus of `mb` MB under bench/out (made once, reused: same seed, same bytes). */
-export async function corpus(mb, seed = 42) {
+/** The corpus profiles of bench/generate-corpus.mjs (`--profile`). */
+export const PROFILES = ['mdparser', 'text-heavy'];
+
+/**
+ * A generated corpus of `mb` MB under bench/out (made once, reused: same seed, same bytes).
+ * `profile`: `mdparser` (the default corpus, text ~30 % of the bytes) or `text-heavy` (~74 %).
+ */
+export async function corpus(mb, seed = 42, profile = 'mdparser') {
+  if (!PROFILES.includes(profile)) throw new Error(`unknown corpus profile ${profile} (${PROFILES.join(', ')})`);
   mkdirSync(OUT, { recursive: true });
   // The generator's version is in the name, so a changed generator never reuses an old file.
-  const file = join(OUT, `corpus-v2-${mb}mb-seed${seed}.jsonl`);
+  const name = profile === 'mdparser' ? `corpus-v2-${mb}mb-seed${seed}` : `corpus-${profile}-v1-${mb}mb-seed${seed}`;
+  const file = join(OUT, `${name}.jsonl`);
   if (existsSync(file) && statSync(file).size > 0) return file;
   await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bench/generate-corpus.mjs'), '--mb', String(mb), '--seed', String(seed)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    child.stdout.pipe(createWriteStream(file));
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`corpus generator exited ${code}`))));
+    const args = [join(ROOT, 'bench/generate-corpus.mjs'), '--mb', String(mb), '--seed', String(seed), '--profile', profile];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    // Written beside and renamed when complete, so a stopped run never leaves a short corpus.
+    const sink = createWriteStream(`${file}.part`);
+    child.stdout.pipe(sink);
+    const closed = new Promise((r) => sink.on('close', r));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`corpus generator exited ${code}`));
+      closed.then(() => (renameSync(`${file}.part`, file), resolve()));
+    });
   });
   return file;
 }
@@ -65,3 +80,12 @@ export const stats = (xs) => {
   return { min: s[0], median: s[Math.floor(s.length / 2)], max: s[s.length - 1] };
 };
 export const fmt = (x, d = 1) => x.toFixed(d);
+
+/** Whether `jq` runs here (the jq baseline is reported only where it is installed). */
+export function hasJq() {
+  try {
+    return spawnSync('jq', ['--version']).status === 0;
+  } catch {
+    return false;
+  }
+}
