@@ -33,7 +33,7 @@ describe('bench corpus generator', () => {
     expect(share).toBeLessThan(0.8);
     expect(perRecord).toBeGreaterThan(950);
     expect(perRecord).toBeLessThan(1250);
-    const rec = JSON.parse(lines[0]);
+    const rec = JSON.parse(lines[0]!);
     expect(Object.keys(rec)).toEqual(['type', 'chunk_id', 'doc_id', 'section_title', 'section_path', 'heading_level', 'text', 'page_start', 'page_end', 'order_index']);
   });
 
