@@ -265,11 +265,20 @@ export function ruledOutFlags(item: string, negated: readonly NegatedMention[]):
   if (negated.length === 0 || isNegated(item)) return [];
   const form = ` ${normalisedForm(item)} `;
   const flags: string[] = [];
-  for (const mention of negated) {
-    const m = normalisedForm(mention.text);
+  const forms = mentionForms(negated);
+  negated.forEach((mention, i) => {
+    const m = forms[i]!;
     if (m !== '' && form.includes(` ${m} `)) flags.push(`ruled_out:${mention.text}`);
-  }
+  });
   return flags;
+}
+
+// A record's negated mentions are checked against every item of its views: normalised once.
+const negatedForms = new WeakMap<readonly NegatedMention[], string[]>();
+function mentionForms(negated: readonly NegatedMention[]): string[] {
+  let forms = negatedForms.get(negated);
+  if (forms === undefined || forms.length !== negated.length) negatedForms.set(negated, (forms = negated.map((m) => normalisedForm(m.text))));
+  return forms;
 }
 
 

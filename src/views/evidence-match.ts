@@ -217,8 +217,20 @@ function rank(l: Located): number {
   return MATCH_KINDS.indexOf(l.match);
 }
 
+// Clauses are in text order and do not overlap: the ones a span touches are a run, found by
+// binary search for the first that ends after the span starts.
 function clausesCovering(text: EvidenceText, span: { start: number; end: number }): Clause[] {
-  return text.clauses.filter((c) => c.end > span.start && c.start < span.end);
+  const clauses = text.clauses;
+  let lo = 0;
+  let hi = clauses.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (clauses[mid]!.end > span.start) hi = mid;
+    else lo = mid + 1;
+  }
+  const out: Clause[] = [];
+  for (let i = lo; i < clauses.length && clauses[i]!.start < span.end; i++) if (clauses[i]!.end > span.start) out.push(clauses[i]!);
+  return out;
 }
 
 function mergeSpans(spans: { start: number; end: number }[]): { start: number; end: number }[] {

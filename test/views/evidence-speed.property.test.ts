@@ -115,6 +115,23 @@ describe('evidence fast paths match the plain scans', () => {
     );
   });
 
+  it('an exact match keeps every clause its span touches (binary search, not a filter of all)', () => {
+    fc.assert(
+      fc.property(textArb, fc.nat(), fc.nat(), (raw, a, b) => {
+        const text = new EvidenceText(raw);
+        if (text.tokens.length === 0) return;
+        const first = text.tokens[a % text.tokens.length]!;
+        const last = text.tokens[Math.max(a % text.tokens.length, b % text.tokens.length)]!;
+        const item = raw.slice(first.start, last.end);
+        const got = locate(item, text);
+        if (got.match !== 'exact') return;
+        const span = got.spans[0]!;
+        expect(got.clauses).toEqual(text.clauses.filter((c) => c.end > span.start && c.start < span.end));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('clauseOf by binary search: the clause a linear scan finds, or none', () => {
     fc.assert(
       fc.property(textArb, (raw) => {
