@@ -35,26 +35,39 @@ export interface Clause {
 
 /** A text prepared once for many lookups. */
 export class EvidenceText {
-  /** Normalised text: the tokens joined by single spaces, with a leading and a trailing space. */
-  readonly norm: string;
-  /** Position in `norm` of each token's first character, ascending (a typed array, not a map:
-   *  a chunk of many megabytes has millions of tokens). */
-  private readonly normStarts: Int32Array;
+  private normText: string | null = null;
+  private normStartsOf: Int32Array | null = null;
   readonly tokens: Token[];
   readonly clauses: Clause[];
 
   constructor(readonly raw: string) {
     this.tokens = tokenize(raw);
-    this.normStarts = new Int32Array(this.tokens.length);
-    const parts: string[] = [' '];
-    let at = 1;
-    this.tokens.forEach((token, i) => {
-      this.normStarts[i] = at;
-      parts.push(token.norm, ' ');
-      at += token.norm.length + 1;
-    });
-    this.norm = parts.join('');
     this.clauses = clausesOf(raw, this.tokens);
+  }
+
+  /** Normalised text: the tokens joined by single spaces, with a leading and a trailing space.
+   *  Built on first use: only an item that is not in the text as written needs it. */
+  get norm(): string {
+    if (this.normText === null) {
+      const starts = new Int32Array(this.tokens.length);
+      const parts: string[] = [' '];
+      let at = 1;
+      this.tokens.forEach((token, i) => {
+        starts[i] = at;
+        parts.push(token.norm, ' ');
+        at += token.norm.length + 1;
+      });
+      this.normText = parts.join('');
+      this.normStartsOf = starts;
+    }
+    return this.normText;
+  }
+
+  /** Position in `norm` of each token's first character, ascending (a typed array, not a map:
+   *  a chunk of many megabytes has millions of tokens). */
+  private get normStarts(): Int32Array {
+    if (this.normStartsOf === null) void this.norm;
+    return this.normStartsOf!;
   }
 
   /** The index of the token whose normalised form starts at `at` in `norm`, if one does. */
