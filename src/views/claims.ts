@@ -20,6 +20,7 @@ const UNITS: ReadonlyMap<string, string> = new Map(
     'ft-lbs': 'ft-lb', 'ft-lb': 'ft-lb', 'lb-ft': 'ft-lb', 'ft-lbf': 'ft-lb', 'in-lbs': 'in-lb', 'in-lb': 'in-lb', rem: 'rem', mrem: 'mrem', ppm: 'ppm', ppb: 'ppb', inhg: 'inhg', ips: 'ips', times: 'x', x: 'x', g: 'g', gph: 'gph', cfm: 'cfm',
   }),
 );
+const DIGIT_OR_NON_ASCII_RE = /[0-9]|[^\x00-\x7f]/;
 const NUMBER_TOKEN_RE = /^\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)?$/;
 type Direction = 'gt' | 'lt';
 // Read right to left from the number: the nearest comparator wins ("not less than" before "less than").
@@ -123,9 +124,14 @@ function quantitiesByValue(text: EvidenceText): Map<string, Quantity[]> {
  */
 export function quantityFlags(item: string, text: EvidenceText): string[] {
   const flags: string[] = [];
+  // A quantity is a number token: an ASCII item without a digit has none (NFKC can make digits
+  // only from other characters).
+  if (!DIGIT_OR_NON_ASCII_RE.test(item)) return flags;
+  const quantities = quantitiesOf(tokensOf(item), item);
+  // The text's quantities only when the item has some.
+  if (quantities.length === 0) return flags;
   const byValue = quantitiesByValue(text);
-  const tokens = tokensOf(item);
-  for (const q of quantitiesOf(tokens, item)) {
+  for (const q of quantities) {
     const occurrences = byValue.get(q.value);
     if (occurrences === undefined) continue;
     let pool = occurrences;
@@ -198,6 +204,7 @@ function clauseCues(text: EvidenceText, clause: Clause): number[] {
 const COMPONENT_HEADS = new Set(
   'pump pumps valve valves motor motors bearing bearings seal seals impeller breaker breakers exchanger exchangers condenser turbine generator generators compressor fan fans tank tanks pipe piping strainer filter relay relays transmitter transmitters switch sensor heater heaters cooler damper nozzle coupling shaft gasket flange bellows actuator transformer battery inverter boiler header loop train bus panel'.split(' '),
 );
+const UPPER_OR_NON_ASCII_RE = /[A-Z]|[^\x00-\x7f]/;
 const ACRONYM_RE = /(?<![\p{L}\p{N}_-])\p{Lu}[\p{Lu}\d]{1,5}(?![\p{L}\p{N}_-])/gu;
 // Document types, roles and units written in capitals are not plant entities.
 const NOT_ENTITIES = new Set(['cr', 'wo', 'sop', 'eca', 'fmea', 'id', 'na', 'n/a', 'ok', 'pm', 'am', 'tbd', 'psig', 'psi', 'gpm', 'rpm', 'mw', 'kv', 'hp', 'note', 'caution', 'warning']);
@@ -211,6 +218,8 @@ const MODIFIER_STOP = new Set('a an the of to in on at by for from with and or a
 export function entityMentions(item: string, text: EvidenceText, context: ReadonlySet<string> = new Set()): { mentions: string[]; novel: string[] } {
   const mentions: string[] = [];
   const novel: string[] = [];
+  // Both kinds of name start with a capital: an ASCII item without one names none.
+  if (!UPPER_OR_NON_ASCII_RE.test(item)) return { mentions, novel };
   const inText = wordsOf(text);
   const textWords = { has: (w: string): boolean => inText.has(w) || context.has(w) };
   const acronyms = new Set<string>();
