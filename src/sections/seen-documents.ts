@@ -4,7 +4,12 @@
 // first 8 bytes of the SHA-256 of its id) in an open-addressing table of 32-bit words, 16 bytes
 // a document at most. Two different ids share a fingerprint with a chance of about n² / 2^65 for
 // n documents (10^-8 at a million): the price of not holding every id.
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type * as Crypto from 'node:crypto';
+
+// node:crypto (17 built-in modules) is loaded on the first hash, not at start-up.
+let nodeCrypto: typeof Crypto | null = null;
+const createHash = (algorithm: string): Crypto.Hash => (nodeCrypto ??= createRequire(import.meta.url)('node:crypto') as typeof Crypto).createHash(algorithm);
 
 const INITIAL_SLOTS = 1024;
 
