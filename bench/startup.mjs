@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // Start-up time of every bin (empty input) beside a bare `node -e 0`, measured in one run.
-// Usage: node bench/startup.mjs [--runs 20]
+// Usage: node bench/startup.mjs [--runs 20] [--modules]
+// --modules: also what each one loads at start: the project's modules, npm packages, and the
+// Node built-ins a bare `node -e 0` does not load (its process.moduleLoadList beyond node's own).
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fmt, machine, ROOT, stats } from './measure.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' }, modules: { type: 'boolean', default: false } } });
 const runs = Number(values.runs);
 const bins = readdirSync(join(ROOT, 'bin')).filter((b) => b.startsWith('rca-')).sort();
 // Model stages would contact a server before the first record: they are measured with the
@@ -36,4 +39,28 @@ console.log('|---|---|---|');
 for (const [name] of variants) {
   const s = stats(times.get(name));
   console.log(`| ${name} | ${fmt(s.min)} / ${fmt(s.median)} / ${fmt(s.max)} | ${fmt(s.median / base, 2)} |`);
+}
+
+if (values.modules) {
+  const dir = mkdtempSync(join(tmpdir(), 'rca-startup-'));
+  const builtinsOf = (args) => {
+    const probe = `process.on('exit', () => process.stderr.write('\\n@@' + JSON.stringify(process.moduleLoadList) + '\\n'))`;
+    const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(probe)}`, ...args], { input: '', cwd: ROOT, encoding: 'utf8' });
+    return new Set(JSON.parse(r.stderr.split('\n@@').at(-1).trim()));
+  };
+  const bare = builtinsOf(['-e', '0']);
+  console.log('');
+  console.log('| command | project modules | npm packages | Node built-ins beyond bare node |');
+  console.log('|---|---|---|---|');
+  for (const [name, args] of variants.slice(1)) {
+    const log = join(dir, 'modules.log');
+    rmSync(log, { force: true });
+    spawnSync(process.execPath, ['--import', join(ROOT, 'bench/startup-hooks.mjs'), ...args], { input: '', cwd: ROOT, env: { ...process.env, RCA_BENCH_MODULE_LOG: log } });
+    const urls = [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))];
+    const own = urls.filter((u) => u.includes('/dist/')).length;
+    const packages = [...new Set(urls.flatMap((u) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)?.[1] ?? []))];
+    const builtins = [...builtinsOf(args)].filter((m) => !bare.has(m) && m.startsWith('NativeModule ') && !m.includes('internal/modules/esm')).length;
+    console.log(`| ${name} | ${own} | ${packages.join(', ') || 'none'} | ${builtins} |`);
+  }
+  rmSync(dir, { recursive: true, force: true });
 }

@@ -1,6 +1,11 @@
 // The address of a cached reply: a SHA-256 over everything that determines it. Pure: no store,
 // no clock, so the generate stage can compute keys without loading SQLite (e.g. for --dry-run).
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type * as Crypto from 'node:crypto';
+
+// node:crypto (17 built-in modules) is loaded on the first hash, not at start-up.
+let nodeCrypto: typeof Crypto | null = null;
+const createHash = (algorithm: string): Crypto.Hash => (nodeCrypto ??= createRequire(import.meta.url)('node:crypto') as typeof Crypto).createHash(algorithm);
 
 export interface CacheKeyParts {
   backend: string;

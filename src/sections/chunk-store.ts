@@ -4,8 +4,16 @@
 // corpus never has to fit in memory. Read back one document at a time, documents in the order they first appeared, each
 // document's chunks in input order.
 
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 import type { SectionChunk } from './section-chunk.js';
+
+// SQLite (a native addon) is loaded when a run first spills, not at start: most runs never do.
+let sqlite: typeof Database | null = null;
+function openDatabase(): Database.Database {
+  sqlite ??= createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  return new sqlite('');
+}
 
 export const DEFAULT_SPILL_BYTES = 64 * 2 ** 20;
 const INSERTS_PER_TRANSACTION = 2048;
@@ -80,7 +88,7 @@ export class ChunkStore {
 
   private spill(): void {
     // '' opens a private temporary database on disk (SQLite's own temp file, removed on close).
-    const db = new Database('');
+    const db = openDatabase();
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
     db.pragma(`cache_size = -${CACHE_KIB}`);

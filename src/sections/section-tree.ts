@@ -1,5 +1,6 @@
 import { PATH_SEPARATOR, sectionIdOfSegments } from '../tagging/section-path.js';
 import type { SectionChunk } from './section-chunk.js';
+import { SeenDocuments } from './seen-documents.js';
 
 export const UNSECTIONED_TITLE = '(unsectioned)';
 const TEXT_SEPARATOR = '\n\n';
@@ -82,9 +83,9 @@ export class SectionTreeBuilder {
   private docFlags = 0;
   private closedRoots = new Set<string>();
   private unsectioned: Node | null = null;
-  // One entry per document: the only state that grows with the corpus, needed to see a document
-  // re-appear (its sections would otherwise be emitted twice).
-  private readonly seenDocs = new Set<string>();
+  // One fingerprint per document: the only state that grows with the corpus, needed to see a
+  // document re-appear (its sections would otherwise be emitted twice).
+  private readonly seenDocs = new SeenDocuments();
   private readonly counts = { chunks: 0, sections: 0, maxDepth: 0, unsectioned: 0 };
   private readonly flagCounts = new Map<SectionFlag, number>();
 

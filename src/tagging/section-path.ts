@@ -1,4 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type * as Crypto from 'node:crypto';
+
+// node:crypto (17 built-in modules) is loaded on the first hash, not at start-up.
+let nodeCrypto: typeof Crypto | null = null;
+const createHash = (algorithm: string): Crypto.Hash => (nodeCrypto ??= createRequire(import.meta.url)('node:crypto') as typeof Crypto).createHash(algorithm);
 
 export const PATH_SEPARATOR = ' > ';
 

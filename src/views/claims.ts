@@ -20,6 +20,7 @@ const UNITS: ReadonlyMap<string, string> = new Map(
     'ft-lbs': 'ft-lb', 'ft-lb': 'ft-lb', 'lb-ft': 'ft-lb', 'ft-lbf': 'ft-lb', 'in-lbs': 'in-lb', 'in-lb': 'in-lb', rem: 'rem', mrem: 'mrem', ppm: 'ppm', ppb: 'ppb', inhg: 'inhg', ips: 'ips', times: 'x', x: 'x', g: 'g', gph: 'gph', cfm: 'cfm',
   }),
 );
+const DIGIT_OR_NON_ASCII_RE = /[0-9]|[^\x00-\x7f]/;
 const NUMBER_TOKEN_RE = /^\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)?$/;
 type Direction = 'gt' | 'lt';
 // Read right to left from the number: the nearest comparator wins ("not less than" before "less than").
@@ -123,9 +124,14 @@ function quantitiesByValue(text: EvidenceText): Map<string, Quantity[]> {
  */
 export function quantityFlags(item: string, text: EvidenceText): string[] {
   const flags: string[] = [];
+  // A quantity is a number token: an ASCII item without a digit has none (NFKC can make digits
+  // only from other characters).
+  if (!DIGIT_OR_NON_ASCII_RE.test(item)) return flags;
+  const quantities = quantitiesOf(tokensOf(item), item);
+  // The text's quantities only when the item has some.
+  if (quantities.length === 0) return flags;
   const byValue = quantitiesByValue(text);
-  const tokens = tokensOf(item);
-  for (const q of quantitiesOf(tokens, item)) {
+  for (const q of quantities) {
     const occurrences = byValue.get(q.value);
     if (occurrences === undefined) continue;
     let pool = occurrences;
@@ -177,12 +183,19 @@ export function isNegated(value: string): boolean {
  * injection or reactor trip occurred"; "started without incident" does not negate "started").
  */
 export function spanNegated(text: EvidenceText, clause: Clause, span: { start: number; end: number }): boolean {
-  const norms = text.tokens.slice(clause.first, clause.last).map((t) => t.norm);
-  for (const cue of negationCues(norms)) {
-    const token = text.tokens[clause.first + cue]!;
-    if (token.start < span.end) return true;
-  }
-  return false;
+  // Cues come in text order: only the first can decide.
+  const cues = clauseCues(text, clause);
+  return cues.length > 0 && text.tokens[clause.first + cues[0]!]!.start < span.end;
+}
+
+// The negation cues of a clause of a text, found once per clause.
+const textClauseCues = new WeakMap<EvidenceText, Map<Clause, number[]>>();
+function clauseCues(text: EvidenceText, clause: Clause): number[] {
+  let byClause = textClauseCues.get(text);
+  if (byClause === undefined) textClauseCues.set(text, (byClause = new Map()));
+  let cues = byClause.get(clause);
+  if (cues === undefined) byClause.set(clause, (cues = negationCues(text.tokens.slice(clause.first, clause.last).map((t) => t.norm))));
+  return cues;
 }
 
 // --- entities ---------------------------------------------------------------------------------
@@ -191,6 +204,7 @@ export function spanNegated(text: EvidenceText, clause: Clause, span: { start: n
 const COMPONENT_HEADS = new Set(
   'pump pumps valve valves motor motors bearing bearings seal seals impeller breaker breakers exchanger exchangers condenser turbine generator generators compressor fan fans tank tanks pipe piping strainer filter relay relays transmitter transmitters switch sensor heater heaters cooler damper nozzle coupling shaft gasket flange bellows actuator transformer battery inverter boiler header loop train bus panel'.split(' '),
 );
+const UPPER_OR_NON_ASCII_RE = /[A-Z]|[^\x00-\x7f]/;
 const ACRONYM_RE = /(?<![\p{L}\p{N}_-])\p{Lu}[\p{Lu}\d]{1,5}(?![\p{L}\p{N}_-])/gu;
 // Document types, roles and units written in capitals are not plant entities.
 const NOT_ENTITIES = new Set(['cr', 'wo', 'sop', 'eca', 'fmea', 'id', 'na', 'n/a', 'ok', 'pm', 'am', 'tbd', 'psig', 'psi', 'gpm', 'rpm', 'mw', 'kv', 'hp', 'note', 'caution', 'warning']);
@@ -204,6 +218,8 @@ const MODIFIER_STOP = new Set('a an the of to in on at by for from with and or a
 export function entityMentions(item: string, text: EvidenceText, context: ReadonlySet<string> = new Set()): { mentions: string[]; novel: string[] } {
   const mentions: string[] = [];
   const novel: string[] = [];
+  // Both kinds of name start with a capital: an ASCII item without one names none.
+  if (!UPPER_OR_NON_ASCII_RE.test(item)) return { mentions, novel };
   const inText = wordsOf(text);
   const textWords = { has: (w: string): boolean => inText.has(w) || context.has(w) };
   const acronyms = new Set<string>();
@@ -258,11 +274,20 @@ export function ruledOutFlags(item: string, negated: readonly NegatedMention[]):
   if (negated.length === 0 || isNegated(item)) return [];
   const form = ` ${normalisedForm(item)} `;
   const flags: string[] = [];
-  for (const mention of negated) {
-    const m = normalisedForm(mention.text);
+  const forms = mentionForms(negated);
+  negated.forEach((mention, i) => {
+    const m = forms[i]!;
     if (m !== '' && form.includes(` ${m} `)) flags.push(`ruled_out:${mention.text}`);
-  }
+  });
   return flags;
+}
+
+// A record's negated mentions are checked against every item of its views: normalised once.
+const negatedForms = new WeakMap<readonly NegatedMention[], string[]>();
+function mentionForms(negated: readonly NegatedMention[]): string[] {
+  let forms = negatedForms.get(negated);
+  if (forms === undefined || forms.length !== negated.length) negatedForms.set(negated, (forms = negated.map((m) => normalisedForm(m.text))));
+  return forms;
 }
 
 

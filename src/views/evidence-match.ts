@@ -104,36 +104,71 @@ function glued(next: string, beyond: string): boolean {
 function partial(item: string, text: EvidenceText): Located {
   const words = contentWords(item);
   if (words.length === 0 || text.clauses.length === 0) return { match: 'none', score: 0, spans: [], clauses: [] };
-  const stems = stemsOf(text);
-  let best = { score: 0, rank: 0, from: 0, to: 0, tokens: [] as number[] };
+  // Per clause (and pair of adjacent clauses), how many of the words it holds: read from the
+  // text's stem index (built once per text) rather than by scanning every clause for every item.
+  const index = stemIndexOf(text);
   const clauses = text.clauses;
-  for (let c = 0; c < clauses.length; c++) {
+  const n = clauses.length;
+  const hits = words.map((w) => index.get(w));
+  const inOne = new Int32Array(n);
+  const inBoth = new Int32Array(n);
+  for (const list of hits) {
+    if (list === undefined) continue;
+    for (let k = 0; k < list.length; k += 2) {
+      const c = list[k]!;
+      inOne[c]!++;
+      if (k + 2 < list.length && list[k + 2] === c + 1) inBoth[c]!++;
+    }
+  }
+  let best = { score: 0, rank: 0, from: 0, to: 0 };
+  for (let c = 0; c < n; c++) {
     for (const width of [1, 2]) {
-      if (c + width > clauses.length) break;
-      const first = clauses[c]!.first;
-      const last = clauses[c + width - 1]!.last;
-      const where = new Map<string, number>();
-      for (let t = first; t < last; t++) if (!where.has(stems[t]!)) where.set(stems[t]!, t);
-      const hits: number[] = [];
-      let covered = 0;
-      for (const word of words) {
-        const t = where.get(word);
-        if (t !== undefined) {
-          covered++;
-          hits.push(t);
-        }
-      }
+      if (c + width > n) break;
+      const covered = width === 1 ? inOne[c]! : inOne[c]! + inOne[c + 1]! - inBoth[c]!;
       const score = covered / words.length;
       // A wider window must do strictly better than a single clause to be preferred.
       const rankScore = score - (width === 2 ? 1e-6 : 0);
-      if (rankScore > best.rank) best = { score, rank: rankScore, from: c, to: c + width, tokens: hits };
+      if (rankScore > best.rank) best = { score, rank: rankScore, from: c, to: c + width };
     }
   }
   const score = Math.round(best.score * 1000) / 1000;
   if (best.score < PARTIAL_MIN) return { match: 'none', score, spans: [], clauses: [] };
-  const tokens = best.tokens.sort((a, b) => a - b);
-  const span = { start: text.tokens[tokens[0]!]!.start, end: text.tokens[tokens.at(-1)!]!.end };
+  // Each word's first token in the window: from its first clause, else the next.
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const list of hits) {
+    if (list === undefined) continue;
+    for (let k = 0; k < list.length; k += 2) {
+      const c = list[k]!;
+      if (c >= best.from && c < best.to) {
+        const t = list[k + 1]!;
+        if (t < lo) lo = t;
+        if (t > hi) hi = t;
+        break;
+      }
+    }
+  }
+  const span = { start: text.tokens[lo]!.start, end: text.tokens[hi]!.end };
   return { match: 'partial', score, spans: [span], clauses: clauses.slice(best.from, best.to) };
+}
+
+// Per stem of a text: [clause, first token of the stem in that clause, …], clauses ascending.
+const textStemIndex = new WeakMap<EvidenceText, Map<string, number[]>>();
+function stemIndexOf(text: EvidenceText): Map<string, number[]> {
+  let index = textStemIndex.get(text);
+  if (index !== undefined) return index;
+  index = new Map();
+  const stems = stemsOf(text);
+  text.clauses.forEach((clause, c) => {
+    for (let t = clause.first; t < clause.last; t++) {
+      const s = stems[t]!;
+      let list = index!.get(s);
+      if (list === undefined) index!.set(s, (list = []));
+      if (list.length === 0 || list[list.length - 2] !== c) list.push(c, t);
+    }
+  });
+  textStemIndex.set(text, index);
+  return index;
 }
 
 const textStems = new WeakMap<EvidenceText, string[]>();
@@ -153,7 +188,7 @@ export function contentWords(value: string): string[] {
 
 /** A light suffix fold, the same on both sides: "tripped" ~ "trip", "pumps" ~ "pump". */
 export function stem(word: string): string {
-  if (!/^\p{L}+$/u.test(word) || word.length <= 3) return word;
+  if (word.length <= 3 || !allLetters(word)) return word;
   let base = word;
   if (word.endsWith('ing') && word.length >= 6) base = word.slice(0, -3);
   else if (word.endsWith('ed') && word.length >= 5) base = word.slice(0, -2);
@@ -167,12 +202,35 @@ export function stem(word: string): string {
   return base;
 }
 
+// /^\p{L}+$/u, with ASCII read by code (every text word is stemmed).
+function allLetters(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c >= 128) return LETTERS_RE.test(word);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90))) return false;
+  }
+  return true;
+}
+const LETTERS_RE = /^\p{L}+$/u;
+
 function rank(l: Located): number {
   return MATCH_KINDS.indexOf(l.match);
 }
 
+// Clauses are in text order and do not overlap: the ones a span touches are a run, found by
+// binary search for the first that ends after the span starts.
 function clausesCovering(text: EvidenceText, span: { start: number; end: number }): Clause[] {
-  return text.clauses.filter((c) => c.end > span.start && c.start < span.end);
+  const clauses = text.clauses;
+  let lo = 0;
+  let hi = clauses.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (clauses[mid]!.end > span.start) hi = mid;
+    else lo = mid + 1;
+  }
+  const out: Clause[] = [];
+  for (let i = lo; i < clauses.length && clauses[i]!.start < span.end; i++) if (clauses[i]!.end > span.start) out.push(clauses[i]!);
+  return out;
 }
 
 function mergeSpans(spans: { start: number; end: number }[]): { start: number; end: number }[] {

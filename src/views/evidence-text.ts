@@ -35,26 +35,39 @@ export interface Clause {
 
 /** A text prepared once for many lookups. */
 export class EvidenceText {
-  /** Normalised text: the tokens joined by single spaces, with a leading and a trailing space. */
-  readonly norm: string;
-  /** Position in `norm` of each token's first character, ascending (a typed array, not a map:
-   *  a chunk of many megabytes has millions of tokens). */
-  private readonly normStarts: Int32Array;
+  private normText: string | null = null;
+  private normStartsOf: Int32Array | null = null;
   readonly tokens: Token[];
   readonly clauses: Clause[];
 
   constructor(readonly raw: string) {
     this.tokens = tokenize(raw);
-    this.normStarts = new Int32Array(this.tokens.length);
-    const parts: string[] = [' '];
-    let at = 1;
-    this.tokens.forEach((token, i) => {
-      this.normStarts[i] = at;
-      parts.push(token.norm, ' ');
-      at += token.norm.length + 1;
-    });
-    this.norm = parts.join('');
     this.clauses = clausesOf(raw, this.tokens);
+  }
+
+  /** Normalised text: the tokens joined by single spaces, with a leading and a trailing space.
+   *  Built on first use: only an item that is not in the text as written needs it. */
+  get norm(): string {
+    if (this.normText === null) {
+      const starts = new Int32Array(this.tokens.length);
+      const parts: string[] = [' '];
+      let at = 1;
+      this.tokens.forEach((token, i) => {
+        starts[i] = at;
+        parts.push(token.norm, ' ');
+        at += token.norm.length + 1;
+      });
+      this.normText = parts.join('');
+      this.normStartsOf = starts;
+    }
+    return this.normText;
+  }
+
+  /** Position in `norm` of each token's first character, ascending (a typed array, not a map:
+   *  a chunk of many megabytes has millions of tokens). */
+  private get normStarts(): Int32Array {
+    if (this.normStartsOf === null) void this.norm;
+    return this.normStartsOf!;
   }
 
   /** The index of the token whose normalised form starts at `at` in `norm`, if one does. */
@@ -91,7 +104,17 @@ export class EvidenceText {
 
   /** The clause holding token `index`. */
   clauseOf(index: number): Clause | null {
-    for (const clause of this.clauses) if (index >= clause.first && index < clause.last) return clause;
+    // Clauses are consecutive token ranges in text order: a binary search.
+    const { clauses } = this;
+    let lo = 0;
+    let hi = clauses.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const clause = clauses[mid]!;
+      if (index < clause.first) hi = mid - 1;
+      else if (index >= clause.last) lo = mid + 1;
+      else return clause;
+    }
     return null;
   }
 }
@@ -142,37 +165,70 @@ function intern(value: string): string {
   return value;
 }
 
+// Texts up to this many characters are tokenized without interning (their token strings are few
+// and flat already); larger ones share the repeats of their words.
+const INTERN_FROM_CHARS = 64 * 1024;
+
 function tokenizeUncached(raw: string): Token[] {
   const tokens: Token[] = [];
+  const share = raw.length > INTERN_FROM_CHARS;
+  // While a token is made only of ASCII characters that fold to themselves or their lower case,
+  // each one taken as it is ("simple"), its normalised form is a slice of the text, lower-cased at
+  // its end; otherwise it is built a character at a time (`norm`).
+  let simple = true;
   let norm = '';
   let start = -1;
   let end = -1;
   const flush = (): void => {
-    // Number formatting: "5.0" and "5.00" are "5", "6.20" is "6.2".
-    if (norm !== '') tokens.push({ norm: intern(norm.includes('.') ? norm.replace(TRAILING_ZEROS_RE, (_m, whole: string, frac: string) => (frac === '' ? whole : `${whole}.${frac}`)) : norm), start, end });
+    if (start >= 0) {
+      let value = simple ? raw.slice(start, end).toLowerCase() : norm;
+      // Number formatting: "5.0" and "5.00" are "5", "6.20" is "6.2".
+      if (value.includes('.')) value = value.replace(TRAILING_ZEROS_RE, (_m, whole: string, frac: string) => (frac === '' ? whole : `${whole}.${frac}`));
+      if (value !== '') tokens.push({ norm: share ? intern(value) : value, start, end });
+    }
     norm = '';
     start = -1;
+    simple = true;
+  };
+  // Leaves the slice form: the token so far, as it would have been built.
+  const built = (i: number): void => {
+    if (simple) {
+      norm = start >= 0 ? raw.slice(start, i).toLowerCase() : '';
+      simple = false;
+    }
   };
   const foldAt = (i: number): string => (i < raw.length ? fold(raw, i) : '');
   for (let i = 0; i < raw.length; ) {
     const code = raw.charCodeAt(i);
+    if (code < 128 && ((code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90))) {
+      // An ASCII letter or digit: joins the token.
+      if (start < 0) start = i;
+      if (!simple) norm += code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : raw[i]!;
+      end = i + 1;
+      i++;
+      continue;
+    }
     const width = code >= 0xd800 && code <= 0xdbff && i + 1 < raw.length ? 2 : 1;
     const folded = fold(raw, i);
     if (isWord(folded)) {
+      built(i);
       if (start < 0) start = i;
       norm += folded;
       end = i + width;
     } else if (folded === ',' || folded === '.' || folded === '-' || folded === '_') {
-      const prev = norm.at(-1) ?? '';
+      const prev = start < 0 ? '' : simple ? raw[i - 1]! : (norm.at(-1) ?? '');
       const next = foldAt(i + width);
       if (folded === ',' && DIGIT_RE.test(prev) && /^\d{3}(?!\d)/.test(raw.slice(i + 1, i + 5).normalize('NFKC'))) {
         // "1,175": the separator is dropped, the number stays one token.
+        built(i);
         end = i + width;
       } else if (folded === '.' && DIGIT_RE.test(prev) && DIGIT_RE.test(next)) {
-        norm += '.';
+        if (code !== 46) built(i);
+        if (!simple) norm += '.';
         end = i + width;
       } else if ((folded === '-' || folded === '_') && prev !== '' && isWord(prev) && isWord(next)) {
-        norm += '-';
+        if (code !== 45) built(i);
+        if (!simple) norm += '-';
         end = i + width;
       } else flush();
     } else if (SYMBOLS.has(folded)) {

@@ -174,7 +174,7 @@ function negationFlags(value: string, text: EvidenceText, whole: Located): strin
 }
 
 // The context's words, prepared once per grounding text and context.
-const contextCache = new WeakMap<GroundingText, { key: string; words: Set<string> }>();
+const contextCache = new WeakMap<GroundingText, { context: readonly string[]; key: string; words: Set<string> }>();
 /** A number the trusted context writes (a section "6.1", a chunk id "doc:3") is the record's, not invented. */
 function inContext(number: string, context: readonly string[] | undefined): boolean {
   if (context === undefined) return false;
@@ -184,11 +184,16 @@ function inContext(number: string, context: readonly string[] | undefined): bool
 
 function contextWords(grounding: GroundingText, context: readonly string[] | undefined): ReadonlySet<string> {
   if (context === undefined || context.length === 0) return new Set();
-  const key = context.join('\u0000');
   const cached = contextCache.get(grounding);
-  if (cached?.key === key) return cached.words;
+  // The same array for every item of a view: no need to join it again (its strings do not change).
+  if (cached?.context === context) return cached.words;
+  const key = context.join('\u0000');
+  if (cached?.key === key) {
+    cached.context = context;
+    return cached.words;
+  }
   const words = wordsOf(new EvidenceText(context.join('\n')));
-  contextCache.set(grounding, { key, words });
+  contextCache.set(grounding, { context, key, words });
   return words;
 }
 

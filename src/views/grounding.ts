@@ -69,7 +69,7 @@ export function flat(value: string): string {
 
 /** The numbers written in a string, as written ("1,175", "6.2"). */
 export function numbersIn(value: string): string[] {
-  return value.normalize('NFKC').match(NUMBER_RE) ?? [];
+  return (NON_ASCII_RE.test(value) ? value.normalize('NFKC') : value).match(NUMBER_RE) ?? [];
 }
 
 function canonicalNumber(token: string): string {
@@ -123,7 +123,7 @@ export class GroundingText {
       // No number runs from one piece into the next (see normalisedPieces).
       for (const piece of this.pieces) for (const m of piece.matchAll(NUMBER_RE)) this.numbers.add(canonicalNumber(m[0]));
     }
-    return this.numbers.has(canonicalNumber(token.normalize('NFKC')));
+    return this.numbers.has(canonicalNumber(NON_ASCII_RE.test(token) ? token.normalize('NFKC') : token));
   }
 
   /** An identifier occurs with no letter, digit, '_' or '-' glued to either side ("P-101" is not in "P-101A"). */
