@@ -2,7 +2,7 @@
 // attempt's feedback first and the text cut when asked), the view's JSON Schema as `format`, and
 // the fixed options; and how --dry-run shows it for each backend.
 import type { JsonObject, JsonSchema } from '../contracts/json.js';
-import { jsonSchemaFor } from '../contracts/runtime.js';
+import { jsonSchemaFor } from '../contracts/checkers.js';
 import type { ViewName } from '../contracts/vocabulary.js';
 import type { GenerateRequest } from '../llm/model-client.js';
 import { chatCompletionBody, resolveBaseUrl } from '../llm/openai-client.js';

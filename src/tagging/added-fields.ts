@@ -5,7 +5,7 @@
 // tag_flags say so (`context_kept_as:upstream_context`). No input field is overwritten or lost.
 // null is a placeholder (DACKAR's records carry `"ner_seed": null` for tag to fill) and is replaced.
 
-import { checkerFor } from '../contracts/runtime.js';
+import { checkerFor } from '../contracts/checkers.js';
 
 /** The fields tag adds, in the order it writes them. */
 export const ADDED_KEYS = ['context', 'section_id', 'ner_seed', 'tag_flags'] as const;

@@ -1,5 +1,5 @@
 import type { ChunkContext } from '../contracts/chunk.js';
-import { checkerFor } from '../contracts/runtime.js';
+import { checkerFor } from '../contracts/checkers.js';
 import { asUsage, FatalError, UsageError } from '../runtime/exit-codes.js';
 import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
 import { chunkTextOf } from '../tagging/chunk-fields.js';

@@ -2,7 +2,7 @@
 // paragraph for the doc type and view (the view kind's task), the CONTEXT lines, the NER seed, the chunk text and the
 // output skeleton. Byte-deterministic: the same inputs always give the same prompt.
 import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
-import { jsonSchemaFor } from '../contracts/runtime.js';
+import { jsonSchemaFor } from '../contracts/checkers.js';
 import { NER_SEED_KEYS, type DocType } from '../contracts/vocabulary.js';
 import { cutText, type TextCut } from './text-cut.js';
 import { VIEW_KINDS } from './kinds/index.js';

@@ -1,7 +1,7 @@
 // The section_summary view: what it needs of a section record, its shape (read from the JSON
 // Schema generated from src/contracts/sections.ts), its skeleton with the trusted fields filled,
 // and the stamping of those fields (its embedding text is its kind's flatten layout). Zod-free, like the chunk views' modules.
-import { jsonSchemaFor } from '../contracts/runtime.js';
+import { jsonSchemaFor } from '../contracts/checkers.js';
 import { SECTION_VIEW } from '../contracts/vocabulary.js';
 import type { SectionSummary } from '../contracts/sections.js';
 import type { JsonObject } from '../contracts/json.js';

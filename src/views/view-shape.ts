@@ -1,7 +1,7 @@
 // A plain description of each view, read once from its JSON Schema (generated from the zod
 // contract). The skeleton and the validator walk this description, so adding or renaming a field
 // in src/contracts/views.ts changes the prompt template and the checks together.
-import { jsonSchemaFor } from '../contracts/runtime.js';
+import { jsonSchemaFor } from '../contracts/checkers.js';
 import type { JsonSchema } from '../contracts/json.js';
 import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 

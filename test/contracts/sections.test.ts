@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkerFor } from '../../src/contracts/runtime.js';
+import { checkerFor } from '../../src/contracts/checkers.js';
 import { SectionRecord } from '../../src/contracts/sections.js';
 import type { SectionRecord as TreeRecord } from '../../src/sections/section-tree.js';
 import { GOLDEN_DIR } from '../support/golden.js';

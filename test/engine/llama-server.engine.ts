@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkerFor } from '../../src/contracts/runtime.js';
+import { checkerFor } from '../../src/contracts/checkers.js';
 import { formatOf } from '../../src/generation/requests.js';
 import { runBin, type CliResult } from './support/cli.js';
 import { buildInfo, freePort, MODEL_ALIAS, ROOT, startLlamaServer, type LlamaServer } from './support/llama-server.js';

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import command from '../../src/commands/schema.js';
 import type { JsonSchema } from '../../src/contracts/json.js';
-import { checkerFor, jsonSchemaFor } from '../../src/contracts/runtime.js';
+import { checkerFor, jsonSchemaFor } from '../../src/contracts/checkers.js';
 import { boundedFormat, FORMAT_BOUNDS, FORMAT_BUDGET_CHARS, GRAMMAR_REPETITION_LIMIT, worstCaseChars } from '../../src/generation/format-bounds.js';
 import { formatOf, generateRequest } from '../../src/generation/requests.js';
 import { chatCompletionBody } from '../../src/llm/openai-client.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkerFor } from '../../src/contracts/runtime.js';
+import { checkerFor } from '../../src/contracts/checkers.js';
 import type { ChunkContext } from '../../src/contracts/chunk.js';
 import { quantityFlags, ruledOutFlags } from '../../src/views/claims.js';
 import { chunkViewEvidence } from '../../src/views/evidence.js';

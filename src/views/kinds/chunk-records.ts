@@ -4,7 +4,7 @@
 // `evidence.<view>` and `generation.<view>` (the shape rca-validate writes).
 import type { ChunkContext, NerSeed } from '../../contracts/chunk.js';
 import { isPlainObject, type JsonObject } from '../../contracts/json.js';
-import { checkerFor } from '../../contracts/runtime.js';
+import { checkerFor } from '../../contracts/checkers.js';
 import { chunkTextOf } from '../../tagging/chunk-fields.js';
 import { negatedMentions } from '../claims.js';
 import { GroundingText } from '../grounding.js';

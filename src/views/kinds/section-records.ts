@@ -12,7 +12,7 @@
 // child without a summary (failed, rejected, absent) adds nothing to its parent's prompt;
 // `generation.section_summary.children_missing` counts such gaps.
 import { isPlainObject, type JsonObject } from '../../contracts/json.js';
-import { checkerFor } from '../../contracts/runtime.js';
+import { checkerFor } from '../../contracts/checkers.js';
 import { SECTION_VIEW } from '../../contracts/vocabulary.js';
 import { buildSectionPrompt, childSummaryLines, sectionSourceName } from '../section-prompt.js';
 import { sectionSources, validateSectionSummary, type SectionSources } from '../section-validate.js';

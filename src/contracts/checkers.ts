@@ -1,4 +1,4 @@
-// What stages need of the contracts at run time, without loading zod: the JSON Schemas generated
+// What stages need of the contracts at run time (the checkers), without loading zod: the JSON Schemas generated
 // from the zod definitions (src/contracts/json-schemas.generated.ts) and checkers compiled from them.
 import type { JsonSchema } from './json.js';
 import { compileChecker, type Checker } from './json-schema-check.js';
