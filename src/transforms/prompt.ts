@@ -1,4 +1,4 @@
-import { AppendedJson, appendMembers, defineStage, RawJson, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
+import { AppendedJson, appendMembers, defineStage, hasLargeString, RawJson, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
 import { readTaggedChunk } from '../views/kinds/chunk-records.js';
 import { buildPrompt, promptHead, promptShared, promptTail } from '../views/prompt-text.js';
 import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
@@ -43,9 +43,6 @@ without text, is rejected (NOT_TAGGED, BAD_CONTEXT, BAD_NER_SEED, NO_TEXT).`,
   },
 });
 
-/** A text this long (the runner's jsonParts threshold) goes the object path, written in pieces. */
-const LARGE_TEXT_CHARS = 1 << 20;
-
 /** The text of a JSON string without its quotes. */
 function escaped(text: string): string {
   const json = JSON.stringify(text);
@@ -66,7 +63,7 @@ class Prompter {
     const read = readTaggedChunk(record);
     if (!read.ok) return { reject: { code: read.code, message: read.message } };
     const { context, nerSeed, text } = read.value;
-    if (Object.hasOwn(record, 'prompts') || Object.hasOwn(record, 'prompt_truncation') || text.length >= LARGE_TEXT_CHARS) {
+    if (Object.hasOwn(record, 'prompts') || Object.hasOwn(record, 'prompt_truncation') || hasLargeString(record)) {
       return { records: [this.rebuilt(record, context, nerSeed, text)] };
     }
     // The two new keys go last, so the record's JSON is its own JSON with them appended; each
