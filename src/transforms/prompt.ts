@@ -49,9 +49,45 @@ function escaped(text: string): string {
   return json.slice(1, json.length - 1);
 }
 
+const MARKER = /\\"@rca-slot:([^@]*)@\\"/g;
+
+/**
+ * A view's output skeleton (promptTail) escaped, as a template: made once from a context whose
+ * every value is a marker string, filled per record with the escaped JSON of the context's values
+ * (the pretty-printed skeleton puts any plain value where the marker's JSON was). A context value
+ * that is not a string, number, boolean or null is left to promptTail.
+ */
+class TailTemplate {
+  private readonly parts: string[] = [];
+  private readonly keys: string[] = [];
+
+  constructor(view: ViewType) {
+    const markers = new Proxy({}, { get: (_, key) => `@rca-slot:${String(key)}@` }) as ChunkContext;
+    const text = escaped(promptTail(view, markers));
+    let from = 0;
+    for (const m of text.matchAll(MARKER)) {
+      this.parts.push(text.slice(from, m.index));
+      this.keys.push(m[1]!);
+      from = m.index + m[0].length;
+    }
+    this.parts.push(text.slice(from));
+  }
+
+  fill(context: ChunkContext): string | null {
+    let out = this.parts[0]!;
+    for (let i = 0; i < this.keys.length; i++) {
+      const value = (context as unknown as Record<string, unknown>)[this.keys[i]!];
+      if (value !== null && typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return null;
+      out += escaped(JSON.stringify(value)) + this.parts[i + 1]!;
+    }
+    return out;
+  }
+}
+
 class Prompter {
   /** promptHead escaped, per doc type and view: the contract and task text, the same for every record. */
   private readonly heads = new Map<string, string>();
+  private readonly tails = new Map<ViewType, TailTemplate>();
 
   constructor(
     private readonly views: readonly ViewType[],
@@ -75,7 +111,7 @@ class Prompter {
     let members = '"prompts":{';
     for (let i = 0; i < this.views.length; i++) {
       const view = this.views[i]!;
-      members += `${i === 0 ? '' : ','}"${view}":"${this.head(context.doc_type, view)}\\n${middle}\\n${escaped(promptTail(view, context))}"`;
+      members += `${i === 0 ? '' : ','}"${view}":"${this.head(context.doc_type, view)}\\n${middle}\\n${this.tail(view, context)}"`;
     }
     members += `},"prompt_truncation":${JSON.stringify(truncated)}`;
     // The line as read is kept only where it is what JSON.stringify would write (no spacing,
@@ -96,6 +132,15 @@ class Prompter {
       truncation = built.truncated;
     }
     return { ...record, prompts, prompt_truncation: truncation };
+  }
+
+  private tail(view: ViewType, context: ChunkContext): string {
+    let template = this.tails.get(view);
+    if (template === undefined) {
+      template = new TailTemplate(view);
+      this.tails.set(view, template);
+    }
+    return template.fill(context) ?? escaped(promptTail(view, context));
   }
 
   private head(docType: DocType, view: ViewType): string {

@@ -49,6 +49,8 @@ function variants(line: string): string[] {
     `{"prompts":{"old":true},${body}}`,
     `{${body},"prompt_truncation":"x","z":1}`,
     `{"z":[],${body},"prompts":null}`,
+    // The output skeleton's citations come from the context: odd strings and pages in it.
+    line.replace(/"context":\{"doc_id":"[^"]*"/, '"context":{"doc_id":"d \\"q\\" \\\\ \\n \\u2028 😀 \\udc00"').replace(/"page_start":(null|\d+)/g, '"page_start":-1'),
   ];
 }
 
