@@ -18,7 +18,7 @@ const { values } = parseArgs({
     mb: { type: 'string', default: '20' },
     runs: { type: 'string', default: '5' },
     corpus: { type: 'string', default: PROFILES.join(',') },
-    stages: { type: 'string', default: 'validate,prompt,summarize' },
+    stages: { type: 'string', default: 'validate,prompt,flatten,summarize' },
   },
 });
 const mb = Number(values.mb);
