@@ -6,7 +6,7 @@
 // the runs. summarize is also put beside rca-tag on the raw corpus (the issue's "≥ 0.5× tag").
 // Inputs are made as bench/streaming-stages.mjs makes them (and shared with it): tagged = rca-tag
 // of the corpus, summarized = rca-summarize --backend extractive --no-flatten of that.
-// Usage: node bench/stage-cpu.mjs [--mb 20] [--runs 5] [--corpus mdparser,text-heavy] [--stages validate,prompt,summarize]
+// Usage: node bench/stage-cpu.mjs [--mb 20] [--runs 5] [--corpus mdparser,text-heavy] [--stages validate,prompt,flatten,summarize]
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, createReadStream, createWriteStream, existsSync, openSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ const { values } = parseArgs({
     mb: { type: 'string', default: '20' },
     runs: { type: 'string', default: '5' },
     corpus: { type: 'string', default: PROFILES.join(',') },
-    stages: { type: 'string', default: 'validate,prompt,summarize' },
+    stages: { type: 'string', default: 'validate,prompt,flatten,summarize' },
   },
 });
 const mb = Number(values.mb);
@@ -56,6 +56,7 @@ function run(args, input) {
 const STAGES = {
   validate: { input: 'summarized', args: [bin('rca-validate'), '--flags-ok'] },
   prompt: { input: 'tagged', args: [bin('rca-prompt')] },
+  flatten: { input: 'summarized', args: [bin('rca-flatten')] },
   summarize: { input: 'tagged', args: [bin('rca-summarize'), '--backend', 'extractive', '--no-cache'] },
 };
 
@@ -67,7 +68,7 @@ for (const profile of values.corpus.split(',')) {
   const raw = await corpus(mb, 42, profile);
   const key = `${profile}-${mb}mb`;
   const tagged = await derive(raw, `tagged-${key}`, 'rca-tag', []);
-  const inputs = { tagged, summarized: values.stages.includes('validate') ? await derive(tagged, `summarized-${key}`, 'rca-summarize', ['--backend', 'extractive', '--no-cache', '--no-flatten']) : null };
+  const inputs = { tagged, summarized: /validate|flatten/.test(values.stages) ? await derive(tagged, `summarized-${key}`, 'rca-summarize', ['--backend', 'extractive', '--no-cache', '--no-flatten']) : null };
   for (const name of values.stages.split(',')) {
     const spec = STAGES[name];
     if (!spec) throw new Error(`unknown stage ${name} (${Object.keys(STAGES).join(', ')})`);

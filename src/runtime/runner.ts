@@ -10,7 +10,7 @@ import { InputShape } from './input-shape.js';
 import { LineWriter } from './output.js';
 import { messageOf, parseRecordLine } from './record-line.js';
 import type { Env, JsonObject, Outcome, OutputRecord, Processor, RecordMeta, SetupContext, Stage } from './stage.js';
-import { AppendedJson, RawJson } from './stage.js';
+import { AppendedJson, hasLargeString as hasLargeField, LARGE_STRING_CHARS, RawJson } from './stage.js';
 
 export interface RunIO {
   argv: readonly string[];
@@ -564,17 +564,10 @@ function serialise(rec: OutputRecord): string {
   return rec instanceof RawJson || rec instanceof AppendedJson ? rec.json : JSON.stringify(rec);
 }
 
-/** A string field at least this long makes its record be written in pieces (jsonParts). */
-const LARGE_STRING_CHARS = 1 << 20;
 const PIECE_CHARS = 1 << 16;
 
 function hasLargeString(rec: OutputRecord): rec is JsonObject {
-  if (rec instanceof RawJson || rec instanceof AppendedJson) return false;
-  for (const key in rec) {
-    const value = rec[key];
-    if (typeof value === 'string' && value.length >= LARGE_STRING_CHARS) return true;
-  }
-  return false;
+  return !(rec instanceof RawJson || rec instanceof AppendedJson) && hasLargeField(rec);
 }
 
 /**

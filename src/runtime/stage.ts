@@ -60,6 +60,19 @@ export class AppendedJson {
 }
 export type OutputRecord = JsonObject | RawJson | AppendedJson;
 
+/** A top-level string at least this long makes the runner write its record in pieces (jsonParts). */
+export const LARGE_STRING_CHARS = 1 << 20;
+
+/** True when a top-level field of the record is a string of LARGE_STRING_CHARS or more: a stage that
+ *  would append to the line's text leaves such a record as an object, so it is written in pieces. */
+export function hasLargeString(rec: JsonObject): boolean {
+  for (const key in rec) {
+    const value = rec[key];
+    if (typeof value === 'string' && value.length >= LARGE_STRING_CHARS) return true;
+  }
+  return false;
+}
+
 /** A JSON object's text with `members` (comma-separated) added before its closing brace. */
 export function appendMembers(line: string, members: string): string {
   const raw = line.trimEnd();

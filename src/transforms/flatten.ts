@@ -1,5 +1,5 @@
 import { asUsage } from '../runtime/exit-codes.js';
-import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
+import { AppendedJson, appendMembers, defineStage, hasLargeString, RawJson, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
 import { embeddingTexts } from '../views/flatten-view.js';
 import { ViewFieldTally } from '../views/view-field-tally.js';
 import { parseViewFields, ViewListError, type ViewFields } from '../views/view-types.js';
@@ -48,9 +48,18 @@ class Flattener {
     this.tally = new ViewFieldTally(fields, fieldsGiven);
   }
 
-  process(record: JsonObject): Outcome {
+  process(record: JsonObject, meta?: RecordMeta): Outcome {
     this.tally.see(record);
-    return { records: [{ ...record, embedding_text: embeddingTexts(record, this.fields, this.combined) }] };
+    const texts = embeddingTexts(record, this.fields, this.combined);
+    // An embedding_text of the input keeps its place and is replaced: the record is rebuilt (and
+    // one with a very long string stays an object, written in pieces).
+    if (Object.hasOwn(record, 'embedding_text') || hasLargeString(record)) return { records: [{ ...record, embedding_text: texts }] };
+    // Otherwise the new key goes last: the record's own JSON with one member appended, and the line
+    // as read where it is that JSON (no spacing, escapes or number forms of another writer).
+    const members = `"embedding_text":${JSON.stringify(texts)}`;
+    const json = JSON.stringify(record);
+    if (meta !== undefined && json === meta.raw) return { records: [new AppendedJson(meta.raw, members, meta.bytes)] };
+    return { records: [new RawJson(appendMembers(json, members))] };
   }
 
   /** As rca-validate warns: a field named for the views that no record has. */

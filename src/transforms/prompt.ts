@@ -1,6 +1,8 @@
-import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
+import { AppendedJson, appendMembers, defineStage, hasLargeString, RawJson, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
 import { readTaggedChunk } from '../views/kinds/chunk-records.js';
-import { buildPrompt } from '../views/prompt-text.js';
+import { buildPrompt, promptHead, promptShared, promptTail } from '../views/prompt-text.js';
+import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
+import type { DocType } from '../contracts/vocabulary.js';
 import type { TextCut } from '../views/text-cut.js';
 import { asUsage } from '../runtime/exit-codes.js';
 import { parseViewList, ViewListError } from '../views/view-types.js';
@@ -41,17 +43,86 @@ without text, is rejected (NOT_TAGGED, BAD_CONTEXT, BAD_NER_SEED, NO_TEXT).`,
   },
 });
 
+/** The text of a JSON string without its quotes. */
+function escaped(text: string): string {
+  const json = JSON.stringify(text);
+  return json.slice(1, json.length - 1);
+}
+
+const MARKER = /\\"@rca-slot:([^@]*)@\\"/g;
+
+/**
+ * A view's output skeleton (promptTail) escaped, as a template: made once from a context whose
+ * every value is a marker string, filled per record with the escaped JSON of the context's values
+ * (the pretty-printed skeleton puts any plain value where the marker's JSON was). A context value
+ * that is not a string, number, boolean or null is left to promptTail.
+ */
+class TailTemplate {
+  private readonly parts: string[] = [];
+  private readonly keys: string[] = [];
+
+  constructor(view: ViewType) {
+    const markers = new Proxy({}, { get: (_, key) => `@rca-slot:${String(key)}@` }) as ChunkContext;
+    const text = escaped(promptTail(view, markers));
+    let from = 0;
+    for (const m of text.matchAll(MARKER)) {
+      this.parts.push(text.slice(from, m.index));
+      this.keys.push(m[1]!);
+      from = m.index + m[0].length;
+    }
+    this.parts.push(text.slice(from));
+  }
+
+  fill(context: ChunkContext): string | null {
+    let out = this.parts[0]!;
+    for (let i = 0; i < this.keys.length; i++) {
+      const value = (context as unknown as Record<string, unknown>)[this.keys[i]!];
+      if (value !== null && typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return null;
+      out += escaped(JSON.stringify(value)) + this.parts[i + 1]!;
+    }
+    return out;
+  }
+}
+
 class Prompter {
+  /** promptHead escaped, per doc type and view: the contract and task text, the same for every record. */
+  private readonly heads = new Map<string, string>();
+  private readonly tails = new Map<ViewType, TailTemplate>();
+
   constructor(
     private readonly views: readonly ViewType[],
     private readonly maxChars: number | undefined,
   ) {}
 
-  process(record: JsonObject): Outcome {
+  process(record: JsonObject, meta?: RecordMeta): Outcome {
     // The chunk views' own reader: the same codes and messages as rca-generate.
     const read = readTaggedChunk(record);
     if (!read.ok) return { reject: { code: read.code, message: read.message } };
     const { context, nerSeed, text } = read.value;
+    if (Object.hasOwn(record, 'prompts') || Object.hasOwn(record, 'prompt_truncation') || hasLargeString(record)) {
+      return { records: [this.rebuilt(record, context, nerSeed, text)] };
+    }
+    // The two new keys go last, so the record's JSON is its own JSON with them appended; each
+    // prompt is head \n shared \n tail, and a JSON string of a concatenation is the concatenation
+    // of the escaped parts (a newline between them is never half of a surrogate pair). The shared
+    // part, most of each prompt, is escaped once for all views.
+    const { shared, truncated } = promptShared(context, nerSeed, text, { maxChars: this.maxChars });
+    const middle = escaped(shared);
+    let members = '"prompts":{';
+    for (let i = 0; i < this.views.length; i++) {
+      const view = this.views[i]!;
+      members += `${i === 0 ? '' : ','}"${view}":"${this.head(context.doc_type, view)}\\n${middle}\\n${this.tail(view, context)}"`;
+    }
+    members += `},"prompt_truncation":${JSON.stringify(truncated)}`;
+    // The line as read is kept only where it is what JSON.stringify would write (no spacing,
+    // escapes or number forms of another writer, no keys reordered): the output is then the same.
+    const json = JSON.stringify(record);
+    if (meta !== undefined && json === meta.raw) return { records: [new AppendedJson(meta.raw, members, meta.bytes)] };
+    return { records: [new RawJson(appendMembers(json, members))] };
+  }
+
+  /** The record with its prompts in place of the fields of the same names (they keep their place). */
+  private rebuilt(record: JsonObject, context: ChunkContext, nerSeed: NerSeed, text: string): JsonObject {
     const prompts: Partial<Record<ViewType, string>> = {};
     let truncation: TextCut | null = null;
     for (const view of this.views) {
@@ -60,6 +131,25 @@ class Prompter {
       // Every view cuts the same text the same way: one record of it is enough.
       truncation = built.truncated;
     }
-    return { records: [{ ...record, prompts, prompt_truncation: truncation }] };
+    return { ...record, prompts, prompt_truncation: truncation };
+  }
+
+  private tail(view: ViewType, context: ChunkContext): string {
+    let template = this.tails.get(view);
+    if (template === undefined) {
+      template = new TailTemplate(view);
+      this.tails.set(view, template);
+    }
+    return template.fill(context) ?? escaped(promptTail(view, context));
+  }
+
+  private head(docType: DocType, view: ViewType): string {
+    const key = `${docType}\n${view}`;
+    let head = this.heads.get(key);
+    if (head === undefined) {
+      head = escaped(promptHead(docType, view));
+      this.heads.set(key, head);
+    }
+    return head;
   }
 }

@@ -49,14 +49,23 @@ const CONTEXT_KEYS = Object.keys(jsonSchemaFor('chunk_context').properties as ob
 const NEWLINES_RE = /[\r\n]+/g;
 
 export function buildPrompt(context: ChunkContext, nerSeed: NerSeed, text: string, view: ViewType, options: PromptOptions = {}): BuiltPrompt {
+  const { shared, truncated } = promptShared(context, nerSeed, text, options);
+  return { prompt: `${promptHead(context.doc_type, view)}\n${shared}\n${promptTail(view, context)}`, truncated };
+}
+
+// A prompt is `head \n shared \n tail`: the head depends on the doc type and view only, the shared
+// middle on the chunk only (the same for every view: rca-prompt makes and escapes it once).
+
+/** The contract, the TASK paragraph and the CONTEXT heading. */
+export function promptHead(docType: DocType, view: ViewType): string {
+  return [COMMON_CONTRACT, taskParagraph(docType, view), '', 'CONTEXT:'].join('\n');
+}
+
+/** The CONTEXT lines, the NER seed, what is ruled out, the chunk text and the OUTPUT heading. */
+export function promptShared(context: ChunkContext, nerSeed: NerSeed, text: string, options: PromptOptions = {}): { shared: string; truncated: TextCut | null } {
   const { text: chunkText, cut } = cutText(text, options.maxChars);
-  const contextLines = CONTEXT_KEYS.map((key) => `${key}: ${contextValue(context[key])}`);
-  const prompt = [
-    COMMON_CONTRACT,
-    taskParagraph(context.doc_type, view),
-    '',
-    'CONTEXT:',
-    ...contextLines,
+  const shared = [
+    ...CONTEXT_KEYS.map((key) => `${key}: ${contextValue(context[key])}`),
     '',
     'NER_SEED (may include items not present; include only if supported by CHUNK_TEXT):',
     seedJson(nerSeed),
@@ -66,9 +75,13 @@ export function buildPrompt(context: ChunkContext, nerSeed: NerSeed, text: strin
     chunkText,
     '',
     'OUTPUT JSON (exact keys/types):',
-    JSON.stringify(emptyView(view, context), null, 2),
   ].join('\n');
-  return { prompt, truncated: cut };
+  return { shared, truncated: cut };
+}
+
+/** The empty output JSON of the view, with the trusted citations. */
+export function promptTail(view: ViewType, context: ChunkContext): string {
+  return JSON.stringify(emptyView(view, context), null, 2);
 }
 
 /** The seed as one line: all 18 keys in DESIGN order, non-ASCII kept as is. */
