@@ -95,6 +95,8 @@ interface WorkerSlot {
   number: number;
   pending: Map<number, { resolve(tagged: TaggedBatch): void; reject(err: Error): void }>;
   dead: boolean;
+  /** What an uncaught exception in the worker said: reported when it has exited. */
+  failure?: string;
 }
 
 type BatchResult = { tagged: TaggedBatch } | { error: Error };
@@ -271,9 +273,13 @@ export class ParallelTagger implements Processor {
     worker.stdout.resume();
     const slot: WorkerSlot = { worker, number: this.workers.length + 1, pending: new Map(), dead: false };
     worker.on('message', (reply: TagBatchReply) => this.onReply(slot, reply));
-    worker.on('error', (err) => this.onDeath(slot, `tag worker ${slot.number} failed: ${messageOf(err)}`));
+    // An uncaught exception is reported on 'exit', not here: 'error' can overtake the replies the
+    // worker posted before it threw, which Node delivers before 'exit'.
+    worker.on('error', (err) => {
+      slot.failure ??= `tag worker ${slot.number} failed: ${messageOf(err)}`;
+    });
     worker.on('messageerror', (err) => this.onDeath(slot, `tag worker ${slot.number} sent an unreadable reply: ${messageOf(err)}`));
-    worker.on('exit', (code) => this.onDeath(slot, `tag worker ${slot.number} stopped (exit status ${code})`));
+    worker.on('exit', (code) => this.onDeath(slot, slot.failure ?? `tag worker ${slot.number} stopped (exit status ${code})`));
     this.workers.push(slot);
     return slot;
   }
