@@ -321,6 +321,33 @@ export function buildPhraseLists<P>(lists: readonly PhraseList<P>[]): PhraseList
     return extra ?? payloads;
   }
 
+  // The first tokens' nodes again, in an open-addressing table of their hashes: probing typed
+  // arrays is cheaper than Map.get for the third of all text tokens that pass the filter.
+  let rootSize = 16;
+  while (rootSize < root.size * 4) rootSize *= 2;
+  const rootMask = rootSize - 1;
+  const rootHashes = new Int32Array(rootSize).fill(-1);
+  const rootNodes: (TrieNode<P> | null)[] = new Array<TrieNode<P> | null>(rootSize).fill(null);
+  for (const [hash, node] of root) {
+    let slot = hash & rootMask;
+    while (rootHashes[slot] !== -1) slot = (slot + 1) & rootMask;
+    rootHashes[slot] = hash;
+    rootNodes[slot] = node;
+  }
+  /** findChild(root, …) by the table. */
+  function findRoot(hash: number, lower: string, start: number, end: number): TrieNode<P> | null {
+    let slot = hash & rootMask;
+    for (;;) {
+      const key = rootHashes[slot]!;
+      if (key === hash) break;
+      if (key === -1) return null;
+      slot = (slot + 1) & rootMask;
+    }
+    let node: TrieNode<P> | null = rootNodes[slot]!;
+    while (node !== null && !sameToken(lower, start, end, node.token)) node = node.sibling;
+    return node;
+  }
+
   // Per-list scan state, reused from call to call (hence not re-entrant).
   const nextStart = new Int32Array(listCount);
   const bestLast = new Int32Array(listCount);
@@ -329,6 +356,8 @@ export function buildPhraseLists<P>(lists: readonly PhraseList<P>[]): PhraseList
   function scan(tokens: TokenBuffer, onMatch: ListMatchHandler<P>): void {
     const { count, starts, ends, hashes, joined, lower } = tokens;
     nextStart.fill(0);
+    // The largest nextStart: past it no list is inside its last match.
+    let blockedUntil = 0;
     for (let i = 0; i < count; i++) {
       // A match may not start inside a hyphenated compound.
       if (i > 0 && joined[i - 1] === 1) continue;
@@ -336,12 +365,14 @@ export function buildPhraseLists<P>(lists: readonly PhraseList<P>[]): PhraseList
       if ((anyFirstToken[firstHash >>> 5]! & (1 << (firstHash & 31))) === 0) continue;
       let active = firstTokenLists[firstHash]!;
       // A list still inside its own last match does not start another one here.
-      for (let list = 0; list < listCount; list++) if (nextStart[list]! > i) active &= ~(1 << list);
+      if (i < blockedUntil) for (let list = 0; list < listCount; list++) if (nextStart[list]! > i) active &= ~(1 << list);
       if (active === 0) continue;
       let found = 0;
+      const first = findRoot(hashes[i]!, lower, starts[i]!, ends[i]!);
+      if (first === null) continue;
       let children: Map<number, TrieNode<P>> | null = root;
       for (let j = i; j < count && children !== null; j++) {
-        const child: TrieNode<P> | null = findChild(children, hashes[j]!, lower, starts[j]!, ends[j]!);
+        const child: TrieNode<P> | null = j === i ? first : findChild(children, hashes[j]!, lower, starts[j]!, ends[j]!);
         if (child === null) break;
         const ending = child.lists & active;
         // The longest phrase of each list wins, but not one that stops inside a compound.
@@ -362,6 +393,7 @@ export function buildPhraseLists<P>(lists: readonly PhraseList<P>[]): PhraseList
         const last = bestLast[list]!;
         onMatch(list, starts[i]!, ends[last]!, bestPayloads[list]!, i, last);
         nextStart[list] = last + 1;
+        if (last + 1 > blockedUntil) blockedUntil = last + 1;
       }
     }
   }
