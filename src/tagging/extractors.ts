@@ -147,7 +147,10 @@ export function refineEquipment(text: string, equipment: string[], alarms: strin
       continue;
     }
     kept.push(id);
-    const sibling = at >= 0 && /[A-Z]$/.test(id) ? SIBLING_RE.exec(text.slice(at + id.length, at + id.length + 3)) : null;
+    // SIBLING_RE opens with "/" and the id must end in a capital: two character tests spare most ids the slice and the regex.
+    const last = id.charCodeAt(id.length - 1);
+    const sibling =
+      at >= 0 && last >= 0x41 && last <= 0x5a && text.charCodeAt(at + id.length) === 0x2f ? SIBLING_RE.exec(text.slice(at + id.length, at + id.length + 3)) : null;
     if (sibling !== null) {
       const member = id.slice(0, -1) + sibling[1]!;
       if (!equipment.includes(member) && !kept.includes(member)) kept.push(member);

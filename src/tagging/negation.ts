@@ -15,6 +15,8 @@
 // Pure and allocation-light: one precompiled regex finds the cues, and a text without any cue word
 // costs that one scan.
 
+import { TokenBuffer } from './phrase-matcher.js';
+
 /** Seed lists a negated scope takes mentions out of: the conditions a text can rule out. */
 export const NEGATABLE_FIELDS = ['mechanisms', 'outcomes'] as const;
 
@@ -97,28 +99,176 @@ export function negationScopes(text: string): NegationScope[] {
   if (!PREFILTER_RE.test(text)) return [];
   const scopes: NegationScope[] = [];
   HEAD_RE.lastIndex = 0;
+  const heads = new HeadsSeen();
   // test(), not exec(): no match array per head word; the word's start is found back from its end.
   while (HEAD_RE.test(text)) {
-    let headStart = HEAD_RE.lastIndex;
-    while (headStart > 0 && HEAD_CHAR_RE.test(text[headStart - 1]!)) headStart--;
-    CUE_RE.lastIndex = headStart;
-    const m = CUE_RE.exec(text);
-    if (m === null) continue;
-    HEAD_RE.lastIndex = m.index + m[0].length;
-    const cueStart = m.index;
-    const cueEnd = cueStart + m[0].length;
-    if (m[1] !== undefined) continue;
-    // "Do not attribute …", "Never open …": a prohibition instructs; it states nothing did not happen.
-    if (m[3] !== undefined && PROHIBITION_RE.test(m[0]) && opensClause(text, cueStart)) continue;
-    if (m[2] !== undefined) {
-      // Kept even when empty: a mention inside the cue is still no mention.
-      scopes.push({ start: clauseStartBefore(text, cueStart), end: cueStart, cue: m[0], cueStart, cueEnd });
-    } else {
-      const end = clauseEndAfter(text, cueEnd);
-      scopes.push({ start: cueEnd, end, cue: m[0], cueStart, cueEnd });
-    }
+    const headEnd = HEAD_RE.lastIndex;
+    if (heads.seen(headEnd)) continue;
+    const from = cueAt(text, headEnd, scopes);
+    if (from >= 0) HEAD_RE.lastIndex = from;
   }
   return scopes;
+}
+
+/**
+ * negationScopes(tokens.text) from the text's word tokens, with no regex pass of its own over the
+ * text: the same head words are found by their token hashes. Only where every word token is ASCII
+ * (TokenBuffer.asciiWords): then a word token is exactly a run of regex `\w` characters, which is
+ * what PREFILTER_RE's and HEAD_RE's `\b` delimit. Otherwise the regexes run.
+ */
+export function negationScopesOfTokens(tokens: TokenBuffer): NegationScope[] {
+  const text = tokens.text;
+  if (!tokens.asciiWords) return negationScopes(text);
+  const { count, starts } = tokens;
+  let k = 0;
+  for (; k < count; k++) if (isWordIn(tokens, k, PREFILTER_WORDS) || endsNt(tokens, k)) break;
+  if (k === count) return [];
+  const scopes: NegationScope[] = [];
+  // `from` plays HEAD_RE.lastIndex: a head is the first word token at or after it that is a head
+  // word or a `[a-z]+n't` form; a cue may move it back, so the token index follows it both ways.
+  let from = 0;
+  const heads = new HeadsSeen();
+  k = 0;
+  for (;;) {
+    while (k > 0 && starts[k - 1]! >= from) k--;
+    while (k < count && starts[k]! < from) k++;
+    let headEnd = -1;
+    for (; k < count; k++) {
+      if (isWordIn(tokens, k, HEAD_WORDS)) {
+        headEnd = tokens.ends[k]!;
+        break;
+      }
+      if (lettersNt(tokens, k)) {
+        headEnd = tokens.ends[k + 2]!;
+        break;
+      }
+    }
+    if (headEnd < 0) return scopes;
+    if (heads.seen(headEnd)) {
+      from = headEnd;
+      continue;
+    }
+    const next = cueAt(text, headEnd, scopes);
+    from = next >= 0 ? next : headEnd;
+  }
+}
+
+/**
+ * The head words a scan has handled, by where they end. A cue that ends before its head word
+ * ("not'no") sends the search back before that head, to meet it (or one before it) again; handling
+ * it again would repeat forever, so a head met again is passed over. A scan that never goes back
+ * meets its heads in order and only ever compares with the last one.
+ */
+class HeadsSeen {
+  private last = -1;
+  private readonly all: number[] = [];
+
+  /** Whether the head ending at `headEnd` was handled already; if not, it is now. */
+  seen(headEnd: number): boolean {
+    if (headEnd <= this.last && this.all.includes(headEnd)) return true;
+    this.all.push(headEnd);
+    if (headEnd > this.last) this.last = headEnd;
+    return false;
+  }
+}
+
+/**
+ * The cue whose head word ends at `headEnd`, if any, added to `scopes` (a hedge adds nothing);
+ * returns where the head search goes on after the cue, or -1 when no cue starts there.
+ */
+function cueAt(text: string, headEnd: number, scopes: NegationScope[]): number {
+  let headStart = headEnd;
+  while (headStart > 0 && HEAD_CHAR_RE.test(text[headStart - 1]!)) headStart--;
+  CUE_RE.lastIndex = headStart;
+  const m = CUE_RE.exec(text);
+  if (m === null) return -1;
+  const next = m.index + m[0].length;
+  const cueStart = m.index;
+  const cueEnd = cueStart + m[0].length;
+  if (m[1] !== undefined) return next;
+  // "Do not attribute …", "Never open …": a prohibition instructs; it states nothing did not happen.
+  if (m[3] !== undefined && PROHIBITION_RE.test(m[0]) && opensClause(text, cueStart)) return next;
+  if (m[2] !== undefined) {
+    // Kept even when empty: a mention inside the cue is still no mention.
+    scopes.push({ start: clauseStartBefore(text, cueStart), end: cueStart, cue: m[0], cueStart, cueEnd });
+  } else {
+    const end = clauseEndAfter(text, cueEnd);
+    scopes.push({ start: cueEnd, end, cue: m[0], cueStart, cueEnd });
+  }
+  return next;
+}
+
+// The words of HEAD_RE and PREFILTER_RE (less their `n't` forms), by token hash.
+const HEAD_WORDS = wordTable(
+  'no|not|without|failed|inconsistent|ruled|excluded|eliminated|rather|instead|absence|free|neither|never|none|cannot|can|could|would|will|did|does|do|is|are|was|were|has|have|had|been|being|contradicted',
+);
+const PREFILTER_WORDS = wordTable('no|not|never|neither|none|without|cannot|ruled|excluded|eliminated|contradicted|inconsistent|rather|instead|absence|free|failed');
+
+interface WordTable {
+  /** One bit per low 16 bits of a word's hash: most tokens fail this test and skip the Map. */
+  filter: Uint8Array;
+  words: Map<number, string[]>;
+}
+
+function wordTable(list: string): WordTable {
+  const table: WordTable = { filter: new Uint8Array(1 << 13), words: new Map() };
+  const buffer = new TokenBuffer();
+  for (const word of list.split('|')) {
+    const hash = buffer.load(word).hashes[0]!;
+    table.filter[(hash & 0xffff) >>> 3]! |= 1 << (hash & 7);
+    const same = table.words.get(hash);
+    if (same === undefined) table.words.set(hash, [word]);
+    else same.push(word);
+  }
+  return table;
+}
+
+/** Whether token k is one of the words of `table` (ASCII case folded: the text is lowercased). */
+function isWordIn(tokens: TokenBuffer, k: number, table: WordTable): boolean {
+  const hash = tokens.hashes[k]!;
+  if ((table.filter[(hash & 0xffff) >>> 3]! & (1 << (hash & 7))) === 0) return false;
+  const words = table.words.get(hash);
+  if (words === undefined) return false;
+  const start = tokens.starts[k]!;
+  const length = tokens.ends[k]! - start;
+  const lower = tokens.lower;
+  for (const word of words) {
+    if (word.length !== length) continue;
+    let same = true;
+    for (let i = 0; i < length && same; i++) same = lower.charCodeAt(start + i) === word.charCodeAt(i);
+    if (same) return true;
+  }
+  return false;
+}
+
+const APOSTROPHE = 0x27;
+const RIGHT_QUOTE = 0x2019;
+const LOWER_T = 0x74;
+const LOWER_N = 0x6e;
+
+/** Token k ends in "n", then an apostrophe, then the word "t": PREFILTER_RE's `n['’]t\b`. */
+function endsNt(tokens: TokenBuffer, k: number): boolean {
+  if (k + 2 >= tokens.count) return false;
+  const end = tokens.ends[k]!;
+  const lower = tokens.lower;
+  if (lower.charCodeAt(end - 1) !== LOWER_N) return false;
+  const quote = lower.charCodeAt(end);
+  if (quote !== APOSTROPHE && quote !== RIGHT_QUOTE) return false;
+  // The apostrophe is token k+1 (punctuation is one token per character), "t" is token k+2.
+  return tokens.starts[k + 2] === end + 1 && tokens.ends[k + 2] === end + 2 && lower.charCodeAt(end + 1) === LOWER_T;
+}
+
+/** endsNt with token k all letters and at least two of them: HEAD_RE's `\b[a-z]+n['’]t\b`. */
+function lettersNt(tokens: TokenBuffer, k: number): boolean {
+  const start = tokens.starts[k]!;
+  const end = tokens.ends[k]!;
+  if (end - start < 2 || !endsNt(tokens, k)) return false;
+  const lower = tokens.lower;
+  for (let i = start; i < end; i++) {
+    const code = lower.charCodeAt(i);
+    if (code < 0x61 || code > 0x7a) return false;
+  }
+  return true;
 }
 
 const PROHIBITION_RE = /^(?:do(?:\s+not|n['\u2019]t)|never)$/i;

@@ -213,6 +213,8 @@ interface ExactEntry<P> {
 }
 
 interface TrieNode<P> {
+  /** Number of the node in the edge table (the root is 0); set once the trie is built. */
+  id: number;
   token: string;
   /** Next node whose token has the same hash. */
   sibling: TrieNode<P> | null;
@@ -226,7 +228,7 @@ interface TrieNode<P> {
 }
 
 function newNode<P>(token: string, listCount: number): TrieNode<P> {
-  return { token, sibling: null, children: null, lists: 0, payloads: new Array<null>(listCount).fill(null), exact: new Array<null>(listCount).fill(null) };
+  return { id: -1, token, sibling: null, children: null, lists: 0, payloads: new Array<null>(listCount).fill(null), exact: new Array<null>(listCount).fill(null) };
 }
 
 function sameToken(lower: string, start: number, end: number, token: string): boolean {
@@ -321,6 +323,50 @@ export function buildPhraseLists<P>(lists: readonly PhraseList<P>[]): PhraseList
     return extra ?? payloads;
   }
 
+  // Every edge of the trie again, in one open-addressing table keyed by (parent node, token hash):
+  // probing typed arrays is cheaper than a Map.get per step, and a third of all text tokens start
+  // a walk. The value is the first node of the parent's children with that hash (its siblings
+  // share it). The root is node 0.
+  const edges: Array<[number, number, TrieNode<P>]> = [];
+  let nodeCount = 1;
+  const collectEdges = (parent: number, children: Map<number, TrieNode<P>>): void => {
+    for (const [hash, node] of children) {
+      for (let n: TrieNode<P> | null = node; n !== null; n = n.sibling) n.id = nodeCount++;
+      edges.push([parent, hash, node]);
+    }
+    for (const node of children.values()) {
+      for (let n: TrieNode<P> | null = node; n !== null; n = n.sibling) if (n.children !== null) collectEdges(n.id, n.children);
+    }
+  };
+  collectEdges(0, root);
+  let edgeSize = 16;
+  while (edgeSize < edges.length * 2) edgeSize *= 2;
+  const edgeMask = edgeSize - 1;
+  const edgeParents = new Int32Array(edgeSize).fill(-1);
+  const edgeHashes = new Int32Array(edgeSize);
+  const edgeNodes: (TrieNode<P> | null)[] = new Array<TrieNode<P> | null>(edgeSize).fill(null);
+  const slotOf = (parent: number, hash: number): number => (Math.imul(parent, 0x9e3779b1) ^ hash) & edgeMask;
+  for (const [parent, hash, node] of edges) {
+    let slot = slotOf(parent, hash);
+    while (edgeParents[slot] !== -1) slot = (slot + 1) & edgeMask;
+    edgeParents[slot] = parent;
+    edgeHashes[slot] = hash;
+    edgeNodes[slot] = node;
+  }
+  /** The child of node `parent` for the token [start, end) of `lower` with hash `hash`, or null. */
+  function step(parent: number, hash: number, lower: string, start: number, end: number): TrieNode<P> | null {
+    let slot = slotOf(parent, hash);
+    for (;;) {
+      const owner = edgeParents[slot]!;
+      if (owner === -1) return null;
+      if (owner === parent && edgeHashes[slot] === hash) break;
+      slot = (slot + 1) & edgeMask;
+    }
+    let node: TrieNode<P> | null = edgeNodes[slot]!;
+    while (node !== null && !sameToken(lower, start, end, node.token)) node = node.sibling;
+    return node;
+  }
+
   // Per-list scan state, reused from call to call (hence not re-entrant).
   const nextStart = new Int32Array(listCount);
   const bestLast = new Int32Array(listCount);
@@ -329,6 +375,8 @@ export function buildPhraseLists<P>(lists: readonly PhraseList<P>[]): PhraseList
   function scan(tokens: TokenBuffer, onMatch: ListMatchHandler<P>): void {
     const { count, starts, ends, hashes, joined, lower } = tokens;
     nextStart.fill(0);
+    // The largest nextStart: past it no list is inside its last match.
+    let blockedUntil = 0;
     for (let i = 0; i < count; i++) {
       // A match may not start inside a hyphenated compound.
       if (i > 0 && joined[i - 1] === 1) continue;
@@ -336,12 +384,13 @@ export function buildPhraseLists<P>(lists: readonly PhraseList<P>[]): PhraseList
       if ((anyFirstToken[firstHash >>> 5]! & (1 << (firstHash & 31))) === 0) continue;
       let active = firstTokenLists[firstHash]!;
       // A list still inside its own last match does not start another one here.
-      for (let list = 0; list < listCount; list++) if (nextStart[list]! > i) active &= ~(1 << list);
+      if (i < blockedUntil) for (let list = 0; list < listCount; list++) if (nextStart[list]! > i) active &= ~(1 << list);
       if (active === 0) continue;
       let found = 0;
-      let children: Map<number, TrieNode<P>> | null = root;
-      for (let j = i; j < count && children !== null; j++) {
-        const child: TrieNode<P> | null = findChild(children, hashes[j]!, lower, starts[j]!, ends[j]!);
+      let parent = 0;
+      let more = true;
+      for (let j = i; j < count && more; j++) {
+        const child: TrieNode<P> | null = step(parent, hashes[j]!, lower, starts[j]!, ends[j]!);
         if (child === null) break;
         const ending = child.lists & active;
         // The longest phrase of each list wins, but not one that stops inside a compound.
@@ -355,13 +404,15 @@ export function buildPhraseLists<P>(lists: readonly PhraseList<P>[]): PhraseList
             found |= 1 << list;
           }
         }
-        children = child.children;
+        parent = child.id;
+        more = child.children !== null;
       }
       for (let list = 0; found !== 0; list++, found >>>= 1) {
         if ((found & 1) === 0) continue;
         const last = bestLast[list]!;
         onMatch(list, starts[i]!, ends[last]!, bestPayloads[list]!, i, last);
         nextStart[list] = last + 1;
+        if (last + 1 > blockedUntil) blockedUntil = last + 1;
       }
     }
   }

@@ -3,7 +3,7 @@ import type * as Crypto from 'node:crypto';
 
 // node:crypto (17 built-in modules) is loaded on the first hash, not at start-up.
 let nodeCrypto: typeof Crypto | null = null;
-const createHash = (algorithm: string): Crypto.Hash => (nodeCrypto ??= createRequire(import.meta.url)('node:crypto') as typeof Crypto).createHash(algorithm);
+const cryptoModule = (): typeof Crypto => (nodeCrypto ??= createRequire(import.meta.url)('node:crypto') as typeof Crypto);
 
 export const PATH_SEPARATOR = ' > ';
 
@@ -96,6 +96,13 @@ export function capDepth(segments: string[], maxDepth: number): { segments: stri
   return { segments: [...segments.slice(0, keep - 1), segments.slice(keep - 1).join(PATH_SEPARATOR)], folded: true };
 }
 
+// One-shot crypto.hash (Node 20.12 and later) is about twice as fast as a Hash object per id;
+// both hash the string's UTF-8 bytes.
+function sha256Hex(text: string): string {
+  const crypto = cryptoModule();
+  return typeof crypto.hash === 'function' ? crypto.hash('sha256', text, 'hex') : crypto.createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
 // JSON of the segment list (not the joined string) so a segment containing " > " cannot
 // collide with two segments.
 export function sectionId(docId: string, segments: readonly string[]): string {
@@ -105,5 +112,5 @@ export function sectionId(docId: string, segments: readonly string[]): string {
 /** sectionId of segments already normalised (a folded segment is not cleaned a second time). */
 export function sectionIdOfSegments(docId: string, segments: readonly string[]): string {
   const canonical = JSON.stringify([docId, ...segments]);
-  return 'sec_' + createHash('sha256').update(canonical, 'utf8').digest('hex').slice(0, 16);
+  return 'sec_' + sha256Hex(canonical).slice(0, 16);
 }

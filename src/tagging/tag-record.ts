@@ -10,7 +10,7 @@ import { normaliseDocType, upstreamDocType } from './doc-type.js';
 import { extractPatterns } from './extractors.js';
 import type { Gazetteer } from './gazetteer.js';
 import type { KeywordLists } from './keyword-lists.js';
-import { labelSpans, negationScopes, ScopeIndex } from './negation.js';
+import { labelSpans, negationScopesOfTokens, ScopeIndex } from './negation.js';
 import { buildPhraseLists, TokenBuffer, type PhraseListsMatcher } from './phrase-matcher.js';
 import { contextJson, jsonString, stringArrayJson } from './seed-json.js';
 
@@ -29,7 +29,7 @@ export class NerSeeder {
 
   seed(text: string): NerSeed {
     const tokens = this.tokens.load(text);
-    const scopes = negationScopes(text);
+    const scopes = negationScopesOfTokens(tokens);
     const labels = labelSpans(text);
     const marks = scopes.length === 0 && labels.length === 0 ? null : new ScopeIndex(scopes, labels);
     const extras = { negated: [] as NegatedMention[], places: [] as string[] };

@@ -1,11 +1,15 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NerSeed } from '../../src/contracts/chunk.js';
 import { buildGazetteer } from '../../src/tagging/gazetteer.js';
 import { buildKeywordLists } from '../../src/tagging/keyword-lists.js';
 import { parseLexiconCsv } from '../../src/tagging/lexicon.js';
-import { CUE_SOURCE, labelSpans, negationScopes } from '../../src/tagging/negation.js';
+import { CUE_SOURCE, labelSpans, negationScopes, negationScopesOfTokens } from '../../src/tagging/negation.js';
+import { TokenBuffer } from '../../src/tagging/phrase-matcher.js';
+import { ROOT } from '../support/golden.js';
 import { NerSeeder } from '../../src/tagging/tag-record.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
@@ -179,6 +183,60 @@ describe('negationScopes finds the cues one global scan of the cue regex finds',
         expect(found).toEqual(expected);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('negationScopesOfTokens: the head words read from the tokens give negationScopes', () => {
+  const fragment = fc.constantFrom(
+    'no', 'No', 'NO', 'not', 'NOT', 'Not', 'never', 'neither', 'none of', 'without', 'without any indication of', 'no evidence of',
+    'did', 'didn\u2019t', "wasn't", "can't", "don't", "n't", "isn't", 'x1n\'t', 'is', 'was', 'were', 'has been', 'not consistent with',
+    'inconsistent with', 'ruled out', 'was ruled out', 'cannot be ruled out', 'excluded', 'contradicted by', 'failed to reproduce any',
+    'rather than', 'instead of', 'free of', 'absence of', 'Do not', 'fouling', 'leak', 'pump', 'P-101A', 'no_x', 'not2', 'é', 'éno', 'nó',
+    '-', '—', ',', '.', ';', ':', '|', '\n', ' ', '  ', 'no more than', 'not to exceed', 'No.', 'not yet', 'not the source of', 'been',
+    'being', 'can', 'could not be excluded', 'Step 3.', '1.',
+  );
+  const texts = fc.oneof(fc.array(fragment, { maxLength: 30 }).map((parts) => parts.join(' ')), fc.string({ maxLength: 60 }));
+  const same = (text: string): void => {
+    expect(negationScopesOfTokens(new TokenBuffer().load(text))).toEqual(negationScopes(text));
+  };
+
+  it('on generated texts', () => {
+    fc.assert(fc.property(texts, (text) => same(text)), { numRuns: 1500 });
+  });
+
+  it('on the bench corpora', () => {
+    const corpus = (profile: string) =>
+      spawnSync(process.execPath, [join(ROOT, 'bench/generate-corpus.mjs'), '--records', '400', '--profile', profile], { maxBuffer: 1 << 28 })
+        .stdout.toString('utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { text: string }).text);
+    let ascii = 0;
+    for (const text of [...corpus('mdparser'), ...corpus('text-heavy')]) {
+      if (new TokenBuffer().load(text).asciiWords) ascii++;
+      same(text);
+    }
+    expect(ascii).toBeGreaterThan(700);
+  });
+});
+
+describe('negation: a cue that ends before its head word', () => {
+  // "not'no": the cue found back from the head "no" ends before it, which once sent the head
+  // search back to the same word forever (a hang in tag, validate and the extractive views).
+  it.each(["The valve was not'no leak", "not'no", "Pump was not'not'no leak; it did not trip.", "wasn't'no", "no'not'no'not'no'was'not"])('%j ends, the same from the tokens', (text) => {
+    const scopes = negationScopes(text);
+    expect(scopes.length).toBeLessThan(10);
+    expect(negationScopesOfTokens(new TokenBuffer().load(text))).toEqual(scopes);
+  });
+
+  it('any run of cue words, apostrophes and spaces ends, each head handled once, the same from the tokens', () => {
+    const piece = fc.constantFrom('not', 'no', 'was', "n't", "'", ' ', 'did', 'never', 'leak', 'ruled out', '.', 'can', 'wasn', 't');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        const text = pieces.join('');
+        const scopes = negationScopes(text);
+        expect(scopes.length).toBeLessThanOrEqual(text.length);
+        expect(negationScopesOfTokens(new TokenBuffer().load(text))).toEqual(scopes);
+      }),
+      { numRuns: 2000 },
     );
   });
 });
