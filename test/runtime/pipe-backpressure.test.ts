@@ -30,7 +30,7 @@ describe('runner: backpressure through a real pipe on stdin', () => {
         const more = feed.write(record, (err) => {
           if (!err) accepted += record.length;
         });
-        if (!more) await new Promise((resolve) => feed.once('drain', resolve));
+        if (!more) await new Promise<void>((resolve) => feed.once('drain', () => resolve()));
       }
     })();
     try {
