@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, constants, createWriteStream, mkdtempSync, openSync } from 'node:fs';
+import { closeSync, constants, createWriteStream, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -52,6 +52,7 @@ describe('runner: backpressure through a real pipe on stdin', () => {
       closeSync(held);
       if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
       feed.destroy();
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 });
