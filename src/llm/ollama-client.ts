@@ -17,6 +17,11 @@ export interface OllamaClientOptions {
   host: string;
   maxReplyChars?: number;
   preflightTimeoutMs?: number;
+  /**
+   * How /api/chat is sent: 'dispatch' (the default) on the model agent without fetch, 'fetch' as
+   * before it (what a redirect falls back to). Tests hold the two equal, failure by failure.
+   */
+  chatTransport?: 'dispatch' | 'fetch';
 }
 
 const DEFAULT_MAX_REPLY_CHARS = 1_000_000;
@@ -97,7 +102,7 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
         if (reply.content.length > maxReplyChars) throw tooLarge();
       }, tooLarge);
       const body = JSON.stringify(ollamaChatBody(request));
-      const sent = await postChat(host, body, scope, lines, () => {
+      const sent = opts.chatTransport === 'fetch' ? 'useFetch' : await postChat(host, body, scope, lines, () => {
         phase = 'stream';
       });
       if (sent === 'useFetch') {
@@ -349,8 +354,8 @@ async function postChat(host: string, body: string, scope: OllamaRequestScope, l
           status = statusCode;
           statusText = text;
           if (REDIRECT_STATUSES.has(statusCode) && headerOf(rawHeaders, 'location') !== null) {
-            abortDispatch?.(new Error('redirect: sent again with fetch'));
             finish(undefined, 'useFetch');
+            abortDispatch?.(new Error('redirect: sent again with fetch'));
             return false;
           }
           if (statusCode < 200 || statusCode > 299) {

@@ -320,6 +320,53 @@ describe('what real Ollama does (the fake upgraded to do it)', () => {
   });
 });
 
+// The chat goes out without fetch; fetch stays for redirects. Every failure must read the same both ways.
+describe.each(FAULTS)('fault through fetch and through dispatch: $name', (fault) => {
+  it('is the same ModelError (code, message, retryable, status, Retry-After)', async () => {
+    const server = await fake(() => fault.reply);
+    const outcome = async (chatTransport: 'dispatch' | 'fetch'): Promise<Record<string, unknown>> => {
+      const client = createOllamaClient({ host: server.url, chatTransport, ...(fault.maxReplyChars ? { maxReplyChars: fault.maxReplyChars } : {}) });
+      const err = await failure(client.generate(request(fault.timeoutMs ? { timeoutMs: fault.timeoutMs } : {})));
+      return { code: err.code, message: err.message, retryable: err.retryable, status: err.status, retryAfterMs: err.retryAfterMs };
+    };
+    expect(await outcome('dispatch')).toEqual(await outcome('fetch'));
+  });
+});
+
+describe('chat transport', () => {
+  it('a reply reads the same through fetch and through dispatch', async () => {
+    const server = await fake();
+    const viaFetch = await createOllamaClient({ host: server.url, chatTransport: 'fetch' }).generate(request());
+    const viaDispatch = await createOllamaClient({ host: server.url }).generate(request());
+    expect(viaDispatch).toEqual(viaFetch);
+  });
+
+  it('a 204 is the same BAD_RESPONSE ("Missing body") both ways', async () => {
+    const server = await fake(() => ({ fault: { status: 204, body: '' } }));
+    const outcome = async (chatTransport: 'dispatch' | 'fetch'): Promise<string> =>
+      (await failure(createOllamaClient({ host: server.url, chatTransport }).generate(request()))).message;
+    const message = await outcome('dispatch');
+    expect(message).toBe(await outcome('fetch'));
+    expect(message).toContain('Missing body');
+  });
+
+  it('a redirect is followed, as fetch follows it', async () => {
+    const server = await fake();
+    const { createServer } = await import('node:http');
+    const proxy = createServer((req, res) => {
+      req.resume();
+      res.writeHead(307, { location: `${server.url}${req.url}` }).end();
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = proxy.address() as { port: number };
+      await expect(createOllamaClient({ host: `http://127.0.0.1:${port}` }).generate(request())).resolves.toMatchObject({ content: SHAPED });
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+});
+
 describe('readNdjson', () => {
   const stream = (parts: (string | Uint8Array)[]): ReadableStream<Uint8Array> =>
     new ReadableStream({
