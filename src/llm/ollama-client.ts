@@ -100,7 +100,10 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
       const lines = new NdjsonLines(maxReplyChars * JSON_ESCAPE_FACTOR + LINE_ENVELOPE_CHARS, (chunk) => {
         reply.add(chunk);
         if (reply.content.length > maxReplyChars) throw tooLarge();
-      }, tooLarge);
+      }, tooLarge, (piece) => {
+        reply.addPiece(piece);
+        if (reply.content.length > maxReplyChars) throw tooLarge();
+      });
       const body = JSON.stringify(ollamaChatBody(request));
       const sent = opts.chatTransport === 'fetch' ? 'useFetch' : await postChat(host, body, scope, lines, () => {
         phase = 'stream';
@@ -200,6 +203,13 @@ class ChatAccumulator {
   chunks = 0;
   final: ChatChunk | null = null;
 
+  /** What add() does with a chunk that is exactly `{…, message: {role: 'assistant', content}, done: false}`. */
+  addPiece(content: string): void {
+    if (this.final !== null) return;
+    this.chunks += 1;
+    this.content += content;
+  }
+
   add(chunk: ChatChunk): void {
     if (this.final !== null) return;
     // As ollama-js: an object with `error` ends the stream with a plain Error (classify: STREAM_ERROR).
@@ -212,6 +222,14 @@ class ChatAccumulator {
     if (chunk.done === true) this.final = chunk;
   }
 }
+
+// Ollama's line for one piece of a reply, `{"model":…,"created_at":…,"message":{"role":"assistant",
+// "content":…},"done":false}`, whose strings hold no quote, backslash or control character: such a
+// string is its own value, so JSON.parse of the line could only give that object, of which a
+// ChatAccumulator reads only the content. Matched in place (sticky) without slicing the line, it
+// costs a fifth of the JSON.parse it replaces (the largest share of the client's CPU at a fast
+// server); any other line — escapes, thinking, the final object, CRLF — is parsed as before.
+const PIECE_LINE = /\{"model":"[^"\\\x00-\x1f]*","created_at":"[^"\\\x00-\x1f]*","message":\{"role":"assistant","content":"([^"\\\x00-\x1f]*)"\},"done":false\}/y;
 
 /**
  * An NDJSON body split into objects as its bytes arrive, one JSON.parse per line; lines that are
@@ -228,6 +246,8 @@ export class NdjsonLines {
     private readonly maxLineChars: number,
     private readonly onObject: (chunk: ChatChunk) => void,
     private readonly tooLong: () => Error,
+    /** Takes the content of a line that is exactly Ollama's plain piece (PIECE_LINE), unparsed. */
+    private readonly onPiece?: (content: string) => void,
   ) {}
 
   push(bytes: Uint8Array): void {
@@ -248,13 +268,29 @@ export class NdjsonLines {
       return;
     }
     // The first line may continue what the previous pieces left; the rest lie within `text`.
-    this.line(this.buffer === '' ? text.slice(0, newline) : this.buffer + text.slice(0, newline));
+    if (this.buffer === '') this.lineAt(text, 0, newline);
+    else {
+      const first = this.buffer + text.slice(0, newline);
+      this.lineAt(first, 0, first.length);
+    }
     let start = newline + 1;
     for (newline = text.indexOf('\n', start); newline >= 0; newline = text.indexOf('\n', start)) {
-      this.line(text.slice(start, newline));
+      this.lineAt(text, start, newline);
       start = newline + 1;
     }
     this.buffer = start < text.length ? text.slice(start) : '';
+  }
+
+  private lineAt(text: string, start: number, end: number): void {
+    if (this.onPiece !== undefined) {
+      PIECE_LINE.lastIndex = start;
+      const match = PIECE_LINE.exec(text);
+      if (match !== null && PIECE_LINE.lastIndex === end) {
+        this.onPiece(match[1]!);
+        return;
+      }
+    }
+    this.line(text.slice(start, end));
   }
 
   private line(text: string): void {
