@@ -410,7 +410,7 @@ describe('readNdjson', () => {
   });
 });
 
-describe('NdjsonLines: the plain-piece line read without JSON.parse', () => {
+describe('NdjsonLines: the plain-piece line read without JSON.parse of the line', () => {
   // What a ChatAccumulator reads of an object.
   const seen = (o: { message?: { content?: unknown; thinking?: unknown }; done?: unknown; error?: unknown }): string =>
     JSON.stringify([o.message?.content, o.message?.thinking, o.done, 'error' in o]);
@@ -433,6 +433,7 @@ describe('NdjsonLines: the plain-piece line read without JSON.parse', () => {
         () => JSON.stringify({ error: text() }),
         () => JSON.stringify({ ...head, message: { role: 'assistant', content: text() }, done: false }).replace('"content":"', `"content":"${text()}`),
         () => JSON.stringify({ ...head, message: { role: 'assistant', content: text() }, done: false }) + (random(2) === 0 ? '\r' : ' '),
+        () => JSON.stringify({ ...head, message: { role: 'assistant', content: text() }, done: false }).replace('"content":"', ['"content":"\\u00e9\\/', '"content":"\\uD83D\\uDE00', '"content":"\\ud800', '"content":"\\x', '"content":"\\u12'][random(5)]!),
       ];
       lines.push(shapes[random(shapes.length)]!());
     }
