@@ -87,12 +87,13 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
     const reply = new ChatAccumulator();
     try {
       scope.throwIfCallerAborted(host);
-      // Streaming: tokens arrive as they are made, and modelFetch has no headers or body timeout,
+      // Streaming: tokens arrive as they are made, and the model agent has no headers or body timeout,
       // so neither a long generation nor a long wait in the server's queue hits Node's 300 s
       // limits. Our own deadline (timeoutMs) bounds the call. The stream is read here rather than
       // through ollama-js's chat(): its instance per call, per-stream AbortController and two
       // async generators per piece cost ~10 % of the CPU of a run against a fast server. The
-      // failures are thrown in ollama-js's shapes, so classify() reads them as before.
+      // failures are thrown in ollama-js's shapes, so classify() reads them as before. It is sent
+      // without fetch (postChat); fetch remains for what only it does (a redirect).
       const tooLarge = (): ModelError => {
         scope.abort('tooLarge');
         return new ModelError('REPLY_TOO_LARGE', `reply from Ollama at ${host} exceeded ${maxReplyChars} characters; request aborted`);
