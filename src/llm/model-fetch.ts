@@ -11,8 +11,17 @@ export const MODEL_AGENT_OPTIONS = { headersTimeout: 0, bodyTimeout: 0 } as cons
 
 let client: Promise<{ agent: Agent; fetch: typeof import('undici').fetch }> | undefined;
 
-export async function modelFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+function loadClient(): Promise<{ agent: Agent; fetch: typeof import('undici').fetch }> {
   client ??= import('undici').then((undici) => ({ agent: new undici.Agent(MODEL_AGENT_OPTIONS), fetch: undici.fetch }));
-  const { agent, fetch } = await client;
+  return client;
+}
+
+/** The agent modelFetch sends through, for a request made without fetch (same pool, same timeouts). */
+export async function modelAgent(): Promise<Agent> {
+  return (await loadClient()).agent;
+}
+
+export async function modelFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const { agent, fetch } = await loadClient();
   return (await fetch(input as Parameters<typeof fetch>[0], { ...(init as object), dispatcher: agent })) as unknown as Response;
 }

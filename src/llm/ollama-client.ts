@@ -1,6 +1,6 @@
 import { Ollama } from 'ollama';
 import type { ChatRequest, ModelResponse } from 'ollama';
-import { modelFetch } from './model-fetch.js';
+import { modelAgent, modelFetch } from './model-fetch.js';
 import {
   ModelError,
   saysContextExceeded,
@@ -17,6 +17,11 @@ export interface OllamaClientOptions {
   host: string;
   maxReplyChars?: number;
   preflightTimeoutMs?: number;
+  /**
+   * How /api/chat is sent: 'dispatch' (the default) on the model agent without fetch, 'fetch' as
+   * before it (what a redirect falls back to). Tests hold the two equal, failure by failure.
+   */
+  chatTransport?: 'dispatch' | 'fetch';
 }
 
 const DEFAULT_MAX_REPLY_CHARS = 1_000_000;
@@ -82,24 +87,35 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
     const reply = new ChatAccumulator();
     try {
       scope.throwIfCallerAborted(host);
-      // Streaming: tokens arrive as they are made, and modelFetch has no headers or body timeout,
+      // Streaming: tokens arrive as they are made, and the model agent has no headers or body timeout,
       // so neither a long generation nor a long wait in the server's queue hits Node's 300 s
       // limits. Our own deadline (timeoutMs) bounds the call. The stream is read here rather than
       // through ollama-js's chat(): its instance per call, per-stream AbortController and two
       // async generators per piece cost ~10 % of the CPU of a run against a fast server. The
-      // failures are thrown in ollama-js's shapes, so classify() reads them as before.
-      const response = await scope.fetch(`${host}/api/chat`, { method: 'POST', headers: CHAT_HEADERS, body: JSON.stringify(ollamaChatBody(request)) });
-      if (!response.ok) throw await responseError(response);
-      if (response.body === null) throw new Error('Missing body');
-      phase = 'stream';
+      // failures are thrown in ollama-js's shapes, so classify() reads them as before. It is sent
+      // without fetch (postChat); fetch remains for what only it does (a redirect).
       const tooLarge = (): ModelError => {
         scope.abort('tooLarge');
         return new ModelError('REPLY_TOO_LARGE', `reply from Ollama at ${host} exceeded ${maxReplyChars} characters; request aborted`);
       };
-      await readNdjson(response.body, maxReplyChars * JSON_ESCAPE_FACTOR + LINE_ENVELOPE_CHARS, (chunk) => {
+      const lines = new NdjsonLines(maxReplyChars * JSON_ESCAPE_FACTOR + LINE_ENVELOPE_CHARS, (chunk) => {
         reply.add(chunk);
         if (reply.content.length > maxReplyChars) throw tooLarge();
-      }, tooLarge);
+      }, tooLarge, (piece) => {
+        reply.addPiece(piece);
+        if (reply.content.length > maxReplyChars) throw tooLarge();
+      });
+      const body = JSON.stringify(ollamaChatBody(request));
+      const sent = opts.chatTransport === 'fetch' ? 'useFetch' : await postChat(host, body, scope, lines, () => {
+        phase = 'stream';
+      });
+      if (sent === 'useFetch') {
+        const response = await scope.fetch(`${host}/api/chat`, { method: 'POST', headers: CHAT_HEADERS, body });
+        if (!response.ok) throw await responseError(response);
+        if (response.body === null) throw new Error('Missing body');
+        phase = 'stream';
+        await readLines(response.body, lines);
+      }
       scope.ended();
       const final = reply.final;
       if (final === null) throw new Error(STREAM_CUT_MESSAGE);
@@ -188,6 +204,13 @@ class ChatAccumulator {
   chunks = 0;
   final: ChatChunk | null = null;
 
+  /** What add() does with a chunk that is exactly `{…, message: {role: 'assistant', content}, done: false}`. */
+  addPiece(content: string): void {
+    if (this.final !== null) return;
+    this.chunks += 1;
+    this.content += content;
+  }
+
   add(chunk: ChatChunk): void {
     if (this.final !== null) return;
     // As ollama-js: an object with `error` ends the stream with a plain Error (classify: STREAM_ERROR).
@@ -201,17 +224,80 @@ class ChatAccumulator {
   }
 }
 
+// Ollama's line for one piece of a reply, `{"model":…,"created_at":…,"message":{"role":"assistant",
+// "content":…},"done":false}`, whose model and created_at hold no quote, backslash or control
+// character and whose content is any valid JSON string: JSON.parse of such a line could only give
+// that object, of which a ChatAccumulator reads only the content — the string's value, which is
+// its text when it has no escape and JSON.parse of the string alone when it has. Matched in place
+// (sticky) without slicing the line, it costs a fraction of the JSON.parse of the whole line (the
+// largest share of the client's CPU at a fast server); any other line — thinking, the final
+// object, other keys or order, CRLF — is parsed as before.
+const PIECE_LINE = /\{"model":"[^"\\\x00-\x1f]*","created_at":"[^"\\\x00-\x1f]*","message":\{"role":"assistant","content":"([^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*)"\},"done":false\}/y;
+
 /**
- * Reads an NDJSON body to its end, one JSON.parse per line; lines that are not JSON objects are
- * skipped, as ollama-js skips them. `tooLong` makes the error thrown when one line outgrows
- * `maxLineChars` (a server streaming without newlines). Scanning resumes where the previous
- * read stopped, so the work stays linear in the reply however the bytes arrive.
+ * An NDJSON body split into objects as its bytes arrive, one JSON.parse per line; lines that are
+ * not JSON objects are skipped, as ollama-js skips them. `tooLong` makes the error thrown when one
+ * line outgrows `maxLineChars` (a server streaming without newlines). One decode per piece of the
+ * body; scanning resumes where the previous piece stopped, so the work stays linear in the reply
+ * however the bytes arrive.
  */
-export async function readNdjson(body: ReadableStream<Uint8Array>, maxLineChars: number, onObject: (chunk: ChatChunk) => void, tooLong: () => Error): Promise<void> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const line = (text: string): void => {
+export class NdjsonLines {
+  private readonly decoder = new TextDecoder();
+  private buffer = '';
+
+  constructor(
+    private readonly maxLineChars: number,
+    private readonly onObject: (chunk: ChatChunk) => void,
+    private readonly tooLong: () => Error,
+    /** Takes the content of a line that is exactly Ollama's plain piece (PIECE_LINE), the line unparsed. */
+    private readonly onPiece?: (content: string) => void,
+  ) {}
+
+  push(bytes: Uint8Array): void {
+    this.scan(this.decoder.decode(bytes, { stream: true }));
+    if (this.buffer.length > this.maxLineChars) throw this.tooLong();
+  }
+
+  end(): void {
+    this.scan(this.decoder.decode());
+    this.line(this.buffer);
+    this.buffer = '';
+  }
+
+  private scan(text: string): void {
+    let newline = text.indexOf('\n');
+    if (newline < 0) {
+      this.buffer += text;
+      return;
+    }
+    // The first line may continue what the previous pieces left; the rest lie within `text`.
+    if (this.buffer === '') this.lineAt(text, 0, newline);
+    else {
+      const first = this.buffer + text.slice(0, newline);
+      this.lineAt(first, 0, first.length);
+    }
+    let start = newline + 1;
+    for (newline = text.indexOf('\n', start); newline >= 0; newline = text.indexOf('\n', start)) {
+      this.lineAt(text, start, newline);
+      start = newline + 1;
+    }
+    this.buffer = start < text.length ? text.slice(start) : '';
+  }
+
+  private lineAt(text: string, start: number, end: number): void {
+    if (this.onPiece !== undefined) {
+      PIECE_LINE.lastIndex = start;
+      const match = PIECE_LINE.exec(text);
+      if (match !== null && PIECE_LINE.lastIndex === end) {
+        const raw = match[1]!;
+        this.onPiece(raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw);
+        return;
+      }
+    }
+    this.line(text.slice(start, end));
+  }
+
+  private line(text: string): void {
     if (text === '') return;
     let parsed: unknown;
     try {
@@ -219,27 +305,182 @@ export async function readNdjson(body: ReadableStream<Uint8Array>, maxLineChars:
     } catch {
       return;
     }
-    if (parsed !== null && typeof parsed === 'object') onObject(parsed as ChatChunk);
-  };
+    if (parsed !== null && typeof parsed === 'object') this.onObject(parsed as ChatChunk);
+  }
+}
+
+/** Reads an NDJSON fetch body to its end (NdjsonLines says how). */
+export function readNdjson(body: ReadableStream<Uint8Array>, maxLineChars: number, onObject: (chunk: ChatChunk) => void, tooLong: () => Error): Promise<void> {
+  return readLines(body, new NdjsonLines(maxLineChars, onObject, tooLong));
+}
+
+async function readLines(body: ReadableStream<Uint8Array>, lines: NdjsonLines): Promise<void> {
+  const reader = body.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      const scanFrom = buffer.length;
-      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
-      let start = 0;
-      for (let newline = buffer.indexOf('\n', scanFrom); newline >= 0; newline = buffer.indexOf('\n', start)) {
-        line(buffer.slice(start, newline));
-        start = newline + 1;
-      }
-      buffer = start > 0 ? buffer.slice(start) : buffer;
       if (done) break;
-      if (buffer.length > maxLineChars) throw tooLong();
+      lines.push(value);
     }
-    line(buffer);
+    lines.end();
   } catch (err) {
     await reader.cancel().catch(() => {});
     throw err;
   }
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+// Statuses whose fetch Response has a null body.
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * POSTs a chat request on the model agent without fetch, feeding the reply's bytes to `lines` as
+ * they arrive: no Response, no WHATWG stream, no AbortSignal (fetch and its streams were the
+ * largest share of rca-generate's CPU at a fast server). Every failure is thrown in the shape
+ * fetch gives it — a socket error before the reply as TypeError "fetch failed" with the error as
+ * its cause, one during the reply as TypeError "terminated", an abort as the signal's reason, a
+ * status as ollama-js's ResponseError — so classify() reads them exactly as before. What this
+ * path does not do as fetch does (a URL fetch cannot parse or whose scheme is not http(s), a
+ * redirect) answers 'useFetch' before any byte of the reply is used, and the caller sends the
+ * request again with fetch.
+ */
+async function postChat(host: string, body: string, scope: OllamaRequestScope, lines: NdjsonLines, onStream: () => void): Promise<'done' | 'useFetch'> {
+  let url: URL;
+  try {
+    url = new URL(`${host}/api/chat`);
+  } catch {
+    return 'useFetch';
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '') return 'useFetch';
+  const agent = await modelAgent();
+  return new Promise<'done' | 'useFetch'>((resolve, reject) => {
+    let settled = false;
+    let streaming = false;
+    let status = 0;
+    let statusText = '';
+    let contentType: string | null = null;
+    let errorBody: Buffer[] | null = null;
+    let abortDispatch: ((err?: Error) => void) | null = null;
+    let pending: Error | null = null;
+    const finish = (err: unknown, value?: 'done' | 'useFetch'): void => {
+      if (settled) return;
+      settled = true;
+      if (err === undefined) resolve(value!);
+      else reject(err);
+    };
+    const stop = (err: Error): void => {
+      // An error of ours (size cap, a stream error line): release the socket, then throw it.
+      pending = err;
+      finish(err);
+      abortDispatch?.(err);
+    };
+    scope.onAbort((reason) => {
+      const err = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
+      // The size cap aborts from inside lines.push, whose own error (REPLY_TOO_LARGE) follows.
+      if (scope.cause === 'tooLarge') return;
+      finish(err);
+      abortDispatch?.(err instanceof Error ? err : new Error(String(err)));
+    });
+    if (settled) return;
+    agent.dispatch(
+      { origin: url.origin, path: url.pathname + url.search, method: 'POST', headers: CHAT_HEADERS, body },
+      {
+        onConnect(abort) {
+          abortDispatch = abort;
+          if (settled) abort(pending ?? new Error('aborted'));
+        },
+        onHeaders(statusCode, rawHeaders, _resume, text) {
+          if (settled) return false;
+          status = statusCode;
+          statusText = text;
+          if (REDIRECT_STATUSES.has(statusCode) && headerOf(rawHeaders, 'location') !== null) {
+            finish(undefined, 'useFetch');
+            abortDispatch?.(new Error('redirect: sent again with fetch'));
+            return false;
+          }
+          if (statusCode < 200 || statusCode > 299) {
+            scope.retryAfter = headerOf(rawHeaders, 'retry-after');
+            contentType = headerOf(rawHeaders, 'content-type');
+            errorBody = [];
+            return true;
+          }
+          if (NULL_BODY_STATUSES.has(statusCode)) {
+            stop(new Error('Missing body'));
+            return false;
+          }
+          streaming = true;
+          onStream();
+          return true;
+        },
+        onData(chunk) {
+          if (settled) return false;
+          if (errorBody !== null) {
+            errorBody.push(chunk);
+            return true;
+          }
+          try {
+            lines.push(chunk);
+          } catch (err) {
+            stop(err as Error);
+            return false;
+          }
+          return true;
+        },
+        onComplete() {
+          if (settled) return;
+          if (errorBody !== null) {
+            finish(statusError(status, statusText, contentType, Buffer.concat(errorBody)));
+            return;
+          }
+          try {
+            lines.end();
+          } catch (err) {
+            finish(err);
+            return;
+          }
+          finish(undefined, 'done');
+        },
+        onError(err) {
+          if (settled) return;
+          // A status already read and its body cut: ollama-js's checkOk keeps the status line.
+          if (errorBody !== null) finish(statusError(status, statusText, null, null));
+          else if (streaming) finish(new TypeError('terminated', { cause: err }));
+          else finish(new TypeError('fetch failed', { cause: err }));
+        },
+        onUpgrade() {},
+      },
+    );
+  });
+}
+
+// A header as fetch's Headers.get gives it: every value of the name, joined by ", ".
+function headerOf(raw: Buffer[] | string[] | null, name: string): string | null {
+  if (raw === null) return null;
+  let found: string | null = null;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (raw[i]!.toString('latin1').toLowerCase() !== name) continue;
+    const value = raw[i + 1]!.toString('latin1');
+    found = found === null ? value : `${found}, ${value}`;
+  }
+  return found;
+}
+
+// responseError's reading for a reply read without fetch (body null: it could not be read).
+function statusError(status: number, statusText: string, contentType: string | null, body: Buffer | null): Error {
+  let message = `Error ${status}: ${statusText}`;
+  if (body !== null) {
+    try {
+      const text = new TextDecoder().decode(body);
+      if (contentType?.includes('application/json')) {
+        const data = JSON.parse(text) as { error?: unknown } | null;
+        if (typeof data?.error === 'string' && data.error !== '') message = data.error;
+        else if (data?.error) message = String(data.error);
+      } else if (text !== '') message = text;
+    } catch {
+      // The status line stays the message.
+    }
+  }
+  return Object.assign(new Error(message), { name: 'ResponseError', status_code: status, error: message });
 }
 
 // ollama-js's checkOk: the `error` of a JSON body, else the body's text, else the status line.

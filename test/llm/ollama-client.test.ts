@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ModelError, type GenerateReply, type GenerateRequest, type ModelErrorCode } from '../../src/llm/model-client.js';
-import { createOllamaClient, readNdjson } from '../../src/llm/ollama-client.js';
+import { createOllamaClient, NdjsonLines, readNdjson } from '../../src/llm/ollama-client.js';
 import { parseRetryAfter } from '../../src/llm/http-errors.js';
 import { DEFAULT_MODELS, DEFAULT_THINKING, startFakeOllama, type FakeOllama, type FakeReply } from '../support/fake-ollama.js';
 
@@ -320,6 +320,53 @@ describe('what real Ollama does (the fake upgraded to do it)', () => {
   });
 });
 
+// The chat goes out without fetch; fetch stays for redirects. Every failure must read the same both ways.
+describe.each(FAULTS)('fault through fetch and through dispatch: $name', (fault) => {
+  it('is the same ModelError (code, message, retryable, status, Retry-After)', async () => {
+    const server = await fake(() => fault.reply);
+    const outcome = async (chatTransport: 'dispatch' | 'fetch'): Promise<Record<string, unknown>> => {
+      const client = createOllamaClient({ host: server.url, chatTransport, ...(fault.maxReplyChars ? { maxReplyChars: fault.maxReplyChars } : {}) });
+      const err = await failure(client.generate(request(fault.timeoutMs ? { timeoutMs: fault.timeoutMs } : {})));
+      return { code: err.code, message: err.message, retryable: err.retryable, status: err.status, retryAfterMs: err.retryAfterMs };
+    };
+    expect(await outcome('dispatch')).toEqual(await outcome('fetch'));
+  });
+});
+
+describe('chat transport', () => {
+  it('a reply reads the same through fetch and through dispatch', async () => {
+    const server = await fake();
+    const viaFetch = await createOllamaClient({ host: server.url, chatTransport: 'fetch' }).generate(request());
+    const viaDispatch = await createOllamaClient({ host: server.url }).generate(request());
+    expect(viaDispatch).toEqual(viaFetch);
+  });
+
+  it('a 204 is the same BAD_RESPONSE ("Missing body") both ways', async () => {
+    const server = await fake(() => ({ fault: { status: 204, body: '' } }));
+    const outcome = async (chatTransport: 'dispatch' | 'fetch'): Promise<string> =>
+      (await failure(createOllamaClient({ host: server.url, chatTransport }).generate(request()))).message;
+    const message = await outcome('dispatch');
+    expect(message).toBe(await outcome('fetch'));
+    expect(message).toContain('Missing body');
+  });
+
+  it('a redirect is followed, as fetch follows it', async () => {
+    const server = await fake();
+    const { createServer } = await import('node:http');
+    const proxy = createServer((req, res) => {
+      req.resume();
+      res.writeHead(307, { location: `${server.url}${req.url}` }).end();
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = proxy.address() as { port: number };
+      await expect(createOllamaClient({ host: `http://127.0.0.1:${port}` }).generate(request())).resolves.toMatchObject({ content: SHAPED });
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+});
+
 describe('readNdjson', () => {
   const stream = (parts: (string | Uint8Array)[]): ReadableStream<Uint8Array> =>
     new ReadableStream({
@@ -360,6 +407,60 @@ describe('readNdjson', () => {
     }, () => new Error('too long'));
     await expect(failing).rejects.toThrow('stop');
     expect(seen).toEqual([{ n: 1 }]);
+  });
+});
+
+describe('NdjsonLines: the plain-piece line read without JSON.parse of the line', () => {
+  // What a ChatAccumulator reads of an object.
+  const seen = (o: { message?: { content?: unknown; thinking?: unknown }; done?: unknown; error?: unknown }): string =>
+    JSON.stringify([o.message?.content, o.message?.thinking, o.done, 'error' in o]);
+  const ALPHABET = ['a', ' ', '"', '\\', '\n', '\t', '\u0001', '≥', '😀', '}', ',', 'u'];
+  let seed = 7;
+  const random = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  const text = (): string => Array.from({ length: random(6) }, () => ALPHABET[random(ALPHABET.length)]).join('');
+
+  it('gives exactly what JSON.parse of each line gives, on lines of every shape', () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 2_000; i++) {
+      const head = { model: random(4) === 0 ? `m${text()}` : 'mistral:latest', created_at: random(4) === 0 ? text() : '2024-01-01T00:00:00Z' };
+      const shapes = [
+        () => JSON.stringify({ ...head, message: { role: 'assistant', content: text() }, done: false }),
+        () => JSON.stringify({ ...head, message: { role: 'assistant', content: text(), thinking: text() }, done: false }),
+        () => JSON.stringify({ ...head, message: { role: 'assistant', content: text() }, done: true, done_reason: 'stop' }),
+        () => JSON.stringify({ error: text() }),
+        () => JSON.stringify({ ...head, message: { role: 'assistant', content: text() }, done: false }).replace('"content":"', `"content":"${text()}`),
+        () => JSON.stringify({ ...head, message: { role: 'assistant', content: text() }, done: false }) + (random(2) === 0 ? '\r' : ' '),
+        () => JSON.stringify({ ...head, message: { role: 'assistant', content: text() }, done: false }).replace('"content":"', ['"content":"\\u00e9\\/', '"content":"\\uD83D\\uDE00', '"content":"\\ud800', '"content":"\\x', '"content":"\\u12'][random(5)]!),
+      ];
+      lines.push(shapes[random(shapes.length)]!());
+    }
+    const body = new TextEncoder().encode(lines.join('\n') + '\n');
+    const reference: string[] = [];
+    for (const line of lines) {
+      try {
+        const o: unknown = JSON.parse(line);
+        if (o !== null && typeof o === 'object') reference.push(seen(o));
+      } catch {
+        // skipped, as the reader skips it
+      }
+    }
+    const fast: string[] = [];
+    let pieces = 0;
+    const reader = new NdjsonLines(1_000_000, (o) => fast.push(seen(o)), () => new Error('too long'), (content) => {
+      pieces += 1;
+      fast.push(seen({ message: { content }, done: false }));
+    });
+    for (let at = 0; at < body.length; ) {
+      const end = Math.min(body.length, at + 1 + random(300));
+      reader.push(body.subarray(at, end));
+      at = end;
+    }
+    reader.end();
+    expect(fast).toEqual(reference);
+    expect(pieces).toBeGreaterThan(100);
   });
 });
 
