@@ -1,11 +1,6 @@
 // The address of a cached reply: a SHA-256 over everything that determines it. Pure: no store,
 // no clock, so the generate stage can compute keys without loading SQLite (e.g. for --dry-run).
-import { createRequire } from 'node:module';
-import type * as Crypto from 'node:crypto';
-
-// node:crypto (17 built-in modules) is loaded on the first hash, not at start-up.
-let nodeCrypto: typeof Crypto | null = null;
-const createHash = (algorithm: string): Crypto.Hash => (nodeCrypto ??= createRequire(import.meta.url)('node:crypto') as typeof Crypto).createHash(algorithm);
+import { sha256Hex } from '../runtime/sha256.js';
 
 export interface CacheKeyParts {
   backend: string;
@@ -34,7 +29,7 @@ export function cacheKey(parts: CacheKeyParts): string {
     schema: parts.schema,
     prompt: parts.prompt,
   });
-  return createHash('sha256').update(material, 'utf8').digest('hex');
+  return sha256Hex(material);
 }
 
 export const CACHE_KEY_RE = /^[0-9a-f]{64}$/;

@@ -4,12 +4,7 @@
 // first 8 bytes of the SHA-256 of its id) in an open-addressing table of 32-bit words, 16 bytes
 // a document at most. Two different ids share a fingerprint with a chance of about n² / 2^65 for
 // n documents (10^-8 at a million): the price of not holding every id.
-import { createRequire } from 'node:module';
-import type * as Crypto from 'node:crypto';
-
-// node:crypto (17 built-in modules) is loaded on the first hash, not at start-up.
-let nodeCrypto: typeof Crypto | null = null;
-const createHash = (algorithm: string): Crypto.Hash => (nodeCrypto ??= createRequire(import.meta.url)('node:crypto') as typeof Crypto).createHash(algorithm);
+import { sha256Bytes } from '../runtime/sha256.js';
 
 const INITIAL_SLOTS = 1024;
 
@@ -67,7 +62,7 @@ export class SeenDocuments {
 }
 
 function fingerprint(docId: string): [number, number] {
-  const digest = createHash('sha256').update(docId, 'utf8').digest();
+  const digest = sha256Bytes(docId);
   const hi = digest.readUInt32BE(0);
   const lo = digest.readUInt32BE(4);
   // [0, 0] marks an empty slot.

@@ -1,9 +1,4 @@
-import { createRequire } from 'node:module';
-import type * as Crypto from 'node:crypto';
-
-// node:crypto (17 built-in modules) is loaded on the first hash, not at start-up.
-let nodeCrypto: typeof Crypto | null = null;
-const cryptoModule = (): typeof Crypto => (nodeCrypto ??= createRequire(import.meta.url)('node:crypto') as typeof Crypto);
+import { sha256Hex } from '../runtime/sha256.js';
 
 export const PATH_SEPARATOR = ' > ';
 
@@ -94,13 +89,6 @@ export function capDepth(segments: string[], maxDepth: number): { segments: stri
   if (segments.length <= maxDepth) return { segments, folded: false };
   const keep = Math.max(1, maxDepth);
   return { segments: [...segments.slice(0, keep - 1), segments.slice(keep - 1).join(PATH_SEPARATOR)], folded: true };
-}
-
-// One-shot crypto.hash (Node 20.12 and later) is about twice as fast as a Hash object per id;
-// both hash the string's UTF-8 bytes.
-function sha256Hex(text: string): string {
-  const crypto = cryptoModule();
-  return typeof crypto.hash === 'function' ? crypto.hash('sha256', text, 'hex') : crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 // JSON of the segment list (not the joined string) so a segment containing " > " cannot
