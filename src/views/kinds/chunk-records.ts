@@ -11,7 +11,7 @@ import { GroundingText } from '../grounding.js';
 import { buildPrompt } from '../prompt-text.js';
 import { validateView } from '../validate-view.js';
 import type { ChunkViewKind } from './kind.js';
-import type { ReadResult, RecordKind, RecordRun } from './record-kind.js';
+import { setViewEntry, viewMap, type ReadResult, type RecordKind, type RecordRun } from './record-kind.js';
 
 export interface TaggedChunk {
   context: ChunkContext;
@@ -66,19 +66,16 @@ export const CHUNK_RECORDS: RecordKind<TaggedChunk, TaggedChunk, ChunkViewKind> 
     // A key the record already has keeps its place. `provenance_fixed` names the trusted fields
     // each kept reply got wrong (as rca-validate writes it).
     const out: JsonObject = { ...record };
-    const flags: JsonObject = isPlainObject(record.flags) ? { ...record.flags } : {};
-    const fixed: JsonObject = isPlainObject(record.provenance_fixed) ? { ...record.provenance_fixed } : {};
-    const generation: JsonObject = isPlainObject(record.generation) ? { ...record.generation } : {};
-    const evidence: JsonObject = isPlainObject(record.evidence) ? { ...record.evidence } : {};
+    const flags = viewMap(record.flags);
+    const fixed = viewMap(record.provenance_fixed);
+    const generation = viewMap(record.generation);
+    const evidence = viewMap(record.evidence);
     for (const [{ name: view }, result] of results) {
       out[view] = result.view;
-      if (result.flags === null) delete flags[view];
-      else flags[view] = result.flags;
-      if (result.fixed === null) delete fixed[view];
-      else fixed[view] = result.fixed;
+      setViewEntry(flags, view, result.flags);
+      setViewEntry(fixed, view, result.fixed);
       generation[view] = result.generation;
-      if (result.evidence === null) delete evidence[view];
-      else evidence[view] = result.evidence;
+      setViewEntry(evidence, view, result.evidence);
     }
     out.flags = flags;
     out.provenance_fixed = fixed;

@@ -3,7 +3,7 @@
 // One per record kind (chunk-records.ts, section-records.ts; RECORD_KINDS in records.ts), each
 // handed the view kind it works for. Generation knows views only through this and ViewKind.
 import type { ViewEvidence } from '../../contracts/evidence.js';
-import type { JsonObject } from '../../contracts/json.js';
+import { isPlainObject, type JsonObject } from '../../contracts/json.js';
 import type { LexiconEntry } from '../../tagging/lexicon.js';
 import type { GroundingText } from '../grounding.js';
 import type { ChildrenCut } from '../section-prompt.js';
@@ -104,4 +104,15 @@ export interface RecordKind<R, I, K extends ViewKind> {
   place(record: JsonObject, results: ReadonlyArray<readonly [K, PlacedResult]>, extra: JsonObject | null): JsonObject;
   /** The extractive builder of a view; rejects for a view without one. */
   extractive(kind: K, setup: ExtractiveSetup): Promise<(input: I, text: string) => JsonObject>;
+}
+
+/** A copy of a record's per-view map (`flags`, `evidence`, `generation`, …), or a new one. */
+export function viewMap(value: unknown): JsonObject {
+  return isPlainObject(value) ? { ...value } : {};
+}
+
+/** Sets a view's entry in such a map, or removes it where the view has none (null). */
+export function setViewEntry(map: JsonObject, view: string, value: unknown): void {
+  if (value === null) delete map[view];
+  else map[view] = value;
 }

@@ -18,7 +18,7 @@ import { buildSectionPrompt, childSummaryLines, sectionSourceName } from '../sec
 import { sectionSources, validateSectionSummary, type SectionSources } from '../section-validate.js';
 import type { ChildSummary, SectionInput } from '../section-view.js';
 import type { SectionViewKind } from './kind.js';
-import type { PromptBudgets, ReadResult, RecordKind, RecordRun, RunSettings } from './record-kind.js';
+import { setViewEntry, viewMap, type PromptBudgets, type ReadResult, type RecordKind, type RecordRun, type RunSettings } from './record-kind.js';
 
 /** A section as its job sees it: the section, the summaries of its children (--bottom-up), and what its replies are grounded in. */
 export interface SectionJobInput {
@@ -212,15 +212,13 @@ export const SECTION_RECORDS: RecordKind<SectionInput, SectionJobInput, SectionV
   isDone: (_kind, value) => isPlainObject(value) && checkerFor(SECTION_VIEW)(value) === null,
   place(record, results, extra) {
     const out: JsonObject = { ...record };
-    const flags: JsonObject = isPlainObject(record.view_flags) ? { ...record.view_flags } : {};
-    const generation: JsonObject = isPlainObject(record.generation) ? { ...record.generation } : {};
-    const evidence: JsonObject = isPlainObject(record.evidence) ? { ...record.evidence } : {};
+    const flags = viewMap(record.view_flags);
+    const generation = viewMap(record.generation);
+    const evidence = viewMap(record.evidence);
     for (const [{ name: view }, result] of results) {
       out[view] = result.view;
-      if (result.flags === null) delete flags[view];
-      else flags[view] = result.flags;
-      if (result.evidence === null) delete evidence[view];
-      else evidence[view] = result.evidence;
+      setViewEntry(flags, view, result.flags);
+      setViewEntry(evidence, view, result.evidence);
       generation[view] = extra === null ? result.generation : { ...result.generation, ...extra };
     }
     out.view_flags = flags;
