@@ -89,6 +89,14 @@ let bytes = 0;
 let records = 0;
 let doc = 0;
 let buffer = '';
+/** Writes one record, in batches of about 1 MiB, waiting for the pipe to drain. */
+async function emit(rec) {
+  const line = JSON.stringify(rec) + '\n';
+  buffer += line;
+  bytes += Buffer.byteLength(line);
+  records++;
+  if (buffer.length > 1 << 20) { if (!out.write(buffer)) await new Promise((r) => out.once('drain', r)); buffer = ''; }
+}
 while (bytes < targetBytes && records < maxRecords) {
   doc++;
   const type = pick(['SOP', 'CR', 'WO', 'ECA']);
@@ -99,12 +107,7 @@ while (bytes < targetBytes && records < maxRecords) {
     const parts = int(1, 2);
     for (let p = 0; p < parts; p++) {
       if (textHeavy) {
-        const rec = textHeavyRecord(docId, title, section, order++);
-        const line = JSON.stringify(rec) + '\n';
-        buffer += line;
-        bytes += Buffer.byteLength(line);
-        records++;
-        if (buffer.length > 1 << 20) { if (!out.write(buffer)) await new Promise((r) => out.once('drain', r)); buffer = ''; }
+        await emit(textHeavyRecord(docId, title, section, order++));
         if (bytes >= targetBytes || records >= maxRecords) break;
         continue;
       }
@@ -138,11 +141,7 @@ while (bytes < targetBytes && records < maxRecords) {
         content_hash: (rand.state >>> 0).toString(16).padStart(8, '0'),
       };
       if (rec.page_start !== null) rec.page_end = rec.page_start + int(0, 1);
-      const line = JSON.stringify(rec) + '\n';
-      buffer += line;
-      bytes += Buffer.byteLength(line);
-      records++;
-      if (buffer.length > 1 << 20) { if (!out.write(buffer)) await new Promise((r) => out.once('drain', r)); buffer = ''; }
+      await emit(rec);
       if (bytes >= targetBytes || records >= maxRecords) break;
     }
     if (bytes >= targetBytes || records >= maxRecords) break;
