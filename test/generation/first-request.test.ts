@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChunkContext, NerSeed } from '../../src/contracts/chunk.js';
-import { NER_SEED_KEYS } from '../../src/contracts/vocabulary.js';
+import { CR_CONTEXT, EMPTY_SEED } from '../support/cr-chunk.js';
 import type { Job } from '../../src/generation/backend.js';
 import { GENERATE_OPTIONS, resolveConfig, type GenerateOptionValues } from '../../src/generation/config.js';
 import { ladderPolicy } from '../../src/generation/create.js';
@@ -14,17 +13,8 @@ import { CHUNK_RECORDS } from '../../src/views/kinds/chunk-records.js';
 import { VIEW_KINDS } from '../../src/views/kinds/index.js';
 import type { AnyRecordKind } from '../../src/views/kinds/records.js';
 
-const CONTEXT: ChunkContext = {
-  doc_id: 'cr1',
-  doc_type: 'CR',
-  chunk_id: 'chunk:cr1:sec2',
-  section_path: 'Condition Report > Description',
-  page_start: 3,
-  page_end: 3,
-  authority_level: 'informational',
-  section_role: 'description',
-};
-const SEED = Object.fromEntries(NER_SEED_KEYS.map((k) => [k, []])) as unknown as NerSeed;
+const CONTEXT = CR_CONTEXT;
+const SEED = EMPTY_SEED;
 const TEXT = 'Pump P-101A tripped on high vibration of 6.2 mils. The alert limit is 5.0 mils.';
 
 // A job whose record kind counts the prompts it builds.

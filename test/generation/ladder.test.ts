@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChunkContext, NerSeed } from '../../src/contracts/chunk.js';
-import { NER_SEED_KEYS } from '../../src/contracts/vocabulary.js';
+import { CR_CONTEXT, EMPTY_SEED } from '../support/cr-chunk.js';
 import { jobOf, type AttemptInput, type Backend, type BackendReply, type Job } from '../../src/generation/backend.js';
 import { runLadder, type LadderPolicy } from '../../src/generation/ladder.js';
 import { ModelError } from '../../src/llm/model-client.js';
@@ -8,17 +7,8 @@ import { GroundingText } from '../../src/views/grounding.js';
 import { VIEW_KINDS } from '../../src/views/kinds/index.js';
 import type { ViewType } from '../../src/contracts/vocabulary.js';
 
-const CONTEXT: ChunkContext = {
-  doc_id: 'cr1',
-  doc_type: 'CR',
-  chunk_id: 'chunk:cr1:sec2',
-  section_path: 'Condition Report > Description',
-  page_start: 3,
-  page_end: 3,
-  authority_level: 'informational',
-  section_role: 'description',
-};
-const SEED = Object.fromEntries(NER_SEED_KEYS.map((k) => [k, []])) as unknown as NerSeed;
+const CONTEXT = CR_CONTEXT;
+const SEED = EMPTY_SEED;
 const TEXT = 'Pump P-101A tripped on high vibration of 6.2 mils. The alert limit is 5.0 mils. Operators started the standby pump. '.repeat(3);
 const POLICY: LadderPolicy = { maxTries: 3, truncateChars: 60, maxChars: undefined, maxOutputTokens: 2048 };
 
