@@ -76,4 +76,16 @@ export interface Backend {
   cuts?(job: Job, input: AttemptInput): { textCut: TextCut | null; childrenCut: ChildrenCut | null };
   /** What determines the reply to this attempt (absent: replies are not cached). */
   cacheKeyParts?(job: Job, input: AttemptInput): CacheKeyParts;
+  /**
+   * A backend that makes the view object itself, at once (extractive): the view of an attempt,
+   * which the ladder checks as it is, with no reply text to parse and no promise (builtResult).
+   * `attempt` gives the same view as JSON text.
+   */
+  build?(job: Job, input: AttemptInput): BuiltView;
+}
+
+/** A view as a backend built it, and how the text it was taken from was cut. */
+export interface BuiltView {
+  view: JsonObject;
+  textCut: TextCut | null;
 }

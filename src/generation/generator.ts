@@ -14,7 +14,7 @@ import type { RecordRun } from '../views/kinds/record-kind.js';
 import type { AnyRecordKind } from '../views/kinds/records.js';
 import { jobOf, type Backend, type Job } from './backend.js';
 import { BACKEND_TRAITS, type GenerateConfig } from './config.js';
-import { attemptInput, runLadder, type LadderPolicy, type ViewResult } from './ladder.js';
+import { attemptInput, builtResult, runLadder, type LadderPolicy, type ViewResult } from './ladder.js';
 import type { RequestGate } from './request-gate.js';
 import type { Clock, RunControl } from './run-control.js';
 import { dryRunSummary, GenerationStats, hostLines, hostsJson, progressText, summaryLines } from './stats.js';
@@ -112,6 +112,13 @@ export class ViewGenerator implements Processor {
     if (config.dryRun) return { prepared: { outcome: this.render(record, jobs), unfinished: false }, handOn: null };
     if (run.startsOnlyWhileRunning && control.stopped) return { prepared: { outcome: {}, unfinished: true }, handOn: null };
     const grounding = records.grounding(input);
+    const { backend, cache, policy } = this.deps;
+    // A backend that builds its views (extractive) and keeps no replies: the record is done now,
+    // with no promise per view or record.
+    if (backend.build !== undefined && cache === null) {
+      const results = jobs.map((job) => builtResult(job, grounding, backend, policy));
+      return { prepared: this.assemble(record, jobs, input, results), handOn: results.length === 1 ? results[0]!.view : null };
+    }
     return Promise.all(jobs.map((job) => this.view(job, grounding))).then((results) => ({
       prepared: this.assemble(record, jobs, input, results),
       handOn: results.length === 1 ? results[0]!.view : null,

@@ -86,6 +86,36 @@ function checkReply(job: Job, grounding: GroundingText, content: string): ({ ok:
   return { ok: true, ...job.records.check(job.kind, job.input, grounding, recovered.value) };
 }
 
+/**
+ * The ladder of a backend that builds its views (Backend.build; deterministic, so one attempt):
+ * the result ladderSteps gives for the same view, made at once. The view is checked as built where
+ * its record kind knows such views hold the contract (RecordKind.checkBuilt), otherwise as a
+ * reply: its JSON text parsed back.
+ */
+export function builtResult(job: Job, grounding: GroundingText, backend: Backend, policy: LadderPolicy): ViewResult {
+  if (backend.build === undefined || backend.retries) throw new Error('builtResult is for a backend that builds its views in one attempt');
+  const { view, textCut } = backend.build(job, attemptInput(job, policy, 1, null));
+  const content = JSON.stringify(view);
+  const checked = job.records.checkBuilt !== undefined ? ({ ok: true, ...job.records.checkBuilt(job.kind, job.input, grounding, view) } as const) : checkReply(job, grounding, content);
+  const entry = (error: ViewError | null): GenerationEntry => ({
+    ...backend.info,
+    attempts: 1,
+    done_reason: null,
+    prompt_tokens: null,
+    output_tokens: null,
+    text_cut: textCut,
+    cached: false,
+    error,
+  });
+  if (!checked.ok) return { status: 'failed', view: null, flags: null, fixed: null, evidence: null, generation: entry({ code: 'REPLY_NOT_JSON', message: checked.error, attempts: 1 }), transportRetries: 0 };
+  if (!checked.withinContract) {
+    return { status: 'failed', view: null, flags: null, fixed: null, evidence: null, generation: entry({ code: 'REPLY_INVALID', message: checked.flags.join(', '), attempts: 1 }), transportRetries: 0 };
+  }
+  const { flags, fixed, evidence } = checked;
+  if (flags.length === 0) return { status: 'ok', view: checked.view, flags, fixed, evidence, generation: entry(null), transportRetries: 0, content };
+  return { status: 'flagged', view: checked.view, flags, fixed, evidence, generation: entry(null), transportRetries: 0, content, keptAttempt: 1 };
+}
+
 /** What the response cache holds for a view: its accepted reply and the ladder's totals. */
 export type LadderOutcome = CachedReply & { attempts: number };
 

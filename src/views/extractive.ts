@@ -58,10 +58,17 @@ export function extractiveView(view: ViewType, input: ExtractiveInput): View {
 // item caps, not by the length of the text. A reference line ("Related evaluation:
 // ECA-2026-0007") is no fact, action or scope: its ids are keywords, and it goes nowhere.
 function classifiedUnits(input: ExtractiveInput): Classified[] {
-  const needed = new NeededUnits(input.text, input.context.section_role);
-  eachUnit(input.text, needed);
+  // The same for every view of the input (NeededUnits keeps what any view can use): made once.
+  const { text } = input;
+  const role = input.context.section_role;
+  const known = classifiedOf.get(input);
+  if (known !== undefined && known.text === text && known.role === role) return known.kept;
+  const needed = new NeededUnits(text, role);
+  eachUnit(text, needed);
+  classifiedOf.set(input, { text, role, kept: needed.kept });
   return needed.kept;
 }
+const classifiedOf = new WeakMap<ExtractiveInput, { text: string; role: string; kept: Classified[] }>();
 
 interface Classified {
   unit: TextUnit;

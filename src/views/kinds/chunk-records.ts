@@ -7,6 +7,7 @@ import { isPlainObject, type JsonObject } from '../../contracts/json.js';
 import { checkerFor } from '../../contracts/checkers.js';
 import { chunkTextOf } from '../../tagging/chunk-fields.js';
 import { negatedMentions } from '../claims.js';
+import type { ExtractiveInput } from '../extractive.js';
 import { GroundingText } from '../grounding.js';
 import { buildPrompt } from '../prompt-text.js';
 import { validateView } from '../validate-view.js';
@@ -60,6 +61,14 @@ export const CHUNK_RECORDS: RecordKind<TaggedChunk, TaggedChunk, ChunkViewKind> 
     const checked = validateView(kind.name, value, chunk.context, grounding, { negated: negatedMentions(chunk.nerSeed) });
     return { view: checked.view, flags: checked.flags, fixed: checked.fixed, evidence: checked.evidence, withinContract: checkerFor(kind.name)(checked.view) === null };
   },
+  // A view of the extractive builder holds the contract by construction (the skeleton's keys in
+  // contract order, strings in its lists, the trusted fields from the checked context): the
+  // contract check is left out. test/generation/built-views.property.test.ts holds this to `check`
+  // of the view's JSON text.
+  checkBuilt(kind, chunk, grounding, view) {
+    const checked = validateView(kind.name, view, chunk.context, grounding, { negated: negatedMentions(chunk.nerSeed) });
+    return { view: checked.view, flags: checked.flags, fixed: checked.fixed, evidence: checked.evidence, withinContract: true };
+  },
   feedbackSource: () => undefined,
   isDone: (kind, value) => isPlainObject(value) && checkerFor(kind.name)(value) === null,
   place(record, results) {
@@ -86,6 +95,17 @@ export const CHUNK_RECORDS: RecordKind<TaggedChunk, TaggedChunk, ChunkViewKind> 
   async extractive(kind) {
     if (kind.extractive === undefined) throw new Error(`--backend extractive has no rules for ${kind.name}`);
     const build = await kind.extractive();
-    return (chunk, text) => build({ context: chunk.context, nerSeed: chunk.nerSeed, text });
+    return (chunk, text) => build(extractiveInputOf(chunk, text));
   },
 };
+
+// One input per chunk and text, whatever view is built from it: the rules split and classify the
+// text once per input for all the views (extractive.ts keeps that with the input).
+const extractiveInputs = new WeakMap<TaggedChunk, ExtractiveInput>();
+function extractiveInputOf(chunk: TaggedChunk, text: string): ExtractiveInput {
+  const known = extractiveInputs.get(chunk);
+  if (known !== undefined && known.text === text) return known;
+  const made: ExtractiveInput = { context: chunk.context, nerSeed: chunk.nerSeed, text };
+  extractiveInputs.set(chunk, made);
+  return made;
+}

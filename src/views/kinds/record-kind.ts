@@ -96,6 +96,12 @@ export interface RecordKind<R, I, K extends ViewKind> {
   shrink(input: I, budgets: PromptBudgets, excess: number): PromptBudgets | null;
   /** A recovered reply checked as rca-validate checks it. */
   check(kind: K, input: I, grounding: GroundingText, value: JsonObject): CheckedReply;
+  /**
+   * A view the kind's extractive builder made, checked as it is: what `check` gives for its JSON
+   * text parsed back, less the checks such a view passes by construction (absent: the text is
+   * parsed back and checked).
+   */
+  checkBuilt?(kind: K, input: I, grounding: GroundingText, view: JsonObject): CheckedReply;
   /** How feedback names the text a reply must come from (undefined: CHUNK_TEXT). */
   feedbackSource(input: I): string | undefined;
   /** The view is on the record already and within its contract (it is not asked again unless --overwrite). */
