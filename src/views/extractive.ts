@@ -73,6 +73,17 @@ const classifiedOf = new WeakMap<ExtractiveInput, { text: string; role: string; 
 interface Classified {
   unit: TextUnit;
   classes: UnitClasses;
+  /** The unit as an item (cut to MAX_ITEM_CHARS) and its dedupe key: made once, on first use. */
+  item?: string;
+  key?: string;
+}
+
+function itemOf(c: Classified): string {
+  return (c.item ??= cutAtWord(c.unit.text, MAX_ITEM_CHARS));
+}
+
+function keyOf(c: Classified): string {
+  return (c.key ??= itemKey(itemOf(c)));
 }
 
 // The groups whose units become items (items() of a filter by field, in the two views): each
@@ -102,17 +113,17 @@ class NeededUnits {
     if (classes.field === null) return;
     // forScope first: it follows every unit, the first one included.
     let keep = this.forScope(unit) || this.kept.length === 0;
-    let key: string | null = null;
+    const classified: Classified = { unit, classes };
     // A unit is an item of its one field; one already taken is also a corrective action.
     for (const name of classes.taken && classes.field === 'observed' ? [classes.field, 'taken' as const] : [classes.field]) {
       const seen = this.distinct.get(name)!;
       if (seen.size >= MAX_ITEMS) continue;
-      key ??= itemKey(cutAtWord(unit.text, MAX_ITEM_CHARS));
+      const key = keyOf(classified);
       if (seen.has(key)) continue;
       seen.add(key);
       keep = true;
     }
-    if (keep) this.kept.push({ unit, classes });
+    if (keep) this.kept.push(classified);
   }
 
 
@@ -200,13 +211,32 @@ function unknownNotes(view: RetrievalSummary): string[] {
   return notes;
 }
 
+/** dedupe() of the units' items, by the keys the units keep. */
 function items(selected: Classified[]): string[] {
-  return dedupe(selected.map((c) => cutAtWord(c.unit.text, MAX_ITEM_CHARS)));
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const c of selected) {
+    const key = keyOf(c);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(itemOf(c));
+    if (out.length === MAX_ITEMS) break;
+  }
+  return out;
+}
+
+const WHITESPACE_RUN_RE = /\s+/g;
+// Whitespace that replace(WHITESPACE_RUN_RE, ' ') would change: other than a space, or a run. Most
+// items have none, and testing for it allocates nothing.
+const SPACING_RE = /[^\S ]| {2}/;
+
+function singleSpaced(value: string): string {
+  return SPACING_RE.test(value) ? value.replace(WHITESPACE_RUN_RE, ' ') : value;
 }
 
 /** What makes two items the same for dedupe: case and spacing do not count. */
 function itemKey(value: string): string {
-  return value.replace(/\s+/g, ' ').toLowerCase();
+  return singleSpaced(value).toLowerCase();
 }
 
 /** First-seen order, case- and spacing-insensitive, capped. */
@@ -243,7 +273,7 @@ function scopeOf(text: string, units: TextUnit[]): string {
 }
 
 function collapse(value: string): string {
-  return value.replace(/\s+/g, ' ').trim();
+  return singleSpaced(value).trim();
 }
 
 /** At most `max` characters, cut at the last space so no word or number is split (still a substring). */
@@ -256,6 +286,21 @@ export function cutAtWord(value: string, max: number): string {
 }
 
 const REGEXP_SPECIAL_RE = /[.*+?^${}()|[\]\\]/g;
+// Seed terms recur from chunk to chunk (the lexicon's): their patterns are made once, a bounded number kept.
+const TERM_PATTERNS = new Map<string, RegExp>();
+const MAX_TERM_PATTERNS = 4096;
+
+/** A case-insensitive global pattern of the term as written, lastIndex 0. */
+function termPattern(term: string): RegExp {
+  let pattern = TERM_PATTERNS.get(term);
+  if (pattern === undefined) {
+    if (TERM_PATTERNS.size >= MAX_TERM_PATTERNS) TERM_PATTERNS.clear();
+    pattern = new RegExp(term.replace(REGEXP_SPECIAL_RE, '\\$&'), 'gi');
+    TERM_PATTERNS.set(term, pattern);
+  }
+  pattern.lastIndex = 0;
+  return pattern;
+}
 
 function ruledOut(seed: NerSeed, kind: string): Set<string> {
   return new Set((seed.negated ?? []).filter((m) => m.kind === kind).map((m) => m.text.toLowerCase()));
@@ -285,7 +330,7 @@ class SeedTerms {
     const scopes = (this.scopes ??= negationScopes(this.text));
     // Searched case-insensitively in place, as asWritten does: a lower-cased copy would be as large as the text.
     const lower = term.toLowerCase();
-    const found = new RegExp(term.replace(REGEXP_SPECIAL_RE, '\\$&'), 'gi');
+    const found = termPattern(term);
     for (let m = found.exec(this.text); m !== null; m = found.exec(this.text)) {
       const at = m.index;
       found.lastIndex = at + 1;
@@ -324,7 +369,7 @@ class SeedTerms {
     if (this.text.includes(term)) return term;
     // Searched case-insensitively in place: a lower-cased copy would be as large as the text.
     const lower = term.toLowerCase();
-    const found = new RegExp(term.replace(REGEXP_SPECIAL_RE, '\\$&'), 'gi');
+    const found = termPattern(term);
     for (let m = found.exec(this.text); m !== null; m = found.exec(this.text)) {
       if (m[0].length === term.length && m[0].toLowerCase() === lower) return m[0];
       found.lastIndex = m.index + 1;
@@ -640,7 +685,8 @@ export function classifyUnit(unit: Pick<TextUnit, 'text' | 'kind'>, sectionRole 
   const obligation = OBLIGATION_RE.test(text);
   const taken = !imperative && !obligation && !doubtful && TAKEN_RE.test(text);
   const testFirst = imperative ? cells.some(startsWithTestVerb) : TEST_RE.test(leadingWords(text));
-  const field = reference ? null : bestField({ doubtful, imperative, normative, limit, obligation, taken, testFirst, sectionRole, test: TEST_RE.test(text) });
+  const mentionsTest = TEST_RE.test(text);
+  const field = reference ? null : bestField({ doubtful, imperative, normative, limit, obligation, taken, testFirst, sectionRole, test: mentionsTest });
   return {
     field,
     taken,
@@ -653,7 +699,7 @@ export function classifyUnit(unit: Pick<TextUnit, 'text' | 'kind'>, sectionRole 
     observed: !doubtful && !imperative && !normative,
     hypothesis: doubtful && !imperative,
     // A causal claim that mentions an inspection is a hypothesis, not a test to run.
-    test: (TEST_RE.test(text) || TEST_ROLES.has(sectionRole)) && !(doubtful && !imperative),
+    test: (mentionsTest || TEST_ROLES.has(sectionRole)) && !(doubtful && !imperative),
     action: imperative || ACTION_RE.test(text) || (ACTION_ROLES.has(sectionRole) && !doubtful),
     constraint: normative || limit || CONSTRAINT_ROLES.has(sectionRole),
   };
