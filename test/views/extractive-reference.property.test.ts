@@ -1,0 +1,39 @@
+// Property: isReference's early answer for prose (a lower-case word its removals would leave) gives
+// what the removals alone give. The reference is the function as it was, without the early answer.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isReference } from '../../src/views/extractive.js';
+
+const DOC_ID_RE = /\b[A-Z]{1,8}(?:[-_ ]?[A-Z0-9]+)*[-_ ]?\d[\w.-]*/g;
+const LABEL_PREFIX_RE = /^[\p{L}][\p{L} /&-]{0,40}:\s*/u;
+function referenceIsReference(text: string): boolean {
+  let rest = text.replace(/[*_]+/g, '').replace(/\brev(?:ision)?\.?\s*\d+[A-Z]?\b/gi, ' ').trim();
+  for (let label = LABEL_PREFIX_RE.exec(rest); label !== null; label = LABEL_PREFIX_RE.exec(rest)) rest = rest.slice(label[0].length);
+  const ids = rest.match(DOC_ID_RE);
+  if (ids === null) return false;
+  const left = rest.replace(DOC_ID_RE, ' ').replace(/\([^()]*\)/g, ' ').replace(/\b(?:and|or|per|see)\b/gi, ' ');
+  return !/[\p{L}\p{N}]/u.test(left);
+}
+
+const PIECES = [
+  'CR-2026-00123', 'WO 12345678', 'SOP-U2-CND-001', 'ECA-2026-0007', 'PM-20417', 'CR-2026-abc', 'A1', 'TS 3.7.5', 'P-101A', 'x1-b2',
+  '(if initiated)', '(', ')', '((', '))', '(see CR-1)', 'and', 'or', 'per', 'see', 'See', 'AND', 'andrew', 'and-', 'or_', 'pera',
+  'rev. 4', 'Revision 2', 'rev 3B', 'Related evaluation:', 'Ref:', 'Related: ', '**', '*', '_', '__', ',', '.', ';', ' ', '  ', '\n', '\t', '\u00a0',
+  '-', 'a', 'x', 'é', 'Ünit', 'pump', 'Pump', 'the', '7', '2026', 'abc1', 'b_c',
+];
+const text = fc.oneof(
+  { weight: 5, arbitrary: fc.array(fc.constantFrom(...PIECES), { maxLength: 12 }).map((p) => p.join('')) },
+  { weight: 5, arbitrary: fc.array(fc.constantFrom(...PIECES), { maxLength: 12 }).map((p) => p.join(' ')) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
+);
+
+describe('property: isReference with its early answer for prose', () => {
+  it('answers as the removals alone do, for any text', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(isReference(t)).toBe(referenceIsReference(t));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
