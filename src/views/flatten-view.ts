@@ -8,6 +8,8 @@ import type { FlattenLayout } from './kinds/kind.js';
 import type { ViewFields } from './view-types.js';
 
 const WHITESPACE_RE = /\s+/g;
+// Whitespace oneLine's replace would change (other than a space, or a run): most items have none.
+const SPACING_RE = /[^\S ]| {2}/;
 // Items with no letter or digit ("", "----------") add nothing to an embedding.
 const HAS_CONTENT_RE = /[\p{L}\p{N}]/u;
 
@@ -64,9 +66,14 @@ export function combinedText(sectionPath: string, viewTexts: readonly string[]):
   return [...(section === '' ? [] : [`SECTION: ${section}`]), ...parts].join('\n');
 }
 
+// The layouts' paths, split once (a fixed set: the view kinds' own).
+const PATH_PARTS = new Map<string, readonly string[]>();
+
 function valueAt(obj: Record<string, unknown>, path: string): unknown {
+  let parts = PATH_PARTS.get(path);
+  if (parts === undefined) PATH_PARTS.set(path, (parts = path.split('.')));
   let value: unknown = obj;
-  for (const part of path.split('.')) value = isObject(value) ? value[part] : undefined;
+  for (const part of parts) value = isObject(value) ? value[part] : undefined;
   return value;
 }
 
@@ -84,7 +91,7 @@ function textOf(value: unknown, separator: string): string {
 }
 
 function oneLine(text: string): string {
-  return text.replace(WHITESPACE_RE, ' ').trim();
+  return (SPACING_RE.test(text) ? text.replace(WHITESPACE_RE, ' ') : text).trim();
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

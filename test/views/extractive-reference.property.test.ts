@@ -37,3 +37,22 @@ describe('property: isReference with its early answer for prose', () => {
     );
   });
 });
+
+// extractive.ts (itemKey, collapse) and flatten-view.ts (oneLine) replace whitespace runs only where
+// this pattern finds one: a whitespace character other than a space, or two spaces. The replace
+// changes nothing anywhere else.
+const SPACING_RE = /[^\S ]| {2}/;
+const WHITESPACE = [' ', '  ', '\t', '\n', '\r\n', '\v', '\f', '\u00a0', '\u1680', '\u2000', '\u2009', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
+
+describe('property: whitespace runs are replaced only where SPACING_RE finds one', () => {
+  it('for any text', () => {
+    const spaced = fc.array(fc.oneof(fc.constantFrom(...WHITESPACE), fc.string({ maxLength: 4 }), fc.string({ maxLength: 3, unit: 'binary' })), { maxLength: 12 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(spaced, (t) => {
+        if (!SPACING_RE.test(t)) expect(t.replace(/\s+/g, ' ')).toBe(t);
+        else expect(t.replace(/\s+/g, ' ')).not.toBe(t);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
