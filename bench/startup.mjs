@@ -30,11 +30,12 @@ const binVariants = (root, label) =>
   bins.flatMap((b) => (extraArgs[b] ?? [[]]).map((extra) => [[b, ...extra].join(' ') + label, [join(root, 'bin', b), ...extra]]));
 const variants = [['node -e 0', ['-e', '0']], ...binVariants(ROOT, '')];
 const compared = compare ? binVariants(compare, ` (${compare})`) : [];
-// Wall and CPU ms of one `node args` with empty stdin; bash writes the figures to fd 3.
-const TIMED = 's=$EPOCHREALTIME; "$@" </dev/null; st=$?; e=$EPOCHREALTIME; { echo "$st $s $e"; times; } >&3';
+// Wall and CPU ms of one `node args`, its stdin an empty pipe (bash's own); bash writes the
+// figures to fd 3.
+const TIMED = 's=$EPOCHREALTIME; "$@"; st=$?; e=$EPOCHREALTIME; { echo "$st $s $e"; times; } >&3';
 const seconds = (t) => Number(/(\d+)m([\d.]+)s/.exec(t)[1]) * 60 + Number(/(\d+)m([\d.]+)s/.exec(t)[2]);
 function timed(name, args) {
-  const r = spawnSync('bash', ['-c', TIMED, 'bash', process.execPath, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], encoding: 'utf8' });
+  const r = spawnSync('bash', ['-c', TIMED, 'bash', process.execPath, ...args], { cwd: ROOT, input: '', stdio: ['pipe', 'pipe', 'pipe', 'pipe'], encoding: 'utf8' });
   const [status, start, end] = r.output[3].split('\n')[0].split(' ').map(Number);
   if (status !== 0 && status !== 1) throw new Error(`${name} exited ${status}: ${r.stderr}`);
   const [user, system] = r.output[3].split('\n')[2].split(' ').map(seconds);

@@ -63,7 +63,8 @@ for (const stage of STAGES) {
       js: [
         '"use strict";',
         // __rcaImport: the loader's import() (see bin-loader.cts); __rcaModuleUrl: the URL of a dist/ module.
-        'var __rcaModuleUrl = (p) => require("node:url").pathToFileURL(require("node:path").join(__dirname, "..", p)).href;',
+        'var __rcaDistUrl = require("node:url").pathToFileURL(require("node:path").join(__dirname, "..", "/")).href;',
+        'var __rcaModuleUrl = (p) => __rcaDistUrl + p;',
       ].join('\n'),
     },
     plugins: [binPlugin(stage)],

@@ -4,7 +4,7 @@
 // version or other V8 flags), means a normal compile; a build without the bundle runs dist/cli/main.js.
 // CommonJS, as are the bin/ wrappers (bin/package.json): an ES module entry costs Node's ESM loader
 // and node:fs/promises (with readline) before the first line of rca runs.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -46,11 +46,13 @@ export interface LoadedBundle {
 }
 
 /** The stage's bundle compiled (with its code cache, if asked and present) and evaluated as a
- *  CommonJS module; undefined when the build has no bundle. */
+ *  CommonJS module; undefined when the build has no bundle, or an older one than the tsc output
+ *  (a bare `tsc` after `npm run build`: tsc rewrites every file, main.js among them). */
 export function loadBundle(stageName: string, useCache: boolean): LoadedBundle | undefined {
   const file = bundleFile(stageName);
-  const source = readOptional(file);
-  if (!source) return undefined;
+  const built = statSync(file, { throwIfNoEntry: false });
+  if (!built || built.mtimeMs < statSync(join(__dirname, 'main.js')).mtimeMs) return undefined;
+  const source = readFileSync(file);
   const cachedData = useCache ? readOptional(cacheFile(stageName)) : undefined;
   const script = new Script(`(function (exports, require, module, __filename, __dirname, __rcaImport) {${source.toString('utf8')}\n})`, {
     filename: file,

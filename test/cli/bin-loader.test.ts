@@ -3,7 +3,7 @@
 // (what the other tests import, and what a build without the bundle runs): the same bytes on stdout
 // and stderr and the same exit status, with the cache, with a cache V8 refuses, and without a bundle.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -71,12 +71,20 @@ describe('bin/rca-<stage> from its bundle and code cache', () => {
   describe('in a copy of the package', () => {
     const copy = join(tmp, 'package');
     mkdirSync(copy);
-    for (const entry of ['bin', 'dist', 'data', 'package.json']) cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
+    for (const entry of ['bin', 'dist', 'data', 'package.json']) cpSync(join(ROOT, entry), join(copy, entry), { recursive: true, preserveTimestamps: true });
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
     const expected = viaModules('tag', [], SAMPLE);
 
     it('a damaged cache file: compiled from source, the same output', () => {
       writeFileSync(join(copy, 'dist/bin/rca-tag.cache'), 'not a code cache');
+      expect(run([join(copy, 'bin/rca-tag')], SAMPLE, copy)).toEqual(expected);
+    });
+
+    it('a bundle older than the tsc output (tsc run alone after a build): the ES modules of dist/', () => {
+      const later = new Date(Date.now() + 60_000);
+      utimesSync(join(copy, 'dist/cli/main.js'), later, later);
+      const probe = `process.stdout.write(String(require(${JSON.stringify(join(copy, 'dist/cli/bin-loader.cjs'))}).loadBundle('tag', true)))`;
+      expect(run(['-e', probe], '').stdout).toBe('undefined');
       expect(run([join(copy, 'bin/rca-tag')], SAMPLE, copy)).toEqual(expected);
     });
 
