@@ -5,7 +5,7 @@
 // starts by reading two files instead of resolving and compiling 25–75 ES modules.
 // bin/rca-<stage> loads it through dist/cli/bin-loader.js; without it, it imports dist/cli/main.js.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -13,7 +13,8 @@ import { build } from 'esbuild';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
 const OUT = join(DIST, 'bin');
-const STAGES = ['count-sections', 'flatten', 'generate', 'prompt', 'summarize', 'tag', 'validate'];
+// The stages are the bin/rca-<stage> wrappers.
+const STAGES = readdirSync(join(ROOT, 'bin')).filter((f) => f.startsWith('rca-')).map((f) => f.slice('rca-'.length)).sort();
 // Packages with no CommonJS entry are bundled in (a require() of them fails on Node 20 before 20.19);
 // every other package stays external and loads from node_modules when first needed.
 const BUNDLED_PACKAGES = new Set(['p-queue', 'p-timeout', 'eventemitter3']);
