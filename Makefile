@@ -12,7 +12,7 @@ all: build
 # dist/.built stands for the bins: every output below depends on it, so a new build remakes them
 # (and remaking is cheap: replies to unchanged prompts come from the response cache).
 BUILT := dist/.built
-SOURCES := $(shell find src -name '*.ts') tsconfig.json package.json
+SOURCES := $(shell find src -name '*.ts' -o -name '*.cts') scripts/bundle-bins.mjs tsconfig.json package.json
 # What rca-tag reads besides its input: the built-in lexicon and keyword lists.
 TAG_DATA := $(wildcard data/lexicon/* data/keywords/*)
 

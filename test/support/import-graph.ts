@@ -1,4 +1,4 @@
-// The import graph of src/: every relative specifier of every .ts file (static imports and
+// The import graph of src/: every relative specifier of every .ts (and .cts) file (static imports and
 // re-exports, `import type` included, and dynamic import()), resolved to the file it names. Read
 // with two regular expressions rather than a parser: the sources are formatted (each statement
 // starts a line), and the layers test holds what they find against a looser reading (any quoted
@@ -21,7 +21,7 @@ export function sourceFiles(srcDir: string): string[] {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) files.push(path);
+      else if (entry.name.endsWith('.ts') || entry.name.endsWith('.cts')) files.push(path);
     }
   };
   walk(srcDir);

@@ -1,0 +1,81 @@
+// Start-up of bin/rca-<stage>: the stage's one-file build (dist/bin/rca-<stage>.cjs, written by
+// scripts/bundle-bins.mjs from the tsc output) compiled with its V8 code cache, instead of resolving
+// and compiling its 25–75 ES modules one by one. A missing cache, or one V8 rejects (another Node
+// version or other V8 flags), means a normal compile; a build without the bundle runs dist/cli/main.js.
+// CommonJS, as are the bin/ wrappers (bin/package.json): an ES module entry costs Node's ESM loader
+// and node:fs/promises (with readline) before the first line of rca runs.
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+
+interface BinBundle {
+  runStageBin(stageName: string): Promise<void>;
+}
+
+type ModuleWrapper = (
+  exports: object,
+  require: NodeJS.Require,
+  module: { exports: object },
+  filename: string,
+  dirname: string,
+  importModule: (specifier: string) => Promise<unknown>,
+) => void;
+
+// The bundle's import() of what it leaves out (npm packages loaded on first use): a script compiled
+// from a code cache has lost V8's dynamic-import options, so import() there would fail.
+const importModule = (specifier: string): Promise<unknown> => import(specifier);
+
+const bundleFile = (stageName: string): string => join(__dirname, '..', 'bin', `rca-${stageName}.cjs`);
+const cacheFile = (stageName: string): string => join(__dirname, '..', 'bin', `rca-${stageName}.cache`);
+
+function readOptional(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+export interface LoadedBundle {
+  script: Script;
+  bundle: BinBundle;
+  /** true: V8 refused the cache (other version or flags) and compiled the source; undefined: no cache. */
+  cacheRejected: boolean | undefined;
+}
+
+/** The stage's bundle compiled (with its code cache, if asked and present) and evaluated as a
+ *  CommonJS module; undefined when the build has no bundle, or an older one than the tsc output
+ *  (a bare `tsc` after `npm run build`: tsc rewrites every file, main.js among them). */
+export function loadBundle(stageName: string, useCache: boolean): LoadedBundle | undefined {
+  const file = bundleFile(stageName);
+  const built = statSync(file, { throwIfNoEntry: false });
+  if (!built || built.mtimeMs < statSync(join(__dirname, 'main.js')).mtimeMs) return undefined;
+  const source = readFileSync(file);
+  const cachedData = useCache ? readOptional(cacheFile(stageName)) : undefined;
+  const script = new Script(`(function (exports, require, module, __filename, __dirname, __rcaImport) {${source.toString('utf8')}\n})`, {
+    filename: file,
+    ...(cachedData ? { cachedData } : {}),
+  });
+  const module = { exports: {} };
+  (script.runInThisContext() as ModuleWrapper)(module.exports, createRequire(file), module, file, dirname(file), importModule);
+  return { script, bundle: module.exports as BinBundle, cacheRejected: script.cachedDataRejected };
+}
+
+/** Entry point of `bin/rca-<stage>`. */
+export async function runStageBin(stageName: string): Promise<void> {
+  const loaded = loadBundle(stageName, true);
+  if (loaded) return loaded.bundle.runStageBin(stageName);
+  const main = await import('./main.js');
+  return main.runStageBin(stageName);
+}
+
+/** Build time (scripts/code-cache-run.mjs): run the bundle without a cache and, at exit, write the
+ *  code cache of everything the run compiled. */
+export function writeCodeCache(stageName: string): void {
+  const loaded = loadBundle(stageName, false);
+  if (!loaded) throw new Error(`no ${bundleFile(stageName)}: run scripts/bundle-bins.mjs`);
+  process.on('exit', () => writeFileSync(cacheFile(stageName), loaded.script.createCachedData()));
+  void loaded.bundle.runStageBin(stageName);
+}
