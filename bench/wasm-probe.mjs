@@ -176,3 +176,17 @@ for (let round = 0; round < Number(values.rounds); round++) {
   const tcopy = bench('', () => { let n = 0; for (const t of texts) n += wasm.bytes.ucs2Write(t.toLowerCase(), x.inputPtr()); return n; });
   console.log(`tokenizer alone (CPU ms, median of 5): JS ${tjs.toFixed(0)}, wasm ${tw.toFixed(0)} (${(tjs / tw).toFixed(2)}x), of which toLowerCase + copy in ${tcopy.toFixed(0)}`);
 }
+// The scan alone: tokenizer + scan per text, less the tokenizer alone, on each path; matches go
+// to a handler that only counts them.
+{
+  const { buildPhraseLists } = await import(`${dist}/tagging/phrase-matcher.js`);
+  const jsMatcher = buildPhraseLists(lists);
+  const js = new TokenBuffer(), wasm = new WasmTokens();
+  let found = 0;
+  const count = () => { found++; };
+  const jsBoth = bench('', () => { for (const t of texts) jsMatcher.scan(js.load(t), count); return found; });
+  const jsTok = bench('', () => { let n = 0; for (const t of texts) n += js.load(t).count; return n; });
+  const wBoth = bench('', () => { for (const t of texts) wasmScan.scan(wasm.load(t), count); return found; });
+  const wTok = bench('', () => { let n = 0; for (const t of texts) n += wasm.load(t).count; return n; });
+  console.log(`tokenizer + scan (CPU ms, median of 5): JS ${jsBoth.toFixed(0)}, wasm ${wBoth.toFixed(0)} (${(jsBoth / wBoth).toFixed(2)}x); the scan alone: JS ${(jsBoth - jsTok).toFixed(0)}, wasm ${(wBoth - wTok).toFixed(0)} (${((jsBoth - jsTok) / (wBoth - wTok)).toFixed(2)}x)`);
+}
