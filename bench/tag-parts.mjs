@@ -29,6 +29,8 @@ const { ContextBuilder } = await load('tagging/context.js');
 const { Tagger } = await load('transforms/tag.js');
 const { NerSeeder } = await load('tagging/tag-record.js');
 const { nerSeedJson } = await load('tagging/seed-json.js');
+const { labelSpans, negationScopesOfTokens, ScopeIndex } = await load('tagging/negation.js');
+const { buildPhraseLists, TokenBuffer } = await load('tagging/phrase-matcher.js');
 
 const readData = (rel) => readFileSync(join(ROOT, 'data', rel), 'utf8');
 const builtin = buildGazetteer(parseLexiconCsv(readData('lexicon/rca-default.csv'), 'builtin'));
@@ -46,6 +48,53 @@ const records = lines.map((line) => JSON.parse(line));
 const texts = records.map((r) => (typeof r.text === 'string' ? r.text : typeof r.raw_text === 'string' ? r.raw_text : ''));
 const corpusMB = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0) / 2 ** 20;
 const textMB = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0) / 2 ** 20;
+
+const stepTokens = new TokenBuffer();
+const stepMatcher = buildPhraseLists([builtin.phraseList, ...keywords.phraseLists]);
+/** NerSeeder.seed up to step `upTo` (see the NER steps parts); returns a count of what was found. */
+function nerSteps(upTo) {
+  let n = 0;
+  for (const text of texts) {
+    const tokens = stepTokens.load(text);
+    n += tokens.count;
+    if (upTo < 1.5) continue;
+    const scopes = negationScopesOfTokens(tokens);
+    n += scopes.length;
+    if (upTo < 2) continue;
+    const labels = labelSpans(text);
+    const marks = scopes.length === 0 && labels.length === 0 ? null : new ScopeIndex(scopes, labels);
+    if (upTo < 2.5) continue;
+    if (upTo < 3) {
+      stepMatcher.scan(tokens, () => n++);
+      continue;
+    }
+    const extras = { negated: [], places: [] };
+    const lexicalScan = builtin.begin(tokens, marks, extras);
+    const keywordScan = keywords.begin(tokens, marks);
+    stepMatcher.scan(tokens, (list, start, end, payloads, first, last) => {
+      if (list === 0) lexicalScan.onMatch(start, end, payloads, first, last);
+      else keywordScan.onMatch(list - 1, start, end, payloads, first, last);
+    });
+    const lexical = lexicalScan.finish();
+    const kw = keywordScan.finish();
+    n += lexical.components.length + kw.locations.length;
+    if (upTo < 4) continue;
+    const patterns = extractPatterns(text, tokens);
+    n += patterns.measurements.length;
+    if (upTo < 5) continue;
+    // Key order as NerSeeder builds it (the lexicon's places, which it adds to locations, aside).
+    const seed = {
+      systems: lexical.systems, equipment_ids: patterns.equipment_ids, components: lexical.components,
+      mechanisms: lexical.mechanisms, outcomes: lexical.outcomes, surveillance_actions: lexical.surveillance_actions,
+      maintenance_actions: lexical.maintenance_actions, properties: lexical.properties, tools: lexical.tools,
+      fm_ids: patterns.fm_ids, doc_refs: patterns.doc_refs, alarm_ids: patterns.alarm_ids, measurements: patterns.measurements,
+      temporal_refs: patterns.temporal_refs, temporal_relations: kw.temporal_relations, temporal_qualifiers: kw.temporal_qualifiers,
+      locations: kw.locations, conjectures: kw.conjectures, negated: extras.negated,
+    };
+    n += nerSeedJson(seed).length;
+  }
+  return n;
+}
 
 const newTagger = (gazetteer) => new Tagger({ docTypeMode: 'auto', authority: null, gazetteer, keywords });
 
@@ -66,6 +115,15 @@ const parts = {
     const seeder = new NerSeeder(builtin, keywords);
     return texts.reduce((n, t) => n + nerSeedJson(seeder.seed(t)).length, 0);
   },
+  // The same NER built up step by step (built-in lexicon), as NerSeeder.seed does it: each step's
+  // cost is its row less the one before.
+  'NER steps: 1 tokenizer': () => nerSteps(1),
+  'NER steps: 2a + negation scopes': () => nerSteps(1.5),
+  'NER steps: 2 + heading labels': () => nerSteps(2),
+  'NER steps: 3a + one phrase scan, matches only counted': () => nerSteps(2.5),
+  'NER steps: 3 + one phrase scan with the gazetteer and keyword handlers': () => nerSteps(3),
+  'NER steps: 4 + pattern extractors': () => nerSteps(4),
+  'NER steps: 5 + seed JSON': () => nerSteps(5),
   'Tagger.process (reference, no parse)': () => {
     const tagger = newTagger(reference);
     return records.reduce((n, r, k) => n + tagger.process(r, { raw: lines[k] }).records.length, 0);

@@ -29,7 +29,8 @@ export interface Gazetteer {
 
 /** One scan of the gazetteer's phrase list: its matches in text order, then the lists they make. */
 export interface GazetteerScan {
-  onMatch(start: number, end: number, routes: readonly number[], first: number, last: number): void;
+  /** `phrase`: as the shared matcher's ListMatchHandler gives it (-1 when unknown). */
+  onMatch(start: number, end: number, routes: readonly number[], first: number, last: number, phrase?: number): void;
   finish(): Record<LexiconField, string[]>;
 }
 
@@ -118,13 +119,16 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
     const lists: string[][] = [[], [], [], [], [], [], [], []];
     const ruledOut: Array<{ field: number; mention: NegatedMention }> = [];
     // Lowercased surface -> bit set of the fields it was added to (first-seen order, one item per
-    // field and case-insensitive surface). Created on the first routed match only.
-    let seen: Map<string, number> | null = null;
+    // field and case-insensitive surface). Created on the first routed match only. Keyed by
+    // tokens.surfaceKey where it gives one (a small integer: no string built, lowercased or hashed
+    // for a repeat), else by the lowercased surface itself; one surface always gets the same kind
+    // of key, so the two never stand for the same surface.
+    let seen: Map<string | number, number> | null = null;
     const place = (surface: string): void => {
       const key = surface.toLowerCase();
       if (!extras.places.some((p) => p.toLowerCase() === key)) extras.places.push(surface);
     };
-    const onMatch = (start: number, end: number, routes: readonly Route[], first: number, last: number): void => {
+    const onMatch = (start: number, end: number, routes: readonly Route[], first: number, last: number, phrase = -1): void => {
       // The fields of this match as a bit set: the checks below clear bits, nothing is allocated.
       let fields = 0;
       for (const route of routes) {
@@ -156,10 +160,19 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
       }
       if ((fields & ACTIONS_MASK) !== 0 && nextWordIn(tokens, last, PURPOSE_HASHES, PURPOSE_WORDS) !== null) fields &= ~ACTIONS_MASK;
       if (fields === 0) return;
-      const surface = tokens.surface(first, last);
-      const key = surface.toLowerCase();
+      const numberKey = tokens.surfaceKey(first, last, phrase);
+      let surface: string | null = null;
+      let key: string | number = numberKey;
+      if (numberKey < 0) {
+        surface = tokens.surface(first, last);
+        key = surface.toLowerCase();
+      }
       seen ??= new Map();
-      let kept = seen.get(key) ?? 0;
+      const before = seen.get(key) ?? 0;
+      // A repeat adds nothing (a third of all matches): then the map is not written again.
+      if ((fields & ~before) === 0) return;
+      surface ??= tokens.surface(first, last);
+      let kept = before;
       for (let field = 0; field < LEXICON_FIELDS.length; field++) {
         const bit = 1 << field;
         if ((fields & bit) === 0 || (kept & bit) !== 0) continue;

@@ -150,6 +150,26 @@ export class TokenBuffer {
     return text.slice(starts[first], ends[last]);
   }
 
+  /**
+   * A number that stands for surface(first, last).toLowerCase() among the matches of one phrase
+   * (`phrase`, as ListMatchHandler gives it), or -1 where none is given: then compare the strings.
+   * The phrase fixes the lowercased words, so what remains is each gap between them, nothing or
+   * whitespace (which surface collapses to one space): one bit per gap. Only where every word
+   * token is ASCII (asciiWords): then lowercasing the surface is lowercasing its tokens one by one,
+   * as the phrase's words were (no "İ", no final sigma). A hyphen-joined gap, more than 8 gaps or
+   * a large phrase number give -1.
+   */
+  surfaceKey(first: number, last: number, phrase: number): number {
+    if (phrase < 0 || phrase >= 1 << 21 || last - first > 8 || !this.asciiWords) return -1;
+    const { starts, ends, joined } = this;
+    let gaps = 1;
+    for (let k = first; k < last; k++) {
+      if (joined[k] === 1) return -1;
+      gaps = (gaps << 1) | (starts[k + 1]! > ends[k]! ? 1 : 0);
+    }
+    return phrase * 512 + gaps;
+  }
+
   private grow(minimum: number): void {
     let size = this.starts.length;
     while (size < minimum) size *= 2;
@@ -192,8 +212,13 @@ export interface PhraseList<P> {
   onDuplicate?: DuplicatePolicy;
 }
 
-/** `list` is the index of the phrase list the match belongs to. */
-export type ListMatchHandler<P> = (list: number, start: number, end: number, payloads: readonly P[], first: number, last: number) => void;
+/**
+ * `list` is the index of the phrase list the match belongs to. `phrase` names the matched phrase
+ * of that list: the same number for every match of the same words (compared case-insensitively),
+ * a different one for different words; -1 where the list has case-sensitive phrases ending there
+ * (then the payloads may depend on the case, and the words alone do not name them).
+ */
+export type ListMatchHandler<P> = (list: number, start: number, end: number, payloads: readonly P[], first: number, last: number, phrase: number) => void;
 
 /**
  * Several phrase lists matched in one pass: each list keeps its own longest, non-overlapping
@@ -371,6 +396,7 @@ export function buildPhraseLists<P>(lists: readonly PhraseList<P>[]): PhraseList
   const nextStart = new Int32Array(listCount);
   const bestLast = new Int32Array(listCount);
   const bestPayloads: (readonly P[] | null)[] = new Array<null>(listCount).fill(null);
+  const bestPhrase = new Int32Array(listCount);
 
   function scan(tokens: TokenBuffer, onMatch: ListMatchHandler<P>): void {
     const { count, starts, ends, hashes, joined, lower } = tokens;
@@ -401,6 +427,7 @@ export function buildPhraseLists<P>(lists: readonly PhraseList<P>[]): PhraseList
             if (payloads === null) continue;
             bestLast[list] = j;
             bestPayloads[list] = payloads;
+            bestPhrase[list] = child.exact[list] === null ? child.id * listCount + list : -1;
             found |= 1 << list;
           }
         }
@@ -410,7 +437,7 @@ export function buildPhraseLists<P>(lists: readonly PhraseList<P>[]): PhraseList
       for (let list = 0; found !== 0; list++, found >>>= 1) {
         if ((found & 1) === 0) continue;
         const last = bestLast[list]!;
-        onMatch(list, starts[i]!, ends[last]!, bestPayloads[list]!, i, last);
+        onMatch(list, starts[i]!, ends[last]!, bestPayloads[list]!, i, last, bestPhrase[list]!);
         nextStart[list] = last + 1;
         if (last + 1 > blockedUntil) blockedUntil = last + 1;
       }

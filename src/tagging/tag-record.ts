@@ -35,8 +35,8 @@ export class NerSeeder {
     const extras = { negated: [] as NegatedMention[], places: [] as string[] };
     const lexicalScan = this.gazetteer.begin(tokens, marks, extras);
     const keywordScan = this.keywords.begin(tokens, marks);
-    this.matcher.scan(tokens, (list, start, end, payloads, first, last) => {
-      if (list === 0) lexicalScan.onMatch(start, end, payloads as readonly number[], first, last);
+    this.matcher.scan(tokens, (list, start, end, payloads, first, last, phrase) => {
+      if (list === 0) lexicalScan.onMatch(start, end, payloads as readonly number[], first, last, phrase);
       else keywordScan.onMatch(list - 1, start, end, payloads as readonly string[], first, last);
     });
     const lexical = lexicalScan.finish();

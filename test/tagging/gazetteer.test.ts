@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LEXICON_FIELDS, type LexiconField } from '../../src/contracts/vocabulary.js';
 import { buildGazetteer } from '../../src/tagging/gazetteer.js';
 import { parseLexiconCsv } from '../../src/tagging/lexicon.js';
-import { buildPhraseMatcher } from '../../src/tagging/phrase-matcher.js';
+import { buildPhraseLists, buildPhraseMatcher, TokenBuffer } from '../../src/tagging/phrase-matcher.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 const chunkText = (chunkId: string): string => {
@@ -121,6 +121,51 @@ describe('buildGazetteer: matching', () => {
         }
       }),
     );
+  });
+});
+
+describe('buildGazetteer: the shared scan with phrase numbers', () => {
+  // The tag stage's scan hands the gazetteer each match's phrase number, which keys its per-record
+  // repeat test without building the lowercased surface; its own matchTokens does not. Both must
+  // give the same lists, whatever the case, gaps, compounds and non-ASCII letters.
+  const words = ['pump', 'PUMP', 'Pump', 'valve', 'motor', 'operated', 'loss', 'of', 'flow', 'o', 'ring', 'I', '&', 'C', 'RHR', 'rhr', 'x', 'steel', 'AFW', 'afw', 'İ', 'Σ', 'é'];
+  const separators = [' ', '  ', '\t', '\n', '-', '\u2010', ', ', '.', ''];
+  const texts = fc
+    .array(fc.tuple(fc.constantFrom(...words), fc.constantFrom(...separators)), { maxLength: 40 })
+    .map((parts) => parts.map(([word, separator]) => word + separator).join(''));
+
+  it('gives the lists matchTokens gives', () => {
+    const matcher = buildPhraseLists([small.phraseList]);
+    fc.assert(
+      fc.property(texts, (text) => {
+        const tokens = new TokenBuffer().load(text);
+        const scan = small.begin(tokens);
+        matcher.scan(tokens, (_list, start, end, routes, first, last, phrase) => scan.onMatch(start, end, routes, first, last, phrase));
+        expect(scan.finish()).toEqual(small.matchTokens(new TokenBuffer().load(text)));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('tells apart surfaces that differ only in their gaps ("I&C" and "I & C", "o-ring" and "o ring")', () => {
+    const matcher = buildPhraseLists([small.phraseList]);
+    const pieces = fc.constantFrom('o', 'ring', 'O', 'RING', 'I', '&', 'C', 'c', 'pump', ' ', '  ', '\t', '-', '\u2011', ' valve ');
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 24 }), (parts) => {
+        const text = parts.join('');
+        const tokens = new TokenBuffer().load(text);
+        const scan = small.begin(tokens);
+        matcher.scan(tokens, (_list, start, end, routes, first, last, phrase) => scan.onMatch(start, end, routes, first, last, phrase));
+        expect(scan.finish()).toEqual(small.matchTokens(new TokenBuffer().load(text)));
+      }),
+      { numRuns: 2000 },
+    );
+    const tokens = new TokenBuffer().load('I&C, I & C, i&c; o-ring, o ring, O-RING');
+    const scan = small.begin(tokens);
+    matcher.scan(tokens, (_list, start, end, routes, first, last, phrase) => scan.onMatch(start, end, routes, first, last, phrase));
+    const lists = scan.finish();
+    expect(Object.values(lists).flat()).toEqual(expect.arrayContaining(['I&C', 'I & C', 'o-ring', 'o ring']));
+    expect(Object.values(lists).flat().filter((item) => item.toLowerCase() === 'o-ring' || item.toLowerCase() === 'i&c')).toHaveLength(2);
   });
 });
 

@@ -114,3 +114,64 @@ describe('TokenBuffer.surface', () => {
     );
   });
 });
+
+describe('phrase numbers and TokenBuffer.surfaceKey', () => {
+  // Texts with case, gaps, compounds and the characters whose lowercase is not one ASCII letter.
+  const KEY_WORDS = [...WORDS, 'İ', 'ΟΔΟΣ', 'Σ', '\u212a', 'i', 'I'];
+  const keyText = fc
+    .array(fc.tuple(fc.constantFrom(...KEY_WORDS), fc.constantFrom(...SEPARATORS)), { maxLength: 30 })
+    .map((parts) => parts.map(([word, separator]) => word + separator).join(''));
+  type Seen = { list: number; phrase: number; key: number; words: string; lowered: string };
+  const scanned = (lists: { specs: PhraseSpec<string>[]; onDuplicate: DuplicatePolicy }[], input: string): Seen[] => {
+    const tokens = new TokenBuffer().load(input);
+    const seen: Seen[] = [];
+    buildPhraseLists(lists).scan(tokens, (list, _start, _end, _payloads, first, last, phrase) => {
+      const words = Array.from({ length: last - first + 1 }, (_, k) => tokens.lower.slice(tokens.starts[first + k], tokens.ends[first + k])).join(' ');
+      seen.push({ list, phrase, key: tokens.surfaceKey(first, last, phrase), words, lowered: tokens.surface(first, last).toLowerCase() });
+    });
+    return seen;
+  };
+
+  it('a phrase number names the lowercased words of its list, or is -1 where the list has case-sensitive phrases there', () => {
+    fc.assert(
+      fc.property(fc.array(list, { minLength: 1, maxLength: 4 }), keyText, (lists, input) => {
+        const byPhrase = new Map<number, string>();
+        const byWords = new Map<string, number>();
+        for (const { list: l, phrase, words } of scanned(lists, input)) {
+          if (phrase < 0) continue;
+          expect(byPhrase.get(phrase) ?? `${l}:${words}`).toBe(`${l}:${words}`);
+          expect(byWords.get(`${l}:${words}`) ?? phrase).toBe(phrase);
+          byPhrase.set(phrase, `${l}:${words}`);
+          byWords.set(`${l}:${words}`, phrase);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('equal keys of one list are equal lowercased surfaces, and back; -1 unless every word token is ASCII', () => {
+    fc.assert(
+      fc.property(fc.array(list, { minLength: 1, maxLength: 4 }), keyText, (lists, input) => {
+        const ascii = new TokenBuffer().load(input).asciiWords;
+        const keyOf = new Map<string, number>();
+        const surfaceOf = new Map<string, string>();
+        for (const { list: l, key, lowered } of scanned(lists, input)) {
+          if (!ascii) expect(key).toBe(-1);
+          if (key < 0) continue;
+          expect(surfaceOf.get(`${l}:${key}`) ?? lowered).toBe(lowered);
+          expect(keyOf.get(`${l}:${lowered}`) ?? key).toBe(key);
+          surfaceOf.set(`${l}:${key}`, lowered);
+          keyOf.set(`${l}:${lowered}`, key);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('is -1 without a phrase number, and for hyphen-joined gaps', () => {
+    const tokens = new TokenBuffer().load('o-ring pump  seal');
+    expect(tokens.surfaceKey(0, 1, -1)).toBe(-1);
+    expect(tokens.surfaceKey(0, 1, 7)).toBe(-1);
+    expect(tokens.surfaceKey(2, 3, 7)).toBe(7 * 512 + 0b11);
+  });
+});
