@@ -1,12 +1,13 @@
 import { AppendedJson, appendMembers, defineStage, hasLargeString, RawJson, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
-import { readTaggedChunk } from '../views/kinds/chunk-records.js';
-import { buildPrompt, promptHead, promptShared, promptTail } from '../views/prompt-text.js';
+import { readTaggedChunk, seedKeysOf } from '../views/kinds/chunk-records.js';
+import { buildPrompt, jsonEscaped as escaped, promptHead, promptSharedEscaped, promptTail, type EscapedParts } from '../views/prompt-text.js';
+import { canonicalMembers, type CanonicalMembers } from '../runtime/json-spans.js';
 import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import type { DocType } from '../contracts/vocabulary.js';
 import type { TextCut } from '../views/text-cut.js';
 import { asUsage } from '../runtime/exit-codes.js';
 import { parseViewList, ViewListError } from '../views/view-types.js';
-import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
+import { NER_SEED_KEYS, VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 
 export default defineStage({
   name: 'prompt',
@@ -43,10 +44,26 @@ without text, is rejected (NOT_TAGGED, BAD_CONTEXT, BAD_NER_SEED, NO_TEXT).`,
   },
 });
 
-/** The text of a JSON string without its quotes. */
-function escaped(text: string): string {
-  const json = JSON.stringify(text);
-  return json.slice(1, json.length - 1);
+/**
+ * What a canonical line (canonicalMembers) holds ready: the text's escaped form where the text is
+ * the record's `text` (chunkTextOf's first choice), and the seed's JSON where its keys are in
+ * seedJson's order (the 18, then `negated`, which seedJson leaves out and the line ends with).
+ */
+function knownParts(raw: string, line: CanonicalMembers, record: JsonObject, nerSeed: NerSeed): EscapedParts {
+  const known: EscapedParts = {};
+  const t = line.keys.indexOf('text');
+  if (t >= 0 && typeof record.text === 'string') known.text = raw.slice(line.starts[t]! + 1, line.ends[t]! - 1);
+  const s = line.keys.indexOf('ner_seed');
+  const keys = s < 0 ? null : seedKeysOf(nerSeed);
+  if (keys !== null) {
+    const seed = raw.slice(line.starts[s]!, line.ends[s]!);
+    if (keys.length === NER_SEED_KEYS.length) known.seedJson = seed;
+    else {
+      const negated = `,"negated":${JSON.stringify(nerSeed.negated)}}`;
+      if (seed.endsWith(negated)) known.seedJson = seed.slice(0, seed.length - negated.length) + '}';
+    }
+  }
+  return known;
 }
 
 const MARKER = /\\"@rca-slot:([^@]*)@\\"/g;
@@ -102,23 +119,24 @@ class Prompter {
     if (Object.hasOwn(record, 'prompts') || Object.hasOwn(record, 'prompt_truncation') || hasLargeString(record)) {
       return { records: [this.rebuilt(record, context, nerSeed, text)] };
     }
+    // The line as read is kept only where it is what JSON.stringify would write (no spacing,
+    // escapes or number forms of another writer, no keys reordered): the output is then the same.
+    // Where the scan proves that, the seed's JSON and the text's escaped form are slices of it.
+    const line = meta === undefined ? null : canonicalMembers(meta.raw);
+    const known = line === null ? {} : knownParts(meta!.raw, line, record, nerSeed);
     // The two new keys go last, so the record's JSON is its own JSON with them appended; each
     // prompt is head \n shared \n tail, and a JSON string of a concatenation is the concatenation
     // of the escaped parts (a newline between them is never half of a surrogate pair). The shared
     // part, most of each prompt, is escaped once for all views.
-    const { shared, truncated } = promptShared(context, nerSeed, text, { maxChars: this.maxChars });
-    const middle = escaped(shared);
+    const { shared: middle, truncated } = promptSharedEscaped(context, nerSeed, text, { maxChars: this.maxChars }, known);
     let members = '"prompts":{';
     for (let i = 0; i < this.views.length; i++) {
       const view = this.views[i]!;
       members += `${i === 0 ? '' : ','}"${view}":"${this.head(context.doc_type, view)}\\n${middle}\\n${this.tail(view, context)}"`;
     }
     members += `},"prompt_truncation":${JSON.stringify(truncated)}`;
-    // The line as read is kept only where it is what JSON.stringify would write (no spacing,
-    // escapes or number forms of another writer, no keys reordered): the output is then the same.
-    const json = JSON.stringify(record);
-    if (meta !== undefined && json === meta.raw) return { records: [new AppendedJson(meta.raw, members, meta.bytes)] };
-    return { records: [new RawJson(appendMembers(json, members))] };
+    if (line !== null || (meta !== undefined && JSON.stringify(record) === meta.raw)) return { records: [new AppendedJson(meta!.raw, members, meta!.bytes)] };
+    return { records: [new RawJson(appendMembers(JSON.stringify(record), members))] };
   }
 
   /** The record with its prompts in place of the fields of the same names (they keep their place). */

@@ -64,19 +64,45 @@ export function promptHead(docType: DocType, view: ViewType): string {
 /** The CONTEXT lines, the NER seed, what is ruled out, the chunk text and the OUTPUT heading. */
 export function promptShared(context: ChunkContext, nerSeed: NerSeed, text: string, options: PromptOptions = {}): { shared: string; truncated: TextCut | null } {
   const { text: chunkText, cut } = cutText(text, options.maxChars);
-  const shared = [
-    ...CONTEXT_KEYS.map((key) => `${key}: ${contextValue(context[key])}`),
-    '',
-    'NER_SEED (may include items not present; include only if supported by CHUNK_TEXT):',
-    seedJson(nerSeed),
-    ...ruledOutLines(nerSeed),
-    '',
-    'CHUNK_TEXT:',
-    chunkText,
-    '',
-    'OUTPUT JSON (exact keys/types):',
-  ].join('\n');
-  return { shared, truncated: cut };
+  return { shared: sharedLines(contextLines(context), seedJson(nerSeed), ruledOutLines(nerSeed), chunkText).join('\n'), truncated: cut };
+}
+
+/** Parts of promptShared a caller has already, as they are escaped inside a JSON string. */
+export interface EscapedParts {
+  /** seedJson(nerSeed), not escaped (e.g. a slice of the input line holding the seed). */
+  seedJson?: string;
+  /** The whole chunk text escaped (jsonEscaped(text)); used where the text is not cut. */
+  text?: string;
+}
+
+/**
+ * jsonEscaped(promptShared(…).shared), made from escaped parts: the JSON string of lines joined by
+ * newlines is their escaped texts joined by `\n` (a newline is never half of a surrogate pair, and
+ * the fixed lines need no escaping).
+ */
+export function promptSharedEscaped(context: ChunkContext, nerSeed: NerSeed, text: string, options: PromptOptions, known: EscapedParts): { shared: string; truncated: TextCut | null } {
+  const { text: chunkText, cut } = cutText(text, options.maxChars);
+  const escapedText = cut === null && known.text !== undefined ? known.text : jsonEscaped(chunkText);
+  const lines = sharedLines(contextLines(context).map(jsonEscaped), jsonEscaped(known.seedJson ?? seedJson(nerSeed)), ruledOutLines(nerSeed).map(jsonEscaped), escapedText);
+  return { shared: lines.join('\\n'), truncated: cut };
+}
+
+/** The text of a JSON string without its quotes. */
+export function jsonEscaped(text: string): string {
+  const json = JSON.stringify(text);
+  return json.slice(1, json.length - 1);
+}
+
+export const NER_SEED_HEADING = 'NER_SEED (may include items not present; include only if supported by CHUNK_TEXT):';
+export const RULED_OUT_HEADING = 'RULED_OUT (CHUNK_TEXT says these did not occur or were excluded; never list them as symptoms, outcomes or mechanisms):';
+
+/** The shared middle's lines around its four variable parts (the fixed ones are the same escaped). */
+function sharedLines(context: string[], seed: string, ruledOut: string[], chunkText: string): string[] {
+  return [...context, '', NER_SEED_HEADING, seed, ...ruledOut, '', 'CHUNK_TEXT:', chunkText, '', 'OUTPUT JSON (exact keys/types):'];
+}
+
+function contextLines(context: ChunkContext): string[] {
+  return CONTEXT_KEYS.map((key) => `${key}: ${contextValue(context[key])}`);
 }
 
 /** The empty output JSON of the view, with the trusted citations. */
@@ -101,7 +127,7 @@ function ruledOutLines(seed: NerSeed): string[] {
   if (negated.length === 0) return [];
   return [
     '',
-    'RULED_OUT (CHUNK_TEXT says these did not occur or were excluded; never list them as symptoms, outcomes or mechanisms):',
+    RULED_OUT_HEADING,
     ...negated.map((m) => `- ${contextValue(m.text)} (${contextValue(m.kind)}; cue: ${JSON.stringify(m.cue.replace(NEWLINES_RE, ' '))})`),
   ];
 }

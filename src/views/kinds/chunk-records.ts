@@ -5,6 +5,7 @@
 import type { ChunkContext, NerSeed } from '../../contracts/chunk.js';
 import { isPlainObject, type JsonObject } from '../../contracts/json.js';
 import { checkerFor } from '../../contracts/checkers.js';
+import { AUTHORITY_LEVELS, DOC_TYPES, NER_SEED_KEYS } from '../../contracts/vocabulary.js';
 import { chunkTextOf } from '../../tagging/chunk-fields.js';
 import { negatedMentions } from '../claims.js';
 import { GroundingText } from '../grounding.js';
@@ -24,14 +25,80 @@ export function readTaggedChunk(record: JsonObject): ReadResult<TaggedChunk> {
   if (record.context === undefined || record.ner_seed === undefined) {
     return { ok: false, code: 'NOT_TAGGED', message: `record has no ${record.context === undefined ? 'context' : 'ner_seed'} (run rca-tag first)` };
   }
-  const badContext = checkerFor('chunk_context')(record.context, 'context');
+  // The quick checks accept only what the contracts' checkers accept; whatever they do not accept
+  // goes to the checker, whose verdict and message stand.
+  const badContext = isTaggedContext(record.context) ? null : checkerFor('chunk_context')(record.context, 'context');
   if (badContext !== null) return { ok: false, code: 'BAD_CONTEXT', message: badContext };
-  const badSeed = checkerFor('ner_seed')(record.ner_seed, 'ner_seed');
+  const badSeed = seedKeysOf(record.ner_seed) !== null ? null : checkerFor('ner_seed')(record.ner_seed, 'ner_seed');
   if (badSeed !== null) return { ok: false, code: 'BAD_NER_SEED', message: badSeed };
   const text = chunkTextOf(record) ?? '';
   if (text.trim() === '') return { ok: false, code: 'NO_TEXT', message: 'record has no chunk text to prompt with' };
   // The checkers hold these to the contracts' JSON Schemas, which are the zod types' own.
   return { ok: true, value: { context: record.context as ChunkContext, nerSeed: record.ner_seed as NerSeed, text } };
+}
+
+const CONTEXT_KEYS = ['doc_id', 'doc_type', 'chunk_id', 'section_path', 'page_start', 'page_end', 'authority_level', 'section_role'] as const;
+const SEED_KEYS_NEGATED: readonly string[] = [...NER_SEED_KEYS, 'negated'];
+const SEED_ITEM_KEYS: Readonly<Record<string, readonly string[]>> = {
+  measurements: ['value', 'unit', 'text'],
+  temporal_relations: ['text', 'sub_label'],
+  locations: ['text', 'sub_label'],
+  negated: ['text', 'kind', 'cue'],
+};
+
+/** Own keys exactly `keys`, in that order (own: a key read below is then never an inherited one). */
+function hasKeys(value: JsonObject, keys: readonly string[]): boolean {
+  const own = Object.keys(value);
+  if (own.length !== keys.length) return false;
+  for (let i = 0; i < own.length; i++) if (own[i] !== keys[i]) return false;
+  return true;
+}
+
+function isPage(value: unknown): boolean {
+  return value === null || (typeof value === 'number' && Number.isSafeInteger(value));
+}
+
+/**
+ * A context as rca-tag writes it (the contract's keys in its order, each of its type): the
+ * chunk_context checker accepts every such value. False is no verdict: the checker decides.
+ */
+export function isTaggedContext(value: unknown): boolean {
+  if (!isPlainObject(value) || !hasKeys(value, CONTEXT_KEYS)) return false;
+  return (
+    typeof value.doc_id === 'string' &&
+    (DOC_TYPES as readonly unknown[]).includes(value.doc_type) &&
+    typeof value.chunk_id === 'string' &&
+    typeof value.section_path === 'string' &&
+    isPage(value.page_start) &&
+    isPage(value.page_end) &&
+    (AUTHORITY_LEVELS as readonly unknown[]).includes(value.authority_level) &&
+    typeof value.section_role === 'string'
+  );
+}
+
+/**
+ * The keys of a seed as rca-tag writes it — NER_SEED_KEYS in order, then `negated` or not; lists
+ * of strings, or of objects with exactly their contract's string fields in order — else null.
+ * The ner_seed checker accepts every seed this names the keys of; null is no verdict.
+ */
+export function seedKeysOf(value: unknown): readonly string[] | null {
+  if (!isPlainObject(value)) return null;
+  const keys = hasKeys(value, SEED_KEYS_NEGATED) ? SEED_KEYS_NEGATED : hasKeys(value, NER_SEED_KEYS) ? NER_SEED_KEYS : null;
+  if (keys === null) return null;
+  for (const key of keys) {
+    const list = value[key];
+    if (!Array.isArray(list)) return null;
+    const itemKeys = SEED_ITEM_KEYS[key];
+    for (const item of list) {
+      if (itemKeys === undefined) {
+        if (typeof item !== 'string') return null;
+        continue;
+      }
+      if (!isPlainObject(item) || !hasKeys(item, itemKeys)) return null;
+      for (const k of itemKeys) if (typeof item[k] !== 'string') return null;
+    }
+  }
+  return keys;
 }
 
 // Chunks need nothing from one another: a record's input is what was read.
