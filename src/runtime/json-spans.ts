@@ -186,3 +186,19 @@ function isControlEscape(line: string, at: number): boolean {
   const code = (hi - DIGIT_0) * 16 + low;
   return code !== 0x08 && code !== 0x09 && code !== 0x0a && code !== 0x0c && code !== 0x0d;
 }
+
+/**
+ * The end (one past the closing quote) of the string whose opening quote is at `i`, in a line
+ * canonicalMembers accepted (its escapes are known to be well formed: a quote ends the string
+ * when an even number of backslashes precede it).
+ */
+export function stringEndIn(line: string, i: number): number {
+  for (let from = i + 1; ; ) {
+    const quote = line.indexOf('"', from);
+    if (quote < 0) return -1;
+    let k = quote - 1;
+    while (k > i && line.charCodeAt(k) === BACKSLASH) k--;
+    if ((quote - 1 - k) % 2 === 0) return quote + 1;
+    from = quote + 1;
+  }
+}

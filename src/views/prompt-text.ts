@@ -1,7 +1,7 @@
 // The prompt for one chunk and one view (DESIGN.md §4 layout): the common contract, a TASK
 // paragraph for the doc type and view (the view kind's task), the CONTEXT lines, the NER seed, the chunk text and the
 // output skeleton. Byte-deterministic: the same inputs always give the same prompt.
-import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
+import type { ChunkContext, NegatedMention, NerSeed } from '../contracts/chunk.js';
 import { jsonSchemaFor } from '../contracts/checkers.js';
 import { NER_SEED_KEYS, type DocType } from '../contracts/vocabulary.js';
 import { cutText, type TextCut } from './text-cut.js';
@@ -64,7 +64,7 @@ export function promptHead(docType: DocType, view: ViewType): string {
 /** The CONTEXT lines, the NER seed, what is ruled out, the chunk text and the OUTPUT heading. */
 export function promptShared(context: ChunkContext, nerSeed: NerSeed, text: string, options: PromptOptions = {}): { shared: string; truncated: TextCut | null } {
   const { text: chunkText, cut } = cutText(text, options.maxChars);
-  return { shared: sharedLines(contextLines(context), seedJson(nerSeed), ruledOutLines(nerSeed), chunkText).join('\n'), truncated: cut };
+  return { shared: sharedLines(contextLines(context), seedJson(nerSeed), ruledOutLines(nerSeed.negated ?? []), chunkText).join('\n'), truncated: cut };
 }
 
 /** Parts of promptShared a caller has already, as they are escaped inside a JSON string. */
@@ -83,8 +83,12 @@ export interface EscapedParts {
 export function promptSharedEscaped(context: ChunkContext, nerSeed: NerSeed, text: string, options: PromptOptions, known: EscapedParts): { shared: string; truncated: TextCut | null } {
   const { text: chunkText, cut } = cutText(text, options.maxChars);
   const escapedText = cut === null && known.text !== undefined ? known.text : jsonEscaped(chunkText);
-  const lines = sharedLines(contextLines(context).map(jsonEscaped), jsonEscaped(known.seedJson ?? seedJson(nerSeed)), ruledOutLines(nerSeed).map(jsonEscaped), escapedText);
-  return { shared: lines.join('\\n'), truncated: cut };
+  return { shared: sharedEscaped(context, known.seedJson ?? seedJson(nerSeed), nerSeed.negated ?? [], escapedText), truncated: cut };
+}
+
+/** The escaped shared part from the seed's JSON (not escaped), its negated mentions and the escaped chunk text. */
+export function sharedEscaped(context: ChunkContext, seedJsonText: string, negated: readonly NegatedMention[], escapedText: string): string {
+  return sharedLines(contextLines(context).map(jsonEscaped), jsonEscaped(seedJsonText), ruledOutLines(negated).map(jsonEscaped), escapedText).join('\\n');
 }
 
 /** The text of a JSON string without its quotes. */
@@ -122,8 +126,7 @@ export function seedJson(seed: NerSeed): string {
  * one line per mention, `text (kind; cue: "…")`. Nothing when the seed has none (a prompt without
  * negated mentions is byte for byte what it was before they were tracked).
  */
-function ruledOutLines(seed: NerSeed): string[] {
-  const negated = seed.negated ?? [];
+function ruledOutLines(negated: readonly NegatedMention[]): string[] {
   if (negated.length === 0) return [];
   return [
     '',

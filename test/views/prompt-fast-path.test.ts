@@ -8,11 +8,12 @@ import tag from '../../src/transforms/tag.js';
 import { checkerFor } from '../../src/contracts/checkers.js';
 import { AUTHORITY_LEVELS, DOC_TYPES, NER_SEED_KEYS, VIEW_TYPES, type ViewType } from '../../src/contracts/vocabulary.js';
 import type { ChunkContext, NerSeed } from '../../src/contracts/chunk.js';
-import { isTaggedContext, readTaggedChunk, seedKeysOf } from '../../src/views/kinds/chunk-records.js';
+import { isTaggedContext, NOT_A_TAGGED_SEED, readTaggedChunk, seedKeysOf, seedShapeIn, WITHOUT_NEGATED } from '../../src/views/kinds/chunk-records.js';
 import { buildPrompt, jsonEscaped, promptShared, promptSharedEscaped } from '../../src/views/prompt-text.js';
 import { chunkTextOf } from '../../src/tagging/chunk-fields.js';
 import { AppendedJson, RawJson, type JsonObject, type Processor } from '../../src/runtime/stage.js';
 import { canonicalMembers } from '../../src/runtime/json-spans.js';
+import { parseRecordLine } from '../../src/runtime/record-line.js';
 import { runInProcess } from '../support/run-in-process.js';
 
 const STRINGS = fc.oneof(
@@ -133,6 +134,21 @@ describe('the quick checks of context and seed', () => {
     );
   });
 
+  it('read the same seed shape from a seed’s JSON as from the seed (seedShapeIn, seedKeysOf)', () => {
+    fc.assert(
+      fc.property(SEEDS, (seed) => {
+        const line = `{"ner_seed":${JSON.stringify(seed)}}`;
+        if (canonicalMembers(line) === null) return;
+        const shape = seedShapeIn(line, 12, line.length - 1);
+        const keys = seedKeysOf(seed);
+        if (keys === null) expect(shape).toBe(NOT_A_TAGGED_SEED);
+        else if (keys.includes('negated')) expect(line.slice(shape, line.length - 1)).toBe(`,"negated":${JSON.stringify(seed.negated)}}`);
+        else expect(shape).toBe(WITHOUT_NEGATED);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('take rca-tag’s own contexts and seeds (the quick path is the one taken)', async () => {
     for (const line of await taggedLines()) {
       const record = JSON.parse(line) as JsonObject;
@@ -182,9 +198,12 @@ function reference(record: JsonObject, views: readonly ViewType[], maxChars: num
   return JSON.stringify({ ...record, prompts, prompt_truncation: truncation });
 }
 
-function written(processor: Processor, line: string): string {
-  const outcome = processor.process(JSON.parse(line) as JsonObject, { source: 'stdin', line: 1, raw: line, bytes: Buffer.from(line) });
+/** The output line, from the line as read (processRaw, what the runner calls) or from the parsed record. */
+function written(processor: Processor, line: string, raw = true): string {
+  const meta = { source: 'stdin', line: 1, raw: line, bytes: Buffer.from(line) };
+  const outcome = raw ? processor.processRaw!(line, meta) : processor.process(JSON.parse(line) as JsonObject, meta);
   if ('then' in outcome) throw new Error('prompt is synchronous');
+  if (outcome.reject) return `${outcome.reject.code}: ${outcome.reject.message}`;
   const out = outcome.records![0]!;
   return out instanceof AppendedJson || out instanceof RawJson ? out.json : JSON.stringify(out);
 }
@@ -201,12 +220,37 @@ describe('the prompt from a canonical line', () => {
         for (const { views, maxChars, processor } of setups) {
           const expected = reference(record, views, maxChars);
           expect(written(processor, line)).toBe(expected);
+          expect(written(processor, line, false)).toBe(expected);
           // Not canonical: the ordinary path, the same bytes from the record's own JSON.
           expect(written(processor, line.replace('{', '{ '))).toBe(expected);
         }
       }),
       { numRuns: 1500 },
     );
+  });
+
+  it('rejects from the line as the runner and readTaggedChunk reject', () => {
+    const processor = prompt.create({ views: [...VIEW_TYPES], 'max-chars': undefined }, undefined as never) as Processor;
+    const lines = fc.sample(fc.tuple(RECORDS, fc.nat(6), ANY), { numRuns: 600, seed: 5 }).map(([record, how, other]) => {
+      const r: JsonObject = { ...record };
+      if (how === 0) r.context = { ...(r.context as JsonObject), page_start: other };
+      else if (how === 1) r.ner_seed = { ...(r.ner_seed as JsonObject), tools: other };
+      else if (how === 2) r.text = typeof other === 'string' ? other.replace(/\S/g, ' ') : other;
+      else if (how === 3) delete r.context;
+      else if (how === 4) r.ner_seed = { ...(r.ner_seed as JsonObject), extra: [] };
+      else if (how === 5) return JSON.stringify(r).slice(0, -1);
+      return JSON.stringify(r);
+    });
+    for (const line of [...lines, '[1]', '', '{"a":1}', '{"text":"   ","context":{},"ner_seed":{}}']) {
+      const parsed = parseRecordLine(line);
+      const expected = parsed.reject ? `${parsed.reject.code}: ${parsed.reject.message}` : written(processor, line, false);
+      expect(written(processor, line)).toBe(expected);
+    }
+  });
+
+  it('still gets the hint for one JSON document on one line (the runner parses line 1 for it)', async () => {
+    const r = await runInProcess(prompt, ['{"chunks":[{"text":"a"}]}\n']);
+    expect(r.stderr).toContain("stdin: looks like one JSON document, not JSON Lines: read it with --records-at chunks, or try jq -c '.chunks[]'");
   });
 
   it('takes the copying path for most generated records (the property above is not only the ordinary path)', () => {
