@@ -97,8 +97,8 @@ export function jsonEscaped(text: string): string {
   return json.slice(1, json.length - 1);
 }
 
-export const NER_SEED_HEADING = 'NER_SEED (may include items not present; include only if supported by CHUNK_TEXT):';
-export const RULED_OUT_HEADING = 'RULED_OUT (CHUNK_TEXT says these did not occur or were excluded; never list them as symptoms, outcomes or mechanisms):';
+const NER_SEED_HEADING = 'NER_SEED (may include items not present; include only if supported by CHUNK_TEXT):';
+const RULED_OUT_HEADING = 'RULED_OUT (CHUNK_TEXT says these did not occur or were excluded; never list them as symptoms, outcomes or mechanisms):';
 
 /** The shared middle's lines around its four variable parts (the fixed ones are the same escaped). */
 function sharedLines(context: string[], seed: string, ruledOut: string[], chunkText: string): string[] {
