@@ -422,6 +422,11 @@ class Run {
       const first = shape !== undefined && !shape.seenFirst;
       shape?.line(event.text);
       if (this.rawLines) {
+        // The stage parses; line 1 is parsed here too, for the one-document hint.
+        if (first) {
+          const parsed = parseRecordLine(event.text);
+          if (parsed.record) shape.firstRecord(parsed.record);
+        }
         await this.submit(meta, null);
       } else {
         const parsed = parseRecordLine(event.text);

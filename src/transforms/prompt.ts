@@ -1,12 +1,15 @@
-import { AppendedJson, appendMembers, defineStage, hasLargeString, RawJson, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
-import { readTaggedChunk } from '../views/kinds/chunk-records.js';
-import { buildPrompt, promptHead, promptShared, promptTail } from '../views/prompt-text.js';
-import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
+import { AppendedJson, appendMembers, defineStage, hasLargeString, LARGE_STRING_CHARS, RawJson, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
+import { isTaggedContext, NOT_A_TAGGED_SEED, readTaggedChunk, seedKeysOf, seedShapeIn, WITHOUT_NEGATED } from '../views/kinds/chunk-records.js';
+import { buildPrompt, jsonEscaped as escaped, promptHead, promptSharedEscaped, promptTail, sharedEscaped, type EscapedParts } from '../views/prompt-text.js';
+import { parseRecordLine } from '../runtime/record-line.js';
+import { cutText } from '../views/text-cut.js';
+import { canonicalMembers, type CanonicalMembers } from '../runtime/json-spans.js';
+import type { ChunkContext, NegatedMention, NerSeed } from '../contracts/chunk.js';
 import type { DocType } from '../contracts/vocabulary.js';
 import type { TextCut } from '../views/text-cut.js';
 import { asUsage } from '../runtime/exit-codes.js';
 import { parseViewList, ViewListError } from '../views/view-types.js';
-import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
+import { NER_SEED_KEYS, VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 
 export default defineStage({
   name: 'prompt',
@@ -43,11 +46,31 @@ without text, is rejected (NOT_TAGGED, BAD_CONTEXT, BAD_NER_SEED, NO_TEXT).`,
   },
 });
 
-/** The text of a JSON string without its quotes. */
-function escaped(text: string): string {
-  const json = JSON.stringify(text);
-  return json.slice(1, json.length - 1);
+/**
+ * What a canonical line (canonicalMembers) holds ready: the text's escaped form where the text is
+ * the record's `text` (chunkTextOf's first choice), and the seed's JSON where its keys are in
+ * seedJson's order (the 18, then `negated`, which seedJson leaves out and the line ends with).
+ */
+function knownParts(raw: string, line: CanonicalMembers, record: JsonObject, nerSeed: NerSeed): EscapedParts {
+  const known: EscapedParts = {};
+  const t = line.keys.indexOf('text');
+  if (t >= 0 && typeof record.text === 'string') known.text = raw.slice(line.starts[t]! + 1, line.ends[t]! - 1);
+  const s = line.keys.indexOf('ner_seed');
+  const keys = s < 0 ? null : seedKeysOf(nerSeed);
+  if (keys !== null) {
+    const seed = raw.slice(line.starts[s]!, line.ends[s]!);
+    if (keys.length === NER_SEED_KEYS.length) known.seedJson = seed;
+    else {
+      const negated = `,"negated":${JSON.stringify(nerSeed.negated)}}`;
+      if (seed.endsWith(negated)) known.seedJson = seed.slice(0, seed.length - negated.length) + '}';
+    }
+  }
+  return known;
 }
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const NEGATED_MEMBER = ',"negated":';
 
 const MARKER = /\\"@rca-slot:([^@]*)@\\"/g;
 
@@ -95,6 +118,65 @@ class Prompter {
   ) {}
 
   process(record: JsonObject, meta?: RecordMeta): Outcome {
+    return this.fromRecord(record, meta, meta === undefined ? null : canonicalMembers(meta.raw));
+  }
+
+  /**
+   * A line that is its record's own JSON and holds a context and a seed in rca-tag's shape and a
+   * text is prompted from the line: the context is the only member parsed, the seed's JSON and
+   * the text's escaped form are slices of the line. Any other line is parsed as the runner parses
+   * (the same rejects) and goes the ordinary way.
+   */
+  processRaw(line: string, meta: RecordMeta): Outcome {
+    const members = canonicalMembers(line);
+    const quick = members === null ? null : this.fromLine(line, members, meta);
+    if (quick !== null) return quick;
+    const parsed = parseRecordLine(line);
+    if (parsed.reject) return { reject: parsed.reject };
+    return this.fromRecord(parsed.record, meta, members);
+  }
+
+  /** The outcome from the line alone, or null where the ordinary path is to decide (it may reject). */
+  private fromLine(line: string, members: CanonicalMembers, meta: RecordMeta): Outcome | null {
+    const { keys, starts, ends } = members;
+    const c = keys.indexOf('context');
+    const s = keys.indexOf('ner_seed');
+    const t = keys.indexOf('text');
+    if (c < 0 || s < 0 || t < 0 || keys.includes('prompts') || keys.includes('prompt_truncation')) return null;
+    // A string's JSON is at least as long as the string: under the mark, no string is large.
+    for (let i = 0; i < keys.length; i++) if (ends[i]! - starts[i]! >= LARGE_STRING_CHARS) return null;
+    // chunkTextOf's first choice; a text of another type leaves the choice to it.
+    if (line.charCodeAt(starts[t]!) !== QUOTE) return null;
+    const context = JSON.parse(line.slice(starts[c], ends[c])) as unknown;
+    if (!isTaggedContext(context)) return null;
+    const negatedAt = seedShapeIn(line, starts[s]!, ends[s]!);
+    if (negatedAt === NOT_A_TAGGED_SEED) return null;
+    let seed = line.slice(starts[s], ends[s]);
+    let negated: NegatedMention[] = [];
+    if (negatedAt !== WITHOUT_NEGATED) {
+      // seedJson leaves `negated` out.
+      seed = line.slice(starts[s], negatedAt) + '}';
+      const list = line.slice(negatedAt + NEGATED_MEMBER.length, ends[s]! - 1);
+      if (list !== '[]') negated = JSON.parse(list) as NegatedMention[];
+    }
+    let text = line.slice(starts[t]! + 1, ends[t]! - 1);
+    let truncated: TextCut | null = null;
+    const first = text.charCodeAt(0);
+    // A text that starts with a visible ASCII character (not an escape) is not blank; any other is read to know.
+    if (this.maxChars !== undefined || !(first > 0x20 && first < 0x7f && first !== BACKSLASH)) {
+      const whole = JSON.parse(line.slice(starts[t], ends[t])) as string;
+      if (whole.trim() === '') return null;
+      const cut = cutText(whole, this.maxChars);
+      if (cut.cut !== null) {
+        text = escaped(cut.text);
+        truncated = cut.cut;
+      }
+    }
+    const middle = sharedEscaped(context as ChunkContext, seed, negated, text);
+    return { records: [new AppendedJson(line, this.members(context as ChunkContext, middle, truncated), meta.bytes)] };
+  }
+
+  private fromRecord(record: JsonObject, meta: RecordMeta | undefined, line: CanonicalMembers | null): Outcome {
     // The chunk views' own reader: the same codes and messages as rca-generate.
     const read = readTaggedChunk(record);
     if (!read.ok) return { reject: { code: read.code, message: read.message } };
@@ -102,23 +184,29 @@ class Prompter {
     if (Object.hasOwn(record, 'prompts') || Object.hasOwn(record, 'prompt_truncation') || hasLargeString(record)) {
       return { records: [this.rebuilt(record, context, nerSeed, text)] };
     }
-    // The two new keys go last, so the record's JSON is its own JSON with them appended; each
-    // prompt is head \n shared \n tail, and a JSON string of a concatenation is the concatenation
-    // of the escaped parts (a newline between them is never half of a surrogate pair). The shared
-    // part, most of each prompt, is escaped once for all views.
-    const { shared, truncated } = promptShared(context, nerSeed, text, { maxChars: this.maxChars });
-    const middle = escaped(shared);
+    // The line as read is kept only where it is what JSON.stringify would write (no spacing,
+    // escapes or number forms of another writer, no keys reordered): the output is then the same.
+    // Where the scan proves that, the seed's JSON and the text's escaped form are slices of it.
+    const known = line === null ? {} : knownParts(meta!.raw, line, record, nerSeed);
+    const { shared: middle, truncated } = promptSharedEscaped(context, nerSeed, text, { maxChars: this.maxChars }, known);
+    const members = this.members(context, middle, truncated);
+    if (line !== null || (meta !== undefined && JSON.stringify(record) === meta.raw)) return { records: [new AppendedJson(meta!.raw, members, meta!.bytes)] };
+    return { records: [new RawJson(appendMembers(JSON.stringify(record), members))] };
+  }
+
+  /**
+   * The two new members. They go last, so the record's JSON is its own JSON with them appended;
+   * each prompt is head \n shared \n tail, and a JSON string of a concatenation is the
+   * concatenation of the escaped parts (a newline between them is never half of a surrogate
+   * pair). The shared part, most of each prompt, is escaped once for all views.
+   */
+  private members(context: ChunkContext, middle: string, truncated: TextCut | null): string {
     let members = '"prompts":{';
     for (let i = 0; i < this.views.length; i++) {
       const view = this.views[i]!;
       members += `${i === 0 ? '' : ','}"${view}":"${this.head(context.doc_type, view)}\\n${middle}\\n${this.tail(view, context)}"`;
     }
-    members += `},"prompt_truncation":${JSON.stringify(truncated)}`;
-    // The line as read is kept only where it is what JSON.stringify would write (no spacing,
-    // escapes or number forms of another writer, no keys reordered): the output is then the same.
-    const json = JSON.stringify(record);
-    if (meta !== undefined && json === meta.raw) return { records: [new AppendedJson(meta.raw, members, meta.bytes)] };
-    return { records: [new RawJson(appendMembers(json, members))] };
+    return members + `},"prompt_truncation":${JSON.stringify(truncated)}`;
   }
 
   /** The record with its prompts in place of the fields of the same names (they keep their place). */

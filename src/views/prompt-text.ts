@@ -1,7 +1,7 @@
 // The prompt for one chunk and one view (DESIGN.md §4 layout): the common contract, a TASK
 // paragraph for the doc type and view (the view kind's task), the CONTEXT lines, the NER seed, the chunk text and the
 // output skeleton. Byte-deterministic: the same inputs always give the same prompt.
-import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
+import type { ChunkContext, NegatedMention, NerSeed } from '../contracts/chunk.js';
 import { jsonSchemaFor } from '../contracts/checkers.js';
 import { NER_SEED_KEYS, type DocType } from '../contracts/vocabulary.js';
 import { cutText, type TextCut } from './text-cut.js';
@@ -64,19 +64,49 @@ export function promptHead(docType: DocType, view: ViewType): string {
 /** The CONTEXT lines, the NER seed, what is ruled out, the chunk text and the OUTPUT heading. */
 export function promptShared(context: ChunkContext, nerSeed: NerSeed, text: string, options: PromptOptions = {}): { shared: string; truncated: TextCut | null } {
   const { text: chunkText, cut } = cutText(text, options.maxChars);
-  const shared = [
-    ...CONTEXT_KEYS.map((key) => `${key}: ${contextValue(context[key])}`),
-    '',
-    'NER_SEED (may include items not present; include only if supported by CHUNK_TEXT):',
-    seedJson(nerSeed),
-    ...ruledOutLines(nerSeed),
-    '',
-    'CHUNK_TEXT:',
-    chunkText,
-    '',
-    'OUTPUT JSON (exact keys/types):',
-  ].join('\n');
-  return { shared, truncated: cut };
+  return { shared: sharedLines(contextLines(context), seedJson(nerSeed), ruledOutLines(nerSeed.negated ?? []), chunkText).join('\n'), truncated: cut };
+}
+
+/** Parts of promptShared a caller has already, as they are escaped inside a JSON string. */
+export interface EscapedParts {
+  /** seedJson(nerSeed), not escaped (e.g. a slice of the input line holding the seed). */
+  seedJson?: string;
+  /** The whole chunk text escaped (jsonEscaped(text)); used where the text is not cut. */
+  text?: string;
+}
+
+/**
+ * jsonEscaped(promptShared(…).shared), made from escaped parts: the JSON string of lines joined by
+ * newlines is their escaped texts joined by `\n` (a newline is never half of a surrogate pair, and
+ * the fixed lines need no escaping).
+ */
+export function promptSharedEscaped(context: ChunkContext, nerSeed: NerSeed, text: string, options: PromptOptions, known: EscapedParts): { shared: string; truncated: TextCut | null } {
+  const { text: chunkText, cut } = cutText(text, options.maxChars);
+  const escapedText = cut === null && known.text !== undefined ? known.text : jsonEscaped(chunkText);
+  return { shared: sharedEscaped(context, known.seedJson ?? seedJson(nerSeed), nerSeed.negated ?? [], escapedText), truncated: cut };
+}
+
+/** The escaped shared part from the seed's JSON (not escaped), its negated mentions and the escaped chunk text. */
+export function sharedEscaped(context: ChunkContext, seedJsonText: string, negated: readonly NegatedMention[], escapedText: string): string {
+  return sharedLines(contextLines(context).map(jsonEscaped), jsonEscaped(seedJsonText), ruledOutLines(negated).map(jsonEscaped), escapedText).join('\\n');
+}
+
+/** The text of a JSON string without its quotes. */
+export function jsonEscaped(text: string): string {
+  const json = JSON.stringify(text);
+  return json.slice(1, json.length - 1);
+}
+
+const NER_SEED_HEADING = 'NER_SEED (may include items not present; include only if supported by CHUNK_TEXT):';
+const RULED_OUT_HEADING = 'RULED_OUT (CHUNK_TEXT says these did not occur or were excluded; never list them as symptoms, outcomes or mechanisms):';
+
+/** The shared middle's lines around its four variable parts (the fixed ones are the same escaped). */
+function sharedLines(context: string[], seed: string, ruledOut: string[], chunkText: string): string[] {
+  return [...context, '', NER_SEED_HEADING, seed, ...ruledOut, '', 'CHUNK_TEXT:', chunkText, '', 'OUTPUT JSON (exact keys/types):'];
+}
+
+function contextLines(context: ChunkContext): string[] {
+  return CONTEXT_KEYS.map((key) => `${key}: ${contextValue(context[key])}`);
 }
 
 /** The empty output JSON of the view, with the trusted citations. */
@@ -96,12 +126,11 @@ export function seedJson(seed: NerSeed): string {
  * one line per mention, `text (kind; cue: "…")`. Nothing when the seed has none (a prompt without
  * negated mentions is byte for byte what it was before they were tracked).
  */
-function ruledOutLines(seed: NerSeed): string[] {
-  const negated = seed.negated ?? [];
+function ruledOutLines(negated: readonly NegatedMention[]): string[] {
   if (negated.length === 0) return [];
   return [
     '',
-    'RULED_OUT (CHUNK_TEXT says these did not occur or were excluded; never list them as symptoms, outcomes or mechanisms):',
+    RULED_OUT_HEADING,
     ...negated.map((m) => `- ${contextValue(m.text)} (${contextValue(m.kind)}; cue: ${JSON.stringify(m.cue.replace(NEWLINES_RE, ' '))})`),
   ];
 }

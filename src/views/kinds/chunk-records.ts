@@ -5,7 +5,9 @@
 import type { ChunkContext, NerSeed } from '../../contracts/chunk.js';
 import { isPlainObject, type JsonObject } from '../../contracts/json.js';
 import { checkerFor } from '../../contracts/checkers.js';
+import { AUTHORITY_LEVELS, DOC_TYPES, NER_SEED_KEYS } from '../../contracts/vocabulary.js';
 import { chunkTextOf } from '../../tagging/chunk-fields.js';
+import { stringEndIn } from '../../runtime/json-spans.js';
 import { negatedMentions } from '../claims.js';
 import type { ExtractiveInput } from '../extractive.js';
 import { GroundingText } from '../grounding.js';
@@ -25,14 +27,131 @@ export function readTaggedChunk(record: JsonObject): ReadResult<TaggedChunk> {
   if (record.context === undefined || record.ner_seed === undefined) {
     return { ok: false, code: 'NOT_TAGGED', message: `record has no ${record.context === undefined ? 'context' : 'ner_seed'} (run rca-tag first)` };
   }
-  const badContext = checkerFor('chunk_context')(record.context, 'context');
+  // The quick checks accept only what the contracts' checkers accept; whatever they do not accept
+  // goes to the checker, whose verdict and message stand.
+  const badContext = isTaggedContext(record.context) ? null : checkerFor('chunk_context')(record.context, 'context');
   if (badContext !== null) return { ok: false, code: 'BAD_CONTEXT', message: badContext };
-  const badSeed = checkerFor('ner_seed')(record.ner_seed, 'ner_seed');
+  const badSeed = seedKeysOf(record.ner_seed) !== null ? null : checkerFor('ner_seed')(record.ner_seed, 'ner_seed');
   if (badSeed !== null) return { ok: false, code: 'BAD_NER_SEED', message: badSeed };
   const text = chunkTextOf(record) ?? '';
   if (text.trim() === '') return { ok: false, code: 'NO_TEXT', message: 'record has no chunk text to prompt with' };
   // The checkers hold these to the contracts' JSON Schemas, which are the zod types' own.
   return { ok: true, value: { context: record.context as ChunkContext, nerSeed: record.ner_seed as NerSeed, text } };
+}
+
+const CONTEXT_KEYS = ['doc_id', 'doc_type', 'chunk_id', 'section_path', 'page_start', 'page_end', 'authority_level', 'section_role'] as const;
+const SEED_KEYS_NEGATED: readonly string[] = [...NER_SEED_KEYS, 'negated'];
+const SEED_ITEM_KEYS: Readonly<Record<string, readonly string[]>> = {
+  measurements: ['value', 'unit', 'text'],
+  temporal_relations: ['text', 'sub_label'],
+  locations: ['text', 'sub_label'],
+  negated: ['text', 'kind', 'cue'],
+};
+
+/** Own keys exactly `keys`, in that order (own: a key read below is then never an inherited one). */
+function hasKeys(value: JsonObject, keys: readonly string[]): boolean {
+  const own = Object.keys(value);
+  if (own.length !== keys.length) return false;
+  for (let i = 0; i < own.length; i++) if (own[i] !== keys[i]) return false;
+  return true;
+}
+
+function isPage(value: unknown): boolean {
+  return value === null || (typeof value === 'number' && Number.isSafeInteger(value));
+}
+
+/**
+ * A context as rca-tag writes it (the contract's keys in its order, each of its type): the
+ * chunk_context checker accepts every such value. False is no verdict: the checker decides.
+ */
+export function isTaggedContext(value: unknown): boolean {
+  if (!isPlainObject(value) || !hasKeys(value, CONTEXT_KEYS)) return false;
+  return (
+    typeof value.doc_id === 'string' &&
+    (DOC_TYPES as readonly unknown[]).includes(value.doc_type) &&
+    typeof value.chunk_id === 'string' &&
+    typeof value.section_path === 'string' &&
+    isPage(value.page_start) &&
+    isPage(value.page_end) &&
+    (AUTHORITY_LEVELS as readonly unknown[]).includes(value.authority_level) &&
+    typeof value.section_role === 'string'
+  );
+}
+
+/**
+ * The keys of a seed as rca-tag writes it — NER_SEED_KEYS in order, then `negated` or not; lists
+ * of strings, or of objects with exactly their contract's string fields in order — else null.
+ * The ner_seed checker accepts every seed this names the keys of; null is no verdict.
+ */
+export function seedKeysOf(value: unknown): readonly string[] | null {
+  if (!isPlainObject(value)) return null;
+  const keys = hasKeys(value, SEED_KEYS_NEGATED) ? SEED_KEYS_NEGATED : hasKeys(value, NER_SEED_KEYS) ? NER_SEED_KEYS : null;
+  if (keys === null) return null;
+  for (const key of keys) {
+    const list = value[key];
+    if (!Array.isArray(list)) return null;
+    const itemKeys = SEED_ITEM_KEYS[key];
+    for (const item of list) {
+      if (itemKeys === undefined) {
+        if (typeof item !== 'string') return null;
+        continue;
+      }
+      if (!isPlainObject(item) || !hasKeys(item, itemKeys)) return null;
+      for (const k of itemKeys) if (typeof item[k] !== 'string') return null;
+    }
+  }
+  return keys;
+}
+
+/** Where seedShapeIn found no seed in rca-tag's shape, and where it found one without `negated`. */
+export const NOT_A_TAGGED_SEED = -2;
+export const WITHOUT_NEGATED = -1;
+
+const KEY_OPENINGS = SEED_KEYS_NEGATED.map((key, i) => `${i === 0 ? '{' : ','}"${key}":[`);
+const ITEM_OPENINGS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.entries(SEED_ITEM_KEYS).map(([list, keys]) => [list, keys.map((key, i) => `${i === 0 ? '{' : ','}"${key}":"`)]),
+);
+
+/**
+ * seedKeysOf for a seed given as its JSON: `line.slice(start, end)`, a member of a line
+ * canonicalMembers accepted (so its strings are known to be well formed). NOT_A_TAGGED_SEED where
+ * seedKeysOf(JSON.parse(that)) is null; WITHOUT_NEGATED where it is the 18 keys; else the index
+ * of the comma before `"negated":`, where the keys end with `negated`.
+ */
+export function seedShapeIn(line: string, start: number, end: number): number {
+  let i = start;
+  for (let k = 0; k < KEY_OPENINGS.length; k++) {
+    if (k === NER_SEED_KEYS.length && i + 1 === end && line.charCodeAt(i) === 0x7d /* } */) return WITHOUT_NEGATED;
+    const opening = KEY_OPENINGS[k]!;
+    if (!line.startsWith(opening, i)) return NOT_A_TAGGED_SEED;
+    const keyAt = i;
+    i += opening.length;
+    const items = ITEM_OPENINGS[SEED_KEYS_NEGATED[k]!];
+    if (line.charCodeAt(i) === 0x5d /* ] */) {
+      i++;
+    } else {
+      for (;;) {
+        if (items === undefined) {
+          if (line.charCodeAt(i) !== 0x22 /* " */) return NOT_A_TAGGED_SEED;
+          i = stringEndIn(line, i);
+        } else {
+          for (const itemOpening of items) {
+            if (!line.startsWith(itemOpening, i)) return NOT_A_TAGGED_SEED;
+            i = stringEndIn(line, i + itemOpening.length - 1);
+            if (i < 0) return NOT_A_TAGGED_SEED;
+          }
+          if (line.charCodeAt(i) !== 0x7d /* } */) return NOT_A_TAGGED_SEED;
+          i++;
+        }
+        if (i <= 0) return NOT_A_TAGGED_SEED;
+        const c = line.charCodeAt(i++);
+        if (c === 0x5d /* ] */) break;
+        if (c !== 0x2c /* , */) return NOT_A_TAGGED_SEED;
+      }
+    }
+    if (k === NER_SEED_KEYS.length) return i + 1 === end && line.charCodeAt(i) === 0x7d ? keyAt : NOT_A_TAGGED_SEED;
+  }
+  return NOT_A_TAGGED_SEED;
 }
 
 // Chunks need nothing from one another: a record's input is what was read.
