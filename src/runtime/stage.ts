@@ -97,6 +97,37 @@ export interface RecordMeta {
   document?: DocumentInfo;
 }
 
+/**
+ * Whole input lines as bytes, for a stage that takes its JSON Lines input in blocks
+ * (Processor.processBlock). `bytes` is its own ArrayBuffer, free to transfer to another thread;
+ * it ends with a newline except at the end of a source without one.
+ */
+export interface InputBlock {
+  source: string;
+  bytes: Uint8Array;
+  /** Physical lines of the source before the block: its first line is lineBefore + 1. */
+  lineBefore: number;
+  /** --max-line-bytes: a longer line in the block is refused as the runner's splitter refuses it. */
+  maxLineBytes: number;
+}
+
+/** What a block became: as if each of its lines had gone through the runner one by one. */
+export interface BlockOutcome {
+  /** The output lines, in order, each ending with a newline. */
+  output: Uint8Array;
+  /** Lines in `output`. */
+  lines: number;
+  /** Records read (non-blank lines), up to and including a fatal one. */
+  records: number;
+  /** Refused lines in order, each as the runner would report it (`raw` is the line, or its preview). */
+  rejects: { line: number; code: string; message: string; raw: string }[];
+  /** The first non-blank line of the source is in the block: the text that tells its shape
+   *  (a lone "{", a "[" or anything else), for the runner's JSON-document hint. */
+  firstLine?: string;
+  /** Stop after this line: exit 3 (nothing after it is in the outcome). */
+  fatal?: { line: number; message: string };
+}
+
 export interface Outcome {
   records?: OutputRecord[];
   /** Records made while they are written, after `records` (a grouping stage's output at the end
@@ -113,6 +144,8 @@ export interface Outcome {
   /** Stop reading because the input cannot be processed as given (e.g. unsorted): exit 1,
    *  what is done is written, `finish()` is not called. */
   stop?: string;
+  /** What a block of lines became (Processor.processBlock): applied before the fields above. */
+  block?: BlockOutcome;
 }
 
 /** The runner's services lent to a transform while it sets up (the only I/O a transform sees). */
@@ -136,6 +169,13 @@ export interface Processor {
    * parseRecordLine's codes and messages (record-line.ts), so output does not depend on who parsed.
    */
   processRaw?(line: string, meta: RecordMeta): Outcome | Promise<Outcome>;
+  /**
+   * When present, the runner hands a JSON Lines source to the stage in blocks of whole lines
+   * (except a line too long for a block, which comes to processRaw/process as usual), in input
+   * order; the outcomes are applied in that order. The stage must report every line exactly as
+   * the line-by-line path would (same rejects, same output bytes).
+   */
+  processBlock?(block: InputBlock): Promise<BlockOutcome>;
   /** Called once at end of input (records held back by grouping stages come out here). */
   finish?(): Outcome | Promise<Outcome>;
   /** The fields of a JSON document input the stage reads from RecordMeta.document (e.g. ['toc']);

@@ -1,12 +1,13 @@
-// Entry of the worker threads of `rca-tag --jobs N`: tags the batches of raw lines it is sent.
+// Entry of the worker threads of `rca-tag --jobs N`: tags the blocks of input bytes it is sent and
+// hands back finished output bytes (the byte arrays move between threads, they are not copied).
 import { parentPort, workerData } from 'node:worker_threads';
-import { createBatchTagger, type TagBatch, type TagBatchReply, type TagSetup } from './tag-batch.js';
+import { createBlockTagger, transferList, type BlockJob, type BlockReply, type TagSetup } from './tag-batch.js';
 
 const port = parentPort;
 if (port !== null) {
-  const tagBatch = createBatchTagger(workerData as TagSetup);
-  port.on('message', (batch: TagBatch) => {
-    const reply: TagBatchReply = { id: batch.id, tagged: tagBatch(batch.lines) };
-    port.postMessage(reply);
+  const tagBlock = createBlockTagger(workerData as TagSetup);
+  port.on('message', (job: BlockJob) => {
+    const reply: BlockReply = { id: job.id, tagged: tagBlock(job) };
+    port.postMessage(reply, transferList(reply.tagged));
   });
 }

@@ -7,7 +7,7 @@ import { buildGazetteer } from '../tagging/gazetteer.js';
 import { buildKeywordLists } from '../tagging/keyword-lists.js';
 import { parseLexiconCsv, type LexiconEntry } from '../tagging/lexicon.js';
 import type { TagSetup } from '../tagging/tag-batch.js';
-import { autoJobs, AUTO_SPAWN_AFTER_CHARS, MAX_AUTO_JOBS, MAX_JOBS, ParallelTagger } from '../tagging/tag-pool.js';
+import { autoJobs, AUTO_SPAWN_AFTER_BYTES, MAX_AUTO_JOBS, MAX_JOBS, ParallelTagger } from '../tagging/tag-pool.js';
 import { Tagger } from '../tagging/tagger.js';
 import { TagFlagCounts } from '../tagging/tag-summary.js';
 
@@ -38,7 +38,7 @@ With --jobs N, N threads tag: this one, which also reads, keeps input order and 
 document's doc type, and N-1 worker threads; the output is the same bytes whatever N.
 --jobs auto (the default) is one thread per idle CPU (by the load average), at most ${MAX_AUTO_JOBS},
 so 1 on a one-CPU or busy machine; workers start only once the input passes
-${AUTO_SPAWN_AFTER_CHARS / 2 ** 20} MiB. Threads cost CPU time of their own (about two thirds more
+${AUTO_SPAWN_AFTER_BYTES / 2 ** 20} MiB. Threads cost CPU time of their own (about two thirds more
 per byte): when other work keeps the CPUs busy, --jobs 1 is faster.`,
   examples: [
     'rca-tag < chunks.jsonl > tagged.jsonl',
@@ -86,7 +86,7 @@ per byte): when other work keeps the CPUs busy, --jobs 1 is faster.`,
     };
     const jobs = requestedJobs === 'auto' ? autoJobs() : requestedJobs;
     if (jobs > 1) {
-      return new ParallelTagger({ jobs, setup: tagSetup, spawnAfterChars: requestedJobs === 'auto' ? AUTO_SPAWN_AFTER_CHARS : 0 });
+      return new ParallelTagger({ jobs, setup: tagSetup, spawnAfterBytes: requestedJobs === 'auto' ? AUTO_SPAWN_AFTER_BYTES : 0 });
     }
     // The matchers are built on the first record: an empty input starts fast.
     return lazyTagger(() =>

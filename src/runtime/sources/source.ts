@@ -2,6 +2,7 @@
 // bytes as they are read and appends events; the runner turns each event into one record or one
 // reject, so every record of a source is accounted for whatever its format.
 import type { LineEvent } from '../line-splitter.js';
+import type { InputBlock } from '../stage.js';
 
 /** What a document source knows about the document its records come from. */
 export interface DocumentInfo {
@@ -26,7 +27,9 @@ export type SourceEvent =
   /** A refused element (or a broken document), named like a record. */
   | { kind: 'reject'; line: number; at: string; code: string; message: string; raw: string }
   /** A one-line message about the source (e.g. which document fields were kept beside the records). */
-  | { kind: 'note'; text: string };
+  | { kind: 'note'; text: string }
+  /** Whole JSON Lines as bytes, for a stage that takes blocks (SourceOptions.blocks). */
+  | { kind: 'block'; block: InputBlock };
 
 export interface RecordSource {
   push(chunk: Buffer, out: SourceEvent[]): void;
@@ -45,4 +48,6 @@ export interface SourceOptions {
   maxRecordBytes: number;
   /** The document fields the stage reads (Processor.documentFields); undefined = all. */
   keepFields?: readonly string[];
+  /** JSON Lines go to the stage in blocks of whole lines (Processor.processBlock). */
+  blocks?: boolean;
 }
