@@ -120,12 +120,14 @@ export class LineWriter {
   }
 
   /** Pushes finished output lines (`lines` of them, each ending with a newline) as they are. */
-  pushLines(bytes: Uint8Array, lines: number): void {
+  pushLines(pieces: readonly Uint8Array[], lines: number): void {
     if (this.closed || lines === 0) return;
     this.lines += lines;
     this.sealBuffer();
-    this.pending.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
-    this.pendingBytes += bytes.length;
+    for (const bytes of pieces) {
+      this.pending.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+      this.pendingBytes += bytes.length;
+    }
   }
 
   get needsFlush(): boolean {

@@ -113,8 +113,8 @@ export interface InputBlock {
 
 /** What a block became: as if each of its lines had gone through the runner one by one. */
 export interface BlockOutcome {
-  /** The output lines, in order, each ending with a newline. */
-  output: Uint8Array;
+  /** The output lines, in order, each ending with a newline (in one or more byte arrays). */
+  output: Uint8Array[];
   /** Lines in `output`. */
   lines: number;
   /** Records read (non-blank lines), up to and including a fatal one. */

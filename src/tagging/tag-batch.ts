@@ -42,7 +42,8 @@ export interface BlockJob {
  * hold one entry per such line, in order.
  */
 export interface TaggedBlock {
-  output: Uint8Array;
+  /** Each its own ArrayBuffer (transferable). */
+  output: Uint8Array[];
   /** The block's bytes, handed back (transferred) for the lines the main thread tags again. */
   input: Uint8Array;
   records: number;
@@ -54,6 +55,11 @@ export interface TaggedBlock {
   flags: string[];
   /** Index in DOC_TYPES of the type assumed, or -1: the type did not depend on earlier records. */
   assumed: Int8Array;
+  /**
+   * 1: the line names the same document as the line before it in the block whose type depended on
+   * history (so its type is that line's, and it has no evidence entry of its own).
+   */
+  follows: Uint8Array;
   docId: (string | undefined)[];
   docTypeField: (string | undefined)[];
   docName: (string | undefined)[];
@@ -70,9 +76,7 @@ export const FLAG_SEPARATOR = '\u0000';
 
 /** The transfer list of a tagged block: its byte arrays move to the main thread. */
 export function transferList(tagged: TaggedBlock): ArrayBuffer[] {
-  const list = [tagged.output.buffer, tagged.lineNos.buffer, tagged.assumed.buffer] as ArrayBuffer[];
-  if (tagged.input.buffer !== tagged.output.buffer) list.push(tagged.input.buffer as ArrayBuffer);
-  return list;
+  return [...tagged.output, tagged.input, tagged.lineNos, tagged.assumed, tagged.follows].map((a) => a.buffer as ArrayBuffer);
 }
 
 /**
@@ -139,20 +143,30 @@ export class BlockOutput {
     }
   }
 
-  /** Everything written, in a buffer of its own (transferable). */
-  bytes(): Uint8Array {
+  /**
+   * Everything written, in byte arrays that each own their ArrayBuffer (transferable): the
+   * writer's batch buffers as they are; a view of the input (a long line's bytes) or a long string
+   * is copied into one of its own.
+   */
+  bytes(input: Uint8Array | null): Uint8Array[] {
     void this.writer.flush();
-    const buffers = this.pieces.map((p) => (typeof p === 'string' ? Buffer.from(p) : p));
-    let size = 0;
-    for (const b of buffers) size += b.length;
-    const out = new Uint8Array(new ArrayBuffer(size));
-    let at = 0;
-    for (const b of buffers) {
-      out.set(b, at);
-      at += b.length;
-    }
-    return out;
+    return this.pieces.map((piece) => {
+      if (typeof piece === 'string') {
+        const own = Buffer.from(new ArrayBuffer(Buffer.byteLength(piece)));
+        own.write(piece);
+        return own;
+      }
+      if (piece.buffer !== input?.buffer && piece.byteOffset === 0 && !isPooled(piece)) return piece;
+      const own = new Uint8Array(new ArrayBuffer(piece.length));
+      own.set(piece);
+      return own;
+    });
   }
+}
+
+/** A buffer cut from Node's shared pool (small allocations) cannot be transferred. */
+function isPooled(buf: Buffer): boolean {
+  return buf.buffer.byteLength !== buf.byteLength + buf.byteOffset && buf.buffer.byteLength <= Buffer.poolSize;
 }
 
 /** What InputShape reads of a source's first line: a lone "{", a "[" opening it, or neither. */
@@ -182,6 +196,7 @@ export function createBlockTagger(setup: TagSetup, tagger = new ThreadTagger(set
     const lineNos: number[] = [];
     const flags: string[] = [];
     const assumed: number[] = [];
+    const follows: number[] = [];
     const docId: (string | undefined)[] = [];
     const docTypeField: (string | undefined)[] = [];
     const docName: (string | undefined)[] = [];
@@ -229,8 +244,12 @@ export function createBlockTagger(setup: TagSetup, tagger = new ThreadTagger(set
         assumed.push(DOC_TYPES.indexOf(tagged.facts.context.doc_type));
         const evidence: DocTypeEvidenceFields = {};
         addDocTypeEvidence(evidence, record, false);
-        if (previous === null || !sameNamedDocument(previous, evidence)) addDocTypeEvidence(evidence, record, true);
+        // Right after a line naming the same document, ContextBuilder has the type in memory.
+        const same = previous !== null && sameNamedDocument(previous, evidence);
         previous = evidence;
+        follows.push(same ? 1 : 0);
+        if (same) continue;
+        addDocTypeEvidence(evidence, record, true);
         docId.push(evidence.doc_id);
         docTypeField.push(evidence.doc_type);
         docName.push(evidence.doc_name);
@@ -238,10 +257,11 @@ export function createBlockTagger(setup: TagSetup, tagger = new ThreadTagger(set
         text.push(evidence.text);
       } else {
         assumed.push(-1);
+        follows.push(0);
       }
     }
     return {
-      output: out.bytes(),
+      output: out.bytes(job.bytes),
       input: job.bytes,
       records,
       rejects,
@@ -250,6 +270,7 @@ export function createBlockTagger(setup: TagSetup, tagger = new ThreadTagger(set
       lineNos: Int32Array.from(lineNos),
       flags,
       assumed: Int8Array.from(assumed),
+      follows: Uint8Array.from(follows),
       docId,
       docTypeField,
       docName,

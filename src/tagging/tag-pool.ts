@@ -87,8 +87,7 @@ interface WorkerSlot {
 }
 
 const NOTHING: Outcome = Object.freeze({});
-const EMPTY = new Uint8Array(0);
-const emptyBlock = (): BlockOutcome => ({ output: EMPTY, lines: 0, records: 0, rejects: [] });
+const emptyBlock = (): BlockOutcome => ({ output: [], lines: 0, records: 0, rejects: [] });
 const noop = () => undefined;
 
 export class ParallelTagger implements Processor {
@@ -121,7 +120,7 @@ export class ParallelTagger implements Processor {
 
   constructor(private readonly config: ParallelTaggerConfig) {
     this.contexts = new ContextBuilder(config.setup.context);
-    this.maxWorkers = Number(process.env.RCA_TAG_WORKERS ?? Math.max(1, config.jobs - 1));
+    this.maxWorkers = Math.max(1, config.jobs - 1);
     // The blocks queued at workers and those finished while an older one is out: the runner stops
     // reading when the window is full, which bounds memory.
     this.window = Math.max(1, config.jobs) * BLOCKS_PER_WORKER + BLOCKS_AHEAD;
@@ -251,7 +250,7 @@ export class ParallelTagger implements Processor {
     const worker = new Worker(this.config.workerFile ?? WORKER_FILE, {
       workerData: this.config.setup,
       stdout: true,
-      ...(process.env.RCA_NOLIMIT ? {} : { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } }),
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
     // stdout carries records only: whatever a worker might print there is dropped.
     worker.stdout.resume();
@@ -309,11 +308,18 @@ export class ParallelTagger implements Processor {
     };
     try {
       let evidence = 0;
+      let decided: DocType | null = null;
       for (let j = 0; j < t.lineNos.length; j++) {
         const assumed = assumedType(t.assumed[j]!);
         if (assumed !== null) {
-          const k = evidence++;
-          const docType = this.contexts.build({ doc_id: t.docId[k], doc_type: t.docTypeField[k], doc_name: t.docName[k], source_path: t.sourcePath[k], text: t.text[k] }).context.doc_type;
+          let docType: DocType;
+          if (t.follows[j] === 1 && decided !== null) {
+            docType = decided;
+          } else {
+            const k = evidence++;
+            docType = this.contexts.build({ doc_id: t.docId[k], doc_type: t.docTypeField[k], doc_name: t.docName[k], source_path: t.sourcePath[k], text: t.text[k] }).context.doc_type;
+          }
+          decided = docType;
           if (docType !== assumed) {
             // The document began in a block that thread did not see: tagged again with its type.
             const again = this.tagAgain(lineOf(t.lineNos[j]!), docType);
@@ -325,7 +331,7 @@ export class ParallelTagger implements Processor {
         const flags = t.flags[j]!;
         this.flagCounts.add(flags === '' ? [] : flags.split(FLAG_SEPARATOR));
       }
-      if (redone !== null) output = spliceLines(output, redone);
+      if (redone !== null) output = [spliceLines(Buffer.concat(output), redone)];
     } catch (err) {
       // As an exception in process() is on one thread: INTERNAL_ERROR, then fatal.
       this.end('fatal');
@@ -352,7 +358,7 @@ export class ParallelTagger implements Processor {
     this.linesRedone++;
     const out = new BlockOutput();
     out.add(outcome.records ?? []);
-    return { bytes: out.bytes(), flags: facts.flags };
+    return { bytes: Buffer.concat(out.bytes(null)), flags: facts.flags };
   }
 
   private contextsFor(docType: DocType): ContextBuilder {
