@@ -411,7 +411,7 @@ class Run {
       }
       this.records++;
       if (event.kind === 'reject') {
-        this.reject({ source, line: event.line, at: event.at, raw: event.raw }, event.code, event.message);
+        this.rejectInTurn({ source, line: event.line, at: event.at, raw: event.raw }, event.code, event.message);
         continue;
       }
       if (event.kind === 'record') {
@@ -421,11 +421,11 @@ class Run {
         continue;
       }
       if (event.kind === 'too-long') {
-        this.reject({ source, line: event.line, raw: event.preview }, 'LINE_TOO_LONG', `line of ${event.bytes} bytes exceeds --max-line-bytes ${this.maxLineBytes}`);
+        this.rejectInTurn({ source, line: event.line, raw: event.preview }, 'LINE_TOO_LONG', `line of ${event.bytes} bytes exceeds --max-line-bytes ${this.maxLineBytes}`);
         continue;
       }
       if (event.kind === 'bad-utf8') {
-        this.reject({ source, line: event.line, raw: event.preview }, 'BAD_UTF8', 'line is not valid UTF-8');
+        this.rejectInTurn({ source, line: event.line, raw: event.preview }, 'BAD_UTF8', 'line is not valid UTF-8');
         continue;
       }
       const meta: RecordMeta = { source, line: event.line, raw: event.text, bytes: event.bytes };
@@ -575,6 +575,12 @@ class Run {
       this.fatal = true;
       this.stop();
     }
+  }
+
+  /** A line refused as read: reported after the outcomes still in the window, in input order. */
+  private rejectInTurn(meta: RecordMeta, code: string, message: string): void {
+    if (this.window.length === 0) return this.reject(meta, code, message);
+    this.window.push({ meta, done: true, outcome: { reject: { code, message } }, promise: null });
   }
 
   private reject(meta: RecordMeta, code: string, message: string): void {

@@ -49,8 +49,8 @@ export function autoJobs(cpus = availableParallelism(), load = loadavg()[0] ?? 0
   return Math.max(1, Math.min(MAX_AUTO_JOBS, cpus, 1 + Math.floor(cpus - 0.5 - load)));
 }
 
-/** Blocks queued at each worker: one being tagged, one ready to start when it is done. */
-export const BLOCKS_PER_WORKER = 2;
+/** Blocks queued at each worker: enough that it has work while this thread tags one itself. */
+export const BLOCKS_PER_WORKER = 3;
 /** Blocks finished and waiting for an older one; with the queued ones, what the runner holds. */
 const BLOCKS_AHEAD = 2;
 /**
