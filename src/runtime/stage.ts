@@ -158,6 +158,8 @@ export interface SetupContext {
   /** Absolute path of a file shipped under the package's data/ folder. */
   dataFile(relativePath: string): string;
   env: Env;
+  /** The input's size in bytes when every source is a regular file (null for a pipe; absent when not known). */
+  inputBytes?: number | null;
 }
 
 export interface Processor {

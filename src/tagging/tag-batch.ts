@@ -28,10 +28,35 @@ export interface TagSetup {
   context: ContextOptions;
 }
 
-/** A block sent to a worker: `bytes` is transferred, not copied. */
+/**
+ * Memory shared with the workers, posted once when a worker starts: a block is copied into a
+ * slot's `input` and its output into the slot's `output`, so no buffer crosses threads per block
+ * (a buffer that arrives from another thread lives until a full garbage collection, and a stream
+ * of them made the main thread collect every few MB).
+ */
+export interface BlockSlot {
+  input: SharedArrayBuffer;
+  output: SharedArrayBuffer;
+}
+
+export interface WorkerSetup {
+  setup: TagSetup;
+  slots: BlockSlot[];
+}
+
+/** The block a thread tags: its bytes, and where it sits in its source. */
+export interface BlockInput {
+  bytes: Uint8Array;
+  lineBefore: number;
+  maxLineBytes: number;
+}
+
+/** A block sent to a worker: in slot `slot` (its first `length` bytes), or, when slot is -1, in `bytes`. */
 export interface BlockJob {
   id: number;
-  bytes: Uint8Array;
+  slot: number;
+  length: number;
+  bytes?: Uint8Array;
   lineBefore: number;
   maxLineBytes: number;
 }
@@ -42,10 +67,10 @@ export interface BlockJob {
  * hold one entry per such line, in order.
  */
 export interface TaggedBlock {
-  /** Each its own ArrayBuffer (transferable). */
+  /** The output, each byte array its own ArrayBuffer (transferable); empty when in the slot. */
   output: Uint8Array[];
-  /** The block's bytes, handed back (transferred) for the lines the main thread tags again. */
-  input: Uint8Array;
+  /** The output's length in the job's slot, or -1: it is in `output`. */
+  outputLength: number;
   records: number;
   rejects: { line: number; code: string; message: string; raw: string }[];
   firstLine?: string;
@@ -76,7 +101,27 @@ export const FLAG_SEPARATOR = '\u0000';
 
 /** The transfer list of a tagged block: its byte arrays move to the main thread. */
 export function transferList(tagged: TaggedBlock): ArrayBuffer[] {
-  return [...tagged.output, tagged.input, tagged.lineNos, tagged.assumed, tagged.follows].map((a) => a.buffer as ArrayBuffer);
+  return [...tagged.output, tagged.lineNos, tagged.assumed, tagged.follows].map((a) => a.buffer as ArrayBuffer);
+}
+
+/** A worker's answer to a job: the block tagged from its slot, the output into the slot when it fits. */
+export function tagJob(tagBlock: (block: BlockInput) => TaggedBlock, slots: readonly BlockSlot[], job: BlockJob): BlockReply {
+  const slot = job.slot >= 0 ? slots[job.slot]! : null;
+  const bytes = slot !== null ? new Uint8Array(slot.input, 0, job.length) : job.bytes!;
+  const tagged = tagBlock({ bytes, lineBefore: job.lineBefore, maxLineBytes: job.maxLineBytes });
+  let size = 0;
+  for (const piece of tagged.output) size += piece.length;
+  if (slot !== null && size <= slot.output.byteLength) {
+    const into = new Uint8Array(slot.output);
+    let at = 0;
+    for (const piece of tagged.output) {
+      into.set(piece, at);
+      at += piece.length;
+    }
+    tagged.output = [];
+    tagged.outputLength = size;
+  }
+  return { id: job.id, tagged };
 }
 
 /**
@@ -186,7 +231,7 @@ export function blockLines(bytes: Uint8Array, lineBefore: number, maxLineBytes: 
 }
 
 /** Builds the matchers once (the costly part of a thread's start) and returns the block tagger. */
-export function createBlockTagger(setup: TagSetup, tagger = new ThreadTagger(setup)): (job: Omit<BlockJob, 'id'>) => TaggedBlock {
+export function createBlockTagger(setup: TagSetup, tagger = new ThreadTagger(setup)): (job: BlockInput) => TaggedBlock {
   // This thread's own doc-type decisions: right unless the document began in a block it did not see.
   const contexts = new ContextBuilder(setup.context);
 
@@ -262,7 +307,7 @@ export function createBlockTagger(setup: TagSetup, tagger = new ThreadTagger(set
     }
     return {
       output: out.bytes(job.bytes),
-      input: job.bytes,
+      outputLength: -1,
       records,
       rejects,
       ...(firstLine !== undefined ? { firstLine } : {}),

@@ -14,6 +14,7 @@ import type { DocType } from '../contracts/vocabulary.js';
 import type { LineEvent } from '../runtime/line-splitter.js';
 import { messageOf, parseRecordLine } from '../runtime/record-line.js';
 import type { BlockOutcome, InputBlock, Outcome, Processor, RecordMeta } from '../runtime/stage.js';
+import { BLOCK_BYTES } from '../runtime/sources/block-source.js';
 import { ContextBuilder } from './context.js';
 import {
   assumedType,
@@ -22,10 +23,13 @@ import {
   createBlockTagger,
   FLAG_SEPARATOR,
   ThreadTagger,
+  type BlockInput,
   type BlockJob,
   type BlockReply,
+  type BlockSlot,
   type TagSetup,
   type TaggedBlock,
+  type WorkerSetup,
 } from './tag-batch.js';
 import { TagFlagCounts } from './tag-summary.js';
 
@@ -53,6 +57,9 @@ export function autoJobs(cpus = availableParallelism(), load = loadavg()[0] ?? 0
 export const BLOCKS_PER_WORKER = 3;
 /** Blocks finished and waiting for an older one; with the queued ones, what the runner holds. */
 const BLOCKS_AHEAD = 2;
+/** A slot holds a block (cut at the first line end past BLOCK_BYTES) and its output, which the added fields make longer. */
+const SLOT_INPUT_BYTES = BLOCK_BYTES + 64 * 1024;
+const SLOT_OUTPUT_BYTES = 4 * SLOT_INPUT_BYTES;
 /**
  * A worker's young generation, below V8's default: each heap is sized as if it were the only one,
  * and a worker's garbage is short-lived (a block's strings).
@@ -74,6 +81,10 @@ type BlockResult = { tagged: TaggedBlock } | { error: Error };
 interface Job {
   id: number;
   block: InputBlock;
+  /** The shared slot holding the block while a worker has it (-1: none). */
+  slot: number;
+  /** The block's bytes while it is tagged and finalised (a view of the slot, or its own). */
+  input: Uint8Array;
   deliver(result: BlockResult): void;
 }
 
@@ -97,7 +108,10 @@ export class ParallelTagger implements Processor {
   private readonly forcedContexts = new Map<DocType, ContextBuilder>();
   /** This thread's tagger (long lines, lines tagged again, blocks before any worker starts). */
   private here: ThreadTagger | null = null;
-  private tagBlockHere: ((job: Omit<BlockJob, 'id'>) => TaggedBlock) | null = null;
+  private tagBlockHere: ((block: BlockInput) => TaggedBlock) | null = null;
+  /** Memory shared with every worker, one slot per block that may be out (made with the first worker). */
+  private slots: BlockSlot[] = [];
+  private readonly freeSlots: number[] = [];
   private readonly workers: WorkerSlot[] = [];
   private bytesSeen = 0;
   private nextId = 0;
@@ -135,7 +149,7 @@ export class ParallelTagger implements Processor {
     this.bytesSeen += block.bytes.length;
     let deliver!: (result: BlockResult) => void;
     const result = new Promise<BlockResult>((resolve) => (deliver = resolve));
-    const job: Job = { id: this.nextId++, block, deliver };
+    const job: Job = { id: this.nextId++, block, slot: -1, input: block.bytes, deliver };
     const outcome = this.finalised.then(() => result).then((r) => this.finalise(job, r));
     this.finalised = outcome.then(noop, noop);
     this.waiting.push(job);
@@ -225,12 +239,23 @@ export class ParallelTagger implements Processor {
     job.deliver(result);
   }
 
-  private post(slot: WorkerSlot, job: Job): void {
+  private post(worker: WorkerSlot, job: Job): void {
     this.blocksOnWorkers++;
-    slot.pending.set(job.id, job);
+    worker.pending.set(job.id, job);
     const { bytes, lineBefore, maxLineBytes } = job.block;
-    const message: BlockJob = { id: job.id, bytes, lineBefore, maxLineBytes };
-    slot.worker.postMessage(message, [bytes.buffer as ArrayBuffer]);
+    const slot = bytes.length <= SLOT_INPUT_BYTES ? this.freeSlots.pop() : undefined;
+    if (slot === undefined) {
+      // A block larger than a slot (a line of more than a few dozen KB in it): copied over, and
+      // kept here for the lines that may be tagged again.
+      const message: BlockJob = { id: job.id, slot: -1, length: bytes.length, bytes, lineBefore, maxLineBytes };
+      worker.worker.postMessage(message);
+      return;
+    }
+    job.slot = slot;
+    job.input = new Uint8Array(this.slots[slot]!.input, 0, bytes.length);
+    job.input.set(bytes);
+    const message: BlockJob = { id: job.id, slot, length: bytes.length, lineBefore, maxLineBytes };
+    worker.worker.postMessage(message);
   }
 
   private pickWorker(): WorkerSlot | null {
@@ -247,8 +272,13 @@ export class ParallelTagger implements Processor {
   private spawn(): WorkerSlot {
     // Loaded here, not at start-up: a run that starts no thread does not pay for the module.
     const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof WorkerThreads;
+    if (this.slots.length === 0) {
+      this.slots = Array.from({ length: this.window }, () => ({ input: new SharedArrayBuffer(SLOT_INPUT_BYTES), output: new SharedArrayBuffer(SLOT_OUTPUT_BYTES) }));
+      this.freeSlots.push(...this.slots.keys());
+    }
+    const workerData: WorkerSetup = { setup: this.config.setup, slots: this.slots };
     const worker = new Worker(this.config.workerFile ?? WORKER_FILE, {
-      workerData: this.config.setup,
+      workerData,
       stdout: true,
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
@@ -290,20 +320,30 @@ export class ParallelTagger implements Processor {
     slot.pending.clear();
   }
 
-  /** A tagged block in its turn: doc types checked in input order, flags counted. */
+  /** A tagged block in its turn: doc types checked in input order, flags counted; its slot is free after. */
   private finalise(job: Job, result: BlockResult): BlockOutcome {
+    try {
+      return this.finaliseBlock(job, result);
+    } finally {
+      if (job.slot >= 0) this.freeSlots.push(job.slot);
+      job.slot = -1;
+    }
+  }
+
+  private finaliseBlock(job: Job, result: BlockResult): BlockOutcome {
     if (this.ended !== null) return emptyBlock();
     if ('error' in result) {
       this.end('fatal');
       return { ...emptyBlock(), fatal: { line: job.block.lineBefore + 1, message: result.error.message } };
     }
     const t = result.tagged;
-    let output = t.output;
+    // Out of the slot before it is used again (the writer may hold the bytes a while).
+    let output = t.outputLength >= 0 ? [Buffer.from(new Uint8Array(this.slots[job.slot]!.output, 0, t.outputLength))] : t.output;
     let redone: Map<number, Uint8Array> | null = null;
     // The block's lines by number, split again only when one must be tagged again.
     let lines: Map<number, LineEvent> | null = null;
     const lineOf = (lineNo: number): LineEvent | undefined => {
-      lines ??= new Map(blockLines(t.input, job.block.lineBefore, job.block.maxLineBytes).map((e) => [e.line, e]));
+      lines ??= new Map(blockLines(job.input, job.block.lineBefore, job.block.maxLineBytes).map((e) => [e.line, e]));
       return lines.get(lineNo);
     };
     try {

@@ -1,13 +1,14 @@
-// Entry of the worker threads of `rca-tag --jobs N`: tags the blocks of input bytes it is sent and
-// hands back finished output bytes (the byte arrays move between threads, they are not copied).
+// Entry of the worker threads of `rca-tag --jobs N`: tags the blocks of input bytes it is given
+// (in memory shared with the main thread) and hands back finished output bytes.
 import { parentPort, workerData } from 'node:worker_threads';
-import { createBlockTagger, transferList, type BlockJob, type BlockReply, type TagSetup } from './tag-batch.js';
+import { createBlockTagger, tagJob, transferList, type BlockJob, type WorkerSetup } from './tag-batch.js';
 
 const port = parentPort;
 if (port !== null) {
-  const tagBlock = createBlockTagger(workerData as TagSetup);
+  const { setup, slots } = workerData as WorkerSetup;
+  const tagBlock = createBlockTagger(setup);
   port.on('message', (job: BlockJob) => {
-    const reply: BlockReply = { id: job.id, tagged: tagBlock(job) };
+    const reply = tagJob(tagBlock, slots, job);
     port.postMessage(reply, transferList(reply.tagged));
   });
 }
