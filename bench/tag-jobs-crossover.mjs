@@ -3,7 +3,7 @@
 // inputs (the first MB of each corpus profile), interleaved run by run; the median of the per-run
 // ratios is reported, with the CPU each spends (user + system) and the load average, since on a
 // shared machine the wall ratio says only what the CPUs were free to give. --jobs auto starts its
-// workers after AUTO_SPAWN_AFTER_BYTES (src/tagging/tag-pool.ts): it should sit where the wall
+// threads only for an input of AUTO_MIN_INPUT_BYTES or more (src/tagging/tag-pool.ts): it should sit where the wall
 // ratio passes 1 on idle cores.
 // Usage: node bench/tag-jobs-crossover.mjs [--mb 1,2,4,8,16,32] [--runs 3] [--corpus mdparser,text-heavy]
 import { parseArgs } from 'node:util';

@@ -38,11 +38,12 @@ export const MAX_AUTO_JOBS = 4;
 /** More threads than this only cost memory. */
 export const MAX_JOBS = 64;
 /**
- * Under --jobs auto, input bytes tagged on this thread before the workers start: a worker costs
- * a fixed ~0.25 s of CPU to start (its own heap, modules and matchers), which a second thread
- * wins back past a few MB (BENCHMARKS.md, "rca-tag on threads").
+ * --jobs auto: the input size from which more threads pay for starting (a worker costs ~0.25 s of
+ * CPU before it tags: its heap, modules, matchers, compiled code). A file smaller than this is
+ * tagged on one thread; from a pipe, the workers start once this much has been read
+ * (BENCHMARKS.md, "rca-tag on threads").
  */
-export const AUTO_SPAWN_AFTER_BYTES = 4 * 2 ** 20;
+export const AUTO_MIN_INPUT_BYTES = 8 * 2 ** 20;
 
 /**
  * `--jobs auto`: one thread per CPU that is idle now, at least 1, at most MAX_AUTO_JOBS. A CPU
@@ -51,6 +52,15 @@ export const AUTO_SPAWN_AFTER_BYTES = 4 * 2 ** 20;
  */
 export function autoJobs(cpus = availableParallelism(), load = loadavg()[0] ?? 0): number {
   return Math.max(1, Math.min(MAX_AUTO_JOBS, cpus, 1 + Math.floor(cpus - 0.5 - load)));
+}
+
+/**
+ * What --jobs auto runs: `jobs` threads (1: the one-thread tagger), the workers starting once
+ * `spawnAfterBytes` have been read. `inputBytes`: the input's size when it is known (files).
+ */
+export function autoPlan(inputBytes: number | null, jobs = autoJobs()): { jobs: number; spawnAfterBytes: number } {
+  if (jobs <= 1 || (inputBytes !== null && inputBytes < AUTO_MIN_INPUT_BYTES)) return { jobs: 1, spawnAfterBytes: Infinity };
+  return { jobs, spawnAfterBytes: inputBytes === null ? AUTO_MIN_INPUT_BYTES : 0 };
 }
 
 /** Blocks queued at each worker: enough that it has work while this thread tags one itself. */

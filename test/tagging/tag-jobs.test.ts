@@ -1,7 +1,7 @@
 // `rca-tag --jobs N`: worker threads change nothing in what is written. Every case compares the
 // threaded run with the one-thread run (--jobs 1) byte for byte, stdout, stderr and exit status.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventEmitter } from 'node:events';
@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { runStage } from '../../src/runtime/runner.js';
 import { detectDocType } from '../../src/tagging/doc-type.js';
 import { DETECTION_TEXT_CHARS } from '../../src/tagging/tag-record.js';
-import { AUTO_SPAWN_AFTER_BYTES, autoJobs, BLOCKS_PER_WORKER, MAX_AUTO_JOBS } from '../../src/tagging/tag-pool.js';
+import { AUTO_MIN_INPUT_BYTES, autoJobs, autoPlan, BLOCKS_PER_WORKER, MAX_AUTO_JOBS } from '../../src/tagging/tag-pool.js';
 import tag from '../../src/transforms/tag.js';
 import { expectedOf, goldenCases, ROOT, runBin, type GoldenCase } from '../support/golden.js';
 import { runInProcess } from '../support/run-in-process.js';
@@ -52,6 +52,23 @@ describe('--jobs: choosing the thread count', () => {
     expect(autoJobs(cpus, load)).toBe(jobs);
   });
 
+  it.each([
+    ['a file under the crossover: one thread', AUTO_MIN_INPUT_BYTES - 1, 2, { jobs: 1, spawnAfterBytes: Infinity }],
+    ['a file at the crossover: the workers at once', AUTO_MIN_INPUT_BYTES, 2, { jobs: 2, spawnAfterBytes: 0 }],
+    ['a pipe: the workers once the crossover is read', null, 3, { jobs: 3, spawnAfterBytes: AUTO_MIN_INPUT_BYTES }],
+    ['a busy machine: one thread', 10 * AUTO_MIN_INPUT_BYTES, 1, { jobs: 1, spawnAfterBytes: Infinity }],
+  ])('auto on %s', (_name, inputBytes, jobs, plan) => {
+    expect(autoPlan(inputBytes, jobs)).toEqual(plan);
+  });
+
+  it('auto on a small file runs the one-thread tagger', () => {
+    const file = join(tmp, 'small.jsonl');
+    writeFileSync(file, '{"chunk_id":"a","text":"Pump P-101A."}\n');
+    const stats = join(tmp, 'stats-small-file.json');
+    expect(runBin('tag', ['--jobs', 'auto', '--stats', stats, file], '').code).toBe(0);
+    expect(JSON.parse(readFileSync(stats, 'utf8'))).toMatchObject({ jobs: 1, workers_started: 0 });
+  });
+
   it.each(['0', '1.5', 'two', '', '65', ' '])('--jobs %j is a usage error', (value) => {
     const r = runBin('tag', ['--jobs', value], '{"text":"x"}\n');
     expect(r.code).toBe(2);
@@ -91,8 +108,8 @@ describe('--jobs: a generated corpus of 5,000 records', () => {
   });
   it('is written the same with --jobs 1, 2 and auto on text-heavy records', () => {
     const textHeavy = spawnSync(process.execPath, [join(ROOT, 'bench/generate-corpus.mjs'), '--records', '5000', '--mb', '1000', '--profile', 'text-heavy'], { maxBuffer: 1 << 30 }).stdout;
-    // Over AUTO_SPAWN_AFTER_BYTES: auto starts its workers part way (where the machine is idle enough).
-    expect(textHeavy.length).toBeGreaterThan(AUTO_SPAWN_AFTER_BYTES);
+    // From a pipe and under AUTO_MIN_INPUT_BYTES: auto starts no worker (the part-way start is below).
+    expect(textHeavy.length).toBeLessThan(AUTO_MIN_INPUT_BYTES);
     const outputs = ['1', '2', 'auto'].map((jobs) => runBin('tag', ['--jobs', jobs], textHeavy));
     for (const r of outputs) {
       expect(r.code).toBe(0);
