@@ -38,12 +38,13 @@ export const MAX_AUTO_JOBS = 4;
 /** More threads than this only cost memory. */
 export const MAX_JOBS = 64;
 /**
- * --jobs auto: the input size from which more threads pay for starting (a worker costs ~0.25 s of
- * CPU before it tags: its heap, modules, matchers, compiled code). A file smaller than this is
- * tagged on one thread; from a pipe, the workers start once this much has been read
- * (BENCHMARKS.md, "rca-tag on threads").
+ * --jobs auto: the input size from which a second thread pays for itself. A worker costs ~0.3 s of
+ * CPU before it runs at speed (its heap, modules and matchers, and compiling the tagger a second
+ * time), then ~1.3× one thread's CPU per byte; on two CPUs with little other load the text-heavy
+ * corpus crossed between 16 and 32 MB. A file smaller than this is tagged on one thread; from a
+ * pipe, the workers start once this much has been read (BENCHMARKS.md, "rca-tag on threads").
  */
-export const AUTO_MIN_INPUT_BYTES = 8 * 2 ** 20;
+export const AUTO_MIN_INPUT_BYTES = 16 * 2 ** 20;
 
 /**
  * `--jobs auto`: one thread per CPU that is idle now, at least 1, at most MAX_AUTO_JOBS. A CPU
