@@ -2,10 +2,13 @@
 // CRLF, a BOM, bad UTF-8, records larger than a block or than the block path takes, no final
 // newline, nothing at all), every --jobs writes the same stdout, stderr, --rejects file and exit
 // status as --jobs 1, whether the input comes in one read or in many.
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { runStage } from '../../src/runtime/runner.js';
 import { BLOCK_BYTES, BlockSource, LONG_LINE_BYTES } from '../../src/runtime/sources/block-source.js';
 import type { SourceEvent } from '../../src/runtime/sources/index.js';
 import tag from '../../src/transforms/tag.js';
@@ -103,6 +106,48 @@ describe('--jobs: the edges of an input in blocks', () => {
       expect(many.stderr).toBe(one.stderr);
       expect(many.code).toBe(one.code);
     }
+  });
+});
+
+describe('--jobs: blocks in flight are bounded', () => {
+  it('a slow consumer holds the reader to a few blocks ahead', async () => {
+    // Records of one length: the lines written say how many input bytes are done.
+    const record = (n: number) => `${chunk(n, { pad: 'x'.repeat(600 - chunk(n).length - 10) })}\n`;
+    const size = Buffer.byteLength(record(0));
+    for (const n of [1, 99, 12345]) expect(Buffer.byteLength(record(n))).toBe(size);
+    const total = Math.ceil((8 * 2 ** 20) / size);
+    let produced = 0;
+    let bytesRead = 0;
+    const stdin = new Readable({
+      read() {
+        if (produced >= total) return this.push(null);
+        const lines: string[] = [];
+        for (let k = 0; k < 100 && produced < total; k++) lines.push(record(produced++));
+        const bytes = Buffer.from(lines.join(''));
+        bytesRead += bytes.length;
+        this.push(bytes);
+      },
+    });
+    let written = 0;
+    let maxAhead = 0;
+    const stdout = new Writable({
+      highWaterMark: 16 * 1024,
+      write(piece: Buffer, _e, cb) {
+        for (const byte of piece) if (byte === 0x0a) written++;
+        maxAhead = Math.max(maxAhead, bytesRead - written * size);
+        setTimeout(cb, 2);
+      },
+    });
+    const stats = join(tmp, 'stats-bounded.json');
+    const code = await runStage(tag, 'rca-tag', {
+      argv: ['--jobs', '2', '--stats', stats], stdin, stdout, stderr: new Writable({ write(_c, _e, cb) { cb(); } }), env: {}, signals: new EventEmitter(), version: 't',
+    });
+    expect(code).toBe(0);
+    expect(written).toBe(total);
+    expect(JSON.parse(readFileSync(stats, 'utf8')).blocks_on_workers).toBeGreaterThan(0);
+    // The window (three blocks per worker and two finished ahead), the block being cut, the
+    // stream's own buffers: a dozen blocks, whatever the input's size.
+    expect(maxAhead).toBeLessThan(12 * BLOCK_BYTES);
   });
 });
 
