@@ -1,8 +1,9 @@
-// `rca-tag --jobs N`: N worker threads tag; this thread reads, keeps input order, decides each
-// document's doc type and writes. The runner hands JSON Lines over in blocks of whole lines
-// (Processor.processBlock); a block's bytes move to a worker (transferred, not copied), which
-// splits, parses and tags them exactly as the line-by-line path does and hands back finished
-// output bytes and its rejects. Blocks finish in any order and are finalised strictly in input
+// `rca-tag --jobs N`: N threads tag, N-1 workers and this one, which also reads, keeps input
+// order, decides each document's doc type and writes, and tags a block itself when every worker
+// has its fill. The runner hands JSON Lines over in blocks of whole lines (Processor.processBlock);
+// a block is copied into a slot of memory shared with the workers, where a worker splits, parses
+// and tags it exactly as the line-by-line path does and leaves the finished output bytes; its
+// rejects come back in the reply. Blocks finish in any order and are finalised strictly in input
 // order: this thread's one ContextBuilder decides each document's doc type from its first chunk,
 // as on one thread, and the rare line whose worker assumed another type is tagged again here.
 // Output is byte-identical to --jobs 1.
@@ -78,7 +79,7 @@ const SLOT_OUTPUT_BYTES = 4 * SLOT_INPUT_BYTES;
 const WORKER_YOUNG_GENERATION_MB = 16;
 
 export interface ParallelTaggerConfig {
-  /** Worker threads that tag (at least 1). */
+  /** Threads that tag, this one included (at least 2: one worker). */
   jobs: number;
   setup: TagSetup;
   /** Input bytes to see before the first worker starts (0: at once; Infinity: never). */
