@@ -2,7 +2,9 @@
 // options it takes; the runner owns argv, stdin/stdout/stderr, files, signals and exit codes.
 
 import type { DocumentFields } from './sources/document-fields.js';
-import type { DocumentInfo } from './sources/source.js';
+import type { DocumentInfo, InputBlock } from './sources/source.js';
+
+export type { InputBlock };
 
 export type JsonObject = Record<string, unknown>;
 
@@ -95,20 +97,6 @@ export interface RecordMeta {
   at?: string;
   /** For a document's record: the document it comes from (its id, metadata, toc, ...). */
   document?: DocumentInfo;
-}
-
-/**
- * Whole input lines as bytes, for a stage that takes its JSON Lines input in blocks
- * (Processor.processBlock). `bytes` is its own ArrayBuffer, free to transfer to another thread;
- * it ends with a newline except at the end of a source without one.
- */
-export interface InputBlock {
-  source: string;
-  bytes: Uint8Array;
-  /** Physical lines of the source before the block: its first line is lineBefore + 1. */
-  lineBefore: number;
-  /** --max-line-bytes: a longer line in the block is refused as the runner's splitter refuses it. */
-  maxLineBytes: number;
 }
 
 /** What a block became: as if each of its lines had gone through the runner one by one. */

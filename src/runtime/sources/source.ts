@@ -2,7 +2,6 @@
 // bytes as they are read and appends events; the runner turns each event into one record or one
 // reject, so every record of a source is accounted for whatever its format.
 import type { LineEvent } from '../line-splitter.js';
-import type { InputBlock } from '../stage.js';
 
 /** What a document source knows about the document its records come from. */
 export interface DocumentInfo {
@@ -50,4 +49,18 @@ export interface SourceOptions {
   keepFields?: readonly string[];
   /** JSON Lines go to the stage in blocks of whole lines (Processor.processBlock). */
   blocks?: boolean;
+}
+
+/**
+ * Whole input lines as bytes, for a stage that takes its JSON Lines input in blocks
+ * (Processor.processBlock, stage.ts). `bytes` is its own ArrayBuffer, free to transfer to another thread;
+ * it ends with a newline except at the end of a source without one.
+ */
+export interface InputBlock {
+  source: string;
+  bytes: Uint8Array;
+  /** Physical lines of the source before the block: its first line is lineBefore + 1. */
+  lineBefore: number;
+  /** --max-line-bytes: a longer line in the block is refused as the runner's splitter refuses it. */
+  maxLineBytes: number;
 }
