@@ -36,7 +36,12 @@ export class LineSplitter {
   private overflowPreview = '';
   private atStart = true;
 
-  constructor(private readonly maxLineBytes: number) {}
+  /** `lineBefore`: lines of the source already read elsewhere (a splitter that starts at a line
+   *  boundary inside a source: numbers continue from there, and only line 1 may open with a BOM). */
+  constructor(private readonly maxLineBytes: number, lineBefore = 0) {
+    this.lineNo = lineBefore;
+    this.atStart = lineBefore === 0;
+  }
 
   push(chunk: Buffer, out: LineEvent[]): void {
     let start = 0;

@@ -119,6 +119,17 @@ export class LineWriter {
     this.push(appendMembers(line, members));
   }
 
+  /** Pushes finished output lines (`lines` of them, each ending with a newline) as they are. */
+  pushLines(pieces: readonly Uint8Array[], lines: number): void {
+    if (this.closed || lines === 0) return;
+    this.lines += lines;
+    this.sealBuffer();
+    for (const bytes of pieces) {
+      this.pending.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+      this.pendingBytes += bytes.length;
+    }
+  }
+
   get needsFlush(): boolean {
     return this.pendingBytes + this.used >= FLUSH_BYTES;
   }

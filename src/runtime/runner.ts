@@ -9,7 +9,7 @@ import { checkOutputPaths, parseStageArgs, renderHelp } from './options.js';
 import { InputShape } from './input-shape.js';
 import { LineWriter } from './output.js';
 import { messageOf, parseRecordLine } from './record-line.js';
-import type { Env, JsonObject, Outcome, OutputRecord, Processor, RecordMeta, SetupContext, Stage } from './stage.js';
+import type { BlockOutcome, Env, InputBlock, JsonObject, Outcome, OutputRecord, Processor, RecordMeta, SetupContext, Stage } from './stage.js';
 import { AppendedJson, hasLargeString as hasLargeField, LARGE_STRING_CHARS, RawJson } from './stage.js';
 
 export interface RunIO {
@@ -66,7 +66,7 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
       }
     }
     checkOutputPaths(stage.options, args.values);
-    processor = await stage.create(args.values as never, setupContext(io.env));
+    processor = await stage.create(args.values as never, { ...setupContext(io.env), inputBytes: inputBytes(sources, io.stdin) });
     const rejectsPath = args.values.rejects as string | undefined;
     if (rejectsPath) {
       try {
@@ -332,7 +332,13 @@ class Run {
     const name = source === '-' ? STDIN_NAME : source;
     const stream = source === '-' ? this.io.stdin : createReadStream(source);
     this.current = stream;
-    const splitter = createSource({ name, ...this.inputFormat, maxRecordBytes: this.maxLineBytes, keepFields: this.processor.documentFields ?? [] });
+    const splitter = createSource({
+      name,
+      ...this.inputFormat,
+      maxRecordBytes: this.maxLineBytes,
+      keepFields: this.processor.documentFields ?? [],
+      blocks: typeof this.processor.processBlock === 'function',
+    });
     if (!this.shapes.has(name)) this.shapes.set(name, new InputShape(name));
     const events: SourceEvent[] = [];
     const chunks = (stream as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
@@ -398,9 +404,14 @@ class Run {
         this.say(event.text);
         continue;
       }
+      if (event.kind === 'block') {
+        await this.submitBlock(event.block);
+        if (this.writer.needsFlush) await this.writer.flush();
+        continue;
+      }
       this.records++;
       if (event.kind === 'reject') {
-        this.reject({ source, line: event.line, at: event.at, raw: event.raw }, event.code, event.message);
+        this.rejectInTurn({ source, line: event.line, at: event.at, raw: event.raw }, event.code, event.message);
         continue;
       }
       if (event.kind === 'record') {
@@ -410,11 +421,11 @@ class Run {
         continue;
       }
       if (event.kind === 'too-long') {
-        this.reject({ source, line: event.line, raw: event.preview }, 'LINE_TOO_LONG', `line of ${event.bytes} bytes exceeds --max-line-bytes ${this.maxLineBytes}`);
+        this.rejectInTurn({ source, line: event.line, raw: event.preview }, 'LINE_TOO_LONG', `line of ${event.bytes} bytes exceeds --max-line-bytes ${this.maxLineBytes}`);
         continue;
       }
       if (event.kind === 'bad-utf8') {
-        this.reject({ source, line: event.line, raw: event.preview }, 'BAD_UTF8', 'line is not valid UTF-8');
+        this.rejectInTurn({ source, line: event.line, raw: event.preview }, 'BAD_UTF8', 'line is not valid UTF-8');
         continue;
       }
       const meta: RecordMeta = { source, line: event.line, raw: event.text, bytes: event.bytes };
@@ -469,6 +480,43 @@ class Run {
     await this.drainWindow(this.maxWindow);
   }
 
+  /** Hands a block of lines to the stage; its outcome takes its turn in the window like a record's. */
+  private async submitBlock(block: InputBlock): Promise<void> {
+    let result: Promise<BlockOutcome>;
+    try {
+      result = this.processor.processBlock!(block);
+    } catch (err) {
+      result = Promise.reject(err);
+    }
+    const meta: RecordMeta = { source: block.source, line: block.lineBefore + 1, raw: '' };
+    const entry: Pending = { meta, done: false, outcome: null, promise: null };
+    entry.promise = result.then(
+      (outcome): Outcome => ({ block: outcome }),
+      (err: unknown) => internalFailure(err),
+    ).then((outcome) => {
+      entry.done = true;
+      entry.outcome = outcome;
+      return outcome;
+    });
+    this.window.push(entry);
+    await this.drainWindow(this.maxWindow);
+  }
+
+  /** A block's lines, as apply() would have taken them one by one. */
+  private async applyBlock(block: BlockOutcome, source: string): Promise<void> {
+    this.records += block.records;
+    const shape = this.shapes.get(source);
+    if (block.firstLine !== undefined && shape !== undefined && !shape.seenFirst) shape.line(block.firstLine);
+    for (const r of block.rejects) this.reject({ source, line: r.line, raw: r.raw }, r.code, r.message);
+    this.writer.pushLines(block.output, block.lines);
+    if (this.writer.needsFlush) await this.writer.flush();
+    if (block.fatal) {
+      this.say(`${source}:${block.fatal.line}: fatal: ${block.fatal.message}`);
+      this.fatal = true;
+      this.stop();
+    }
+  }
+
   /** Emits finished outcomes in input order; waits for the oldest while `limit` or more are queued. */
   private async drainWindow(limit: number): Promise<void> {
     while (this.window.length > 0) {
@@ -494,6 +542,7 @@ class Run {
 
   private async apply(outcome: Outcome, meta: RecordMeta): Promise<void> {
     const where = meta.line > 0 ? `${meta.source}:${meta.at ?? meta.line}: ` : '';
+    if (outcome.block) await this.applyBlock(outcome.block, meta.source);
     if (outcome.reject) this.reject(meta, outcome.reject.code, outcome.reject.message);
     for (const warning of outcome.warnings ?? []) this.say(`${where}${warning}`);
     if (outcome.failed) this.failed = true;
@@ -531,6 +580,12 @@ class Run {
       this.fatal = true;
       this.stop();
     }
+  }
+
+  /** A line refused as read: reported after the outcomes still in the window, in input order. */
+  private rejectInTurn(meta: RecordMeta, code: string, message: string): void {
+    if (this.window.length === 0) return this.reject(meta, code, message);
+    this.window.push({ meta, done: true, outcome: { reject: { code, message } }, promise: null });
   }
 
   private reject(meta: RecordMeta, code: string, message: string): void {

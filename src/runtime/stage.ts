@@ -2,7 +2,9 @@
 // options it takes; the runner owns argv, stdin/stdout/stderr, files, signals and exit codes.
 
 import type { DocumentFields } from './sources/document-fields.js';
-import type { DocumentInfo } from './sources/source.js';
+import type { DocumentInfo, InputBlock } from './sources/source.js';
+
+export type { InputBlock };
 
 export type JsonObject = Record<string, unknown>;
 
@@ -97,6 +99,23 @@ export interface RecordMeta {
   document?: DocumentInfo;
 }
 
+/** What a block became: as if each of its lines had gone through the runner one by one. */
+export interface BlockOutcome {
+  /** The output lines, in order, each ending with a newline (in one or more byte arrays). */
+  output: Uint8Array[];
+  /** Lines in `output`. */
+  lines: number;
+  /** Records read (non-blank lines), up to and including a fatal one. */
+  records: number;
+  /** Refused lines in order, each as the runner would report it (`raw` is the line, or its preview). */
+  rejects: { line: number; code: string; message: string; raw: string }[];
+  /** The first non-blank line of the source is in the block: the text that tells its shape
+   *  (a lone "{", a "[" or anything else), for the runner's JSON-document hint. */
+  firstLine?: string;
+  /** Stop after this line: exit 3 (nothing after it is in the outcome). */
+  fatal?: { line: number; message: string };
+}
+
 export interface Outcome {
   records?: OutputRecord[];
   /** Records made while they are written, after `records` (a grouping stage's output at the end
@@ -113,6 +132,8 @@ export interface Outcome {
   /** Stop reading because the input cannot be processed as given (e.g. unsorted): exit 1,
    *  what is done is written, `finish()` is not called. */
   stop?: string;
+  /** What a block of lines became (Processor.processBlock): applied before the fields above. */
+  block?: BlockOutcome;
 }
 
 /** The runner's services lent to a transform while it sets up (the only I/O a transform sees). */
@@ -125,6 +146,8 @@ export interface SetupContext {
   /** Absolute path of a file shipped under the package's data/ folder. */
   dataFile(relativePath: string): string;
   env: Env;
+  /** The input's size in bytes when every source is a regular file (null for a pipe; absent when not known). */
+  inputBytes?: number | null;
 }
 
 export interface Processor {
@@ -136,6 +159,13 @@ export interface Processor {
    * parseRecordLine's codes and messages (record-line.ts), so output does not depend on who parsed.
    */
   processRaw?(line: string, meta: RecordMeta): Outcome | Promise<Outcome>;
+  /**
+   * When present, the runner hands a JSON Lines source to the stage in blocks of whole lines
+   * (except a line too long for a block, which comes to processRaw/process as usual), in input
+   * order; the outcomes are applied in that order. The stage must report every line exactly as
+   * the line-by-line path would (same rejects, same output bytes).
+   */
+  processBlock?(block: InputBlock): Promise<BlockOutcome>;
   /** Called once at end of input (records held back by grouping stages come out here). */
   finish?(): Outcome | Promise<Outcome>;
   /** The fields of a JSON document input the stage reads from RecordMeta.document (e.g. ['toc']);

@@ -1,65 +1,90 @@
-// What a batch of raw lines becomes in `rca-tag --jobs N`, on a worker thread or on the main
-// thread when it has time to spare: each line comes back as the JSON of its fields (context,
-// section id, NER seed, flags) or a reject. The context depends on the document's doc type, which
-// only the main thread can decide (from the document's first chunk, which another batch may have
-// had): each line says which type its context assumed and carries what the decision reads, and
-// the main thread redoes the context in the rare case the types differ.
+// What a block of input bytes becomes in `rca-tag --jobs N`, on a worker thread (or on the main
+// thread before any worker has started): the block is split, parsed and tagged as the runner and
+// the one-thread tagger would do it line by line, and comes back as finished output bytes, the
+// rejects with their line numbers, and what the main thread needs to check each doc type.
+//
+// The doc type of a record without a usable one of its own is decided once per document, from its
+// first chunk, and that chunk may be in an earlier block on another thread: a block tagged here
+// guesses from what this thread has seen, and says, per such line, which type it assumed and what
+// the decision reads (the evidence). The main thread decides in input order and tags again, on its
+// own thread, the rare line whose guess was wrong.
 
-import type { DocType } from '../contracts/vocabulary.js';
-import { parseRecordLine } from '../runtime/record-line.js';
-import { ContextBuilder, type ContextOptions } from './context.js';
+import { DOC_TYPES, type DocType } from '../contracts/vocabulary.js';
+import { LineSplitter, type LineEvent } from '../runtime/line-splitter.js';
+import { LineWriter } from '../runtime/output.js';
+import { messageOf, parseRecordLine } from '../runtime/record-line.js';
+import { AppendedJson, RawJson, type JsonObject, type OutputRecord, type Outcome } from '../runtime/stage.js';
+import { ContextBuilder, type ChunkFacts, type ContextOptions } from './context.js';
 import { buildGazetteer } from './gazetteer.js';
 import { buildKeywordLists } from './keyword-lists.js';
 import type { LexiconEntry } from './lexicon.js';
-import { nerSeedJson, stringArrayJson } from './seed-json.js';
-import {
-  addDocTypeEvidence,
-  contextFieldsJson,
-  docTypeDependsOnHistory,
-  hasAddedKeys,
-  NerSeeder,
-  sameNamedDocument,
-  type DocTypeEvidenceFields,
-} from './tag-record.js';
+import { addDocTypeEvidence, docTypeDependsOnHistory, sameNamedDocument, type DocTypeEvidenceFields } from './tag-record.js';
+import { Tagger } from './tagger.js';
 
-/** Everything a tagging thread needs, plain data (it crosses to worker threads). */
+/** Everything a tagging thread needs, plain data (it crosses to worker threads once, at start). */
 export interface TagSetup {
   lexicon: LexiconEntry[];
   keywordFiles: Parameters<typeof buildKeywordLists>[0];
   context: ContextOptions;
 }
 
-export interface TagBatch {
-  id: number;
-  lines: string[];
+/**
+ * Memory shared with the workers, posted once when a worker starts: a block is copied into a
+ * slot's `input` and its output into the slot's `output`, so no buffer crosses threads per block
+ * (a buffer that arrives from another thread lives until a full garbage collection, and a stream
+ * of them made the main thread collect every few MB).
+ */
+export interface BlockSlot {
+  input: SharedArrayBuffer;
+  output: SharedArrayBuffer;
 }
 
-// Per-line status bits.
-export const TAGGED = 1;
-export const REJECTED = 2;
-/** The line made the tagger throw: the main thread reports it as the in-process path would. */
-export const FAILED = 4;
-/** The record has fields of ours already: the main thread rebuilds it. */
-export const REBUILD = 8;
-/** The doc type depends on earlier records: the evidence columns hold what decides it. */
-export const HISTORY = 16;
+export interface WorkerSetup {
+  setup: TagSetup;
+  slots: BlockSlot[];
+}
+
+/** The block a thread tags: its bytes, and where it sits in its source. */
+export interface BlockInput {
+  bytes: Uint8Array;
+  lineBefore: number;
+  maxLineBytes: number;
+}
+
+/** A block sent to a worker: in slot `slot` (its first `length` bytes), or, when slot is -1, in `bytes`. */
+export interface BlockJob {
+  id: number;
+  slot: number;
+  length: number;
+  bytes?: Uint8Array;
+  lineBefore: number;
+  maxLineBytes: number;
+}
 
 /**
- * A batch's results, column by column (index = line in the batch): columns of strings cross
- * threads far more cheaply than an object per line.
+ * A tagged block. Per tagged line (index j: the j-th output line), its line number, its flags and,
+ * for a line whose doc type depends on earlier records, the type assumed; the evidence columns
+ * hold one entry per such line, in order.
  */
-export interface TaggedBatch {
-  status: number[];
-  /** TAGGED: the doc type `context` was built for. */
-  docType: DocType[];
-  /** TAGGED: `"context":…,"section_id":…`. */
-  context: string[];
-  nerSeed: string[];
-  tagFlags: string[];
-  /** REJECTED: the reject; FAILED: the error message. */
-  rejectCode: string[];
-  message: string[];
-  /** HISTORY: what ContextBuilder reads to decide the doc type (text only when it may be needed). */
+export interface TaggedBlock {
+  /** The output, each byte array its own ArrayBuffer (transferable); empty when in the slot. */
+  output: Uint8Array[];
+  /** The output's length in the job's slot, or -1: it is in `output`. */
+  outputLength: number;
+  records: number;
+  rejects: { line: number; code: string; message: string; raw: string }[];
+  firstLine?: string;
+  fatal?: { line: number; message: string };
+  lineNos: Int32Array;
+  /** The line's flags joined by FLAG_SEPARATOR ('' for none). */
+  flags: string[];
+  /** Index in DOC_TYPES of the type assumed, or -1: the type did not depend on earlier records. */
+  assumed: Int8Array;
+  /**
+   * 1: the line names the same document as the line before it in the block whose type depended on
+   * history (so its type is that line's, and it has no evidence entry of its own).
+   */
+  follows: Uint8Array;
   docId: (string | undefined)[];
   docTypeField: (string | undefined)[];
   docName: (string | undefined)[];
@@ -67,73 +92,240 @@ export interface TaggedBatch {
   text: (string | undefined)[];
 }
 
-export interface TagBatchReply {
+export interface BlockReply {
   id: number;
-  tagged: TaggedBatch;
+  tagged: TaggedBlock;
 }
 
-/** Builds the matchers once (the costly part of start-up) and returns the batch tagger. */
-export function createBatchTagger(setup: TagSetup): (lines: readonly string[]) => TaggedBatch {
-  const seeder = new NerSeeder(buildGazetteer(setup.lexicon), buildKeywordLists(setup.keywordFiles));
-  // This tagger's own doc-type decisions: right unless the document began in an earlier batch.
+export const FLAG_SEPARATOR = '\u0000';
+
+/** The transfer list of a tagged block: its byte arrays move to the main thread. */
+export function transferList(tagged: TaggedBlock): ArrayBuffer[] {
+  return [...tagged.output, tagged.lineNos, tagged.assumed, tagged.follows].map((a) => a.buffer as ArrayBuffer);
+}
+
+/** A worker's answer to a job: the block tagged from its slot, the output into the slot when it fits. */
+export function tagJob(tagBlock: (block: BlockInput) => TaggedBlock, slots: readonly BlockSlot[], job: BlockJob): BlockReply {
+  const slot = job.slot >= 0 ? slots[job.slot]! : null;
+  const bytes = slot !== null ? new Uint8Array(slot.input, 0, job.length) : job.bytes!;
+  const tagged = tagBlock({ bytes, lineBefore: job.lineBefore, maxLineBytes: job.maxLineBytes });
+  let size = 0;
+  for (const piece of tagged.output) size += piece.length;
+  if (slot !== null && size <= slot.output.byteLength) {
+    const into = new Uint8Array(slot.output);
+    let at = 0;
+    for (const piece of tagged.output) {
+      into.set(piece, at);
+      at += piece.length;
+    }
+    tagged.output = [];
+    tagged.outputLength = size;
+  }
+  return { id: job.id, tagged };
+}
+
+/**
+ * A ContextBuilder that lends the Tagger whichever builder is set as `target` (this thread's own,
+ * the main thread's in-order one, or one forced to a type) and remembers the last facts built.
+ */
+class ContextsSwitch extends ContextBuilder {
+  target: ContextBuilder;
+  last: ChunkFacts | null = null;
+
+  constructor(options: ContextOptions) {
+    super(options);
+    this.target = new ContextBuilder(options);
+  }
+
+  override build(record: Record<string, unknown>): ChunkFacts {
+    const facts = this.target.build(record);
+    this.last = facts;
+    return facts;
+  }
+}
+
+/** One thread's tagger: the matchers are built once, whichever context builder decides. */
+export class ThreadTagger {
+  private readonly contexts: ContextsSwitch;
+  private readonly tagger: Tagger;
+
+  constructor(setup: TagSetup) {
+    this.contexts = new ContextsSwitch(setup.context);
+    this.tagger = new Tagger(
+      { ...setup.context, gazetteer: buildGazetteer(setup.lexicon), keywords: buildKeywordLists(setup.keywordFiles) },
+      this.contexts,
+    );
+  }
+
+  /** The one-thread tagger's outcome for the record, its context built by `contexts`. */
+  tag(record: JsonObject, meta: { raw: string; bytes?: Buffer }, contexts: ContextBuilder): { outcome: Outcome; facts: ChunkFacts } {
+    this.contexts.target = contexts;
+    this.contexts.last = null;
+    const outcome = this.tagger.process(record, meta);
+    const facts = this.contexts.last as ChunkFacts | null;
+    if (facts === null) throw new Error('the tagger built no context');
+    return { outcome, facts };
+  }
+}
+
+/** Output lines as the runner writes them, into bytes held here (LineWriter on a collector). */
+export class BlockOutput {
+  private readonly pieces: (Buffer | string)[] = [];
+  private readonly writer = new LineWriter(
+    { write: (piece: Buffer | string) => (this.pieces.push(piece), true), on: () => undefined } as never,
+    () => undefined,
+  );
+  lines = 0;
+
+  /** The records of one outcome, as Run.apply writes them (jsonParts' pieces join to JSON.stringify). */
+  add(records: readonly OutputRecord[]): void {
+    for (const rec of records) {
+      this.lines++;
+      if (rec instanceof AppendedJson) this.writer.pushAppended(rec.line, rec.members, rec.bytes);
+      else this.writer.push(rec instanceof RawJson ? rec.json : JSON.stringify(rec));
+      // Synchronous: the collector never asks to wait.
+      if (this.writer.needsFlush) void this.writer.flush();
+    }
+  }
+
+  /**
+   * Everything written, in byte arrays that each own their ArrayBuffer (transferable): the
+   * writer's batch buffers as they are; a view of the input (a long line's bytes) or a long string
+   * is copied into one of its own.
+   */
+  bytes(input: Uint8Array | null): Uint8Array[] {
+    void this.writer.flush();
+    return this.pieces.map((piece) => {
+      if (typeof piece === 'string') {
+        const own = Buffer.from(new ArrayBuffer(Buffer.byteLength(piece)));
+        own.write(piece);
+        return own;
+      }
+      if (piece.buffer !== input?.buffer && piece.byteOffset === 0 && !isPooled(piece)) return piece;
+      const own = new Uint8Array(new ArrayBuffer(piece.length));
+      own.set(piece);
+      return own;
+    });
+  }
+}
+
+/** A buffer cut from Node's shared pool (small allocations) cannot be transferred. */
+function isPooled(buf: Buffer): boolean {
+  return buf.buffer.byteLength !== buf.byteLength + buf.byteOffset && buf.buffer.byteLength <= Buffer.poolSize;
+}
+
+/** What InputShape reads of a source's first line: a lone "{", a "[" opening it, or neither. */
+function shapeOf(text: string): string {
+  const start = text.trimStart();
+  if (start.trimEnd() === '{') return '{';
+  return start.startsWith('[') ? '[' : '.';
+}
+
+/** The lines of a block, as the runner's splitter gives them. */
+export function blockLines(bytes: Uint8Array, lineBefore: number, maxLineBytes: number): LineEvent[] {
+  const events: LineEvent[] = [];
+  const splitter = new LineSplitter(maxLineBytes, lineBefore);
+  splitter.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), events);
+  splitter.end(events);
+  return events;
+}
+
+/** Builds the matchers once (the costly part of a thread's start) and returns the block tagger. */
+export function createBlockTagger(setup: TagSetup, tagger = new ThreadTagger(setup)): (job: BlockInput) => TaggedBlock {
+  // This thread's own doc-type decisions: right unless the document began in a block it did not see.
   const contexts = new ContextBuilder(setup.context);
 
-  return (lines) => {
-    const out: TaggedBatch = {
-      status: [], docType: [], context: [], nerSeed: [], tagFlags: [], rejectCode: [], message: [],
-      docId: [], docTypeField: [], docName: [], sourcePath: [], text: [],
-    };
-    // A batch is consecutive input lines: a line naming the same document as the previous one
-    // whose type depended on history finds its type decided, and needs no text to decide it.
+  return (job) => {
+    const out = new BlockOutput();
+    const rejects: TaggedBlock['rejects'] = [];
+    const lineNos: number[] = [];
+    const flags: string[] = [];
+    const assumed: number[] = [];
+    const follows: number[] = [];
+    const docId: (string | undefined)[] = [];
+    const docTypeField: (string | undefined)[] = [];
+    const docName: (string | undefined)[] = [];
+    const sourcePath: (string | undefined)[] = [];
+    const text: (string | undefined)[] = [];
+    let firstLine: string | undefined;
+    let fatal: TaggedBlock['fatal'];
+    let records = 0;
+    // Consecutive lines naming the same document: the first one's text decided its type.
     let previous: DocTypeEvidenceFields | null = null;
-    for (const line of lines) {
-      let status = 0;
-      let docType: DocType = 'OTHER';
-      let context = '';
-      let nerSeed = '';
-      let tagFlags = '';
-      let rejectCode = '';
-      let message = '';
-      let evidence: DocTypeEvidenceFields = {};
-      const parsed = parseRecordLine(line);
-      if (parsed.reject) {
-        status = REJECTED;
-        rejectCode = parsed.reject.code;
-        message = parsed.reject.message;
-      } else {
-        const record = parsed.record;
-        try {
-          const facts = contexts.build(record);
-          docType = facts.context.doc_type;
-          context = contextFieldsJson(facts);
-          nerSeed = nerSeedJson(seeder.seed(facts.text));
-          tagFlags = stringArrayJson(facts.flags);
-          status = TAGGED | (hasAddedKeys(record) ? REBUILD : 0);
-          if (docTypeDependsOnHistory(record, setup.context)) {
-            status |= HISTORY;
-            addDocTypeEvidence(evidence, record, false);
-            if (previous === null || !sameNamedDocument(previous, evidence)) addDocTypeEvidence(evidence, record, true);
-            previous = evidence;
-          }
-        } catch (err) {
-          status = FAILED;
-          message = err instanceof Error ? err.message : String(err);
-          evidence = {};
-        }
+
+    for (const event of blockLines(job.bytes, job.lineBefore, job.maxLineBytes)) {
+      records++;
+      if (event.kind === 'too-long') {
+        rejects.push({ line: event.line, code: 'LINE_TOO_LONG', message: `line of ${event.bytes} bytes exceeds --max-line-bytes ${job.maxLineBytes}`, raw: event.preview });
+        continue;
       }
-      out.status.push(status);
-      out.docType.push(docType);
-      out.context.push(context);
-      out.nerSeed.push(nerSeed);
-      out.tagFlags.push(tagFlags);
-      out.rejectCode.push(rejectCode);
-      out.message.push(message);
-      out.docId.push(evidence.doc_id);
-      out.docTypeField.push(evidence.doc_type);
-      out.docName.push(evidence.doc_name);
-      out.sourcePath.push(evidence.source_path);
-      out.text.push(evidence.text);
+      if (event.kind === 'bad-utf8') {
+        rejects.push({ line: event.line, code: 'BAD_UTF8', message: 'line is not valid UTF-8', raw: event.preview });
+        continue;
+      }
+      firstLine ??= shapeOf(event.text);
+      const parsed = parseRecordLine(event.text);
+      if (parsed.reject) {
+        rejects.push({ line: event.line, code: parsed.reject.code, message: parsed.reject.message, raw: event.text });
+        continue;
+      }
+      const record = parsed.record;
+      let tagged: { outcome: Outcome; facts: ChunkFacts };
+      try {
+        tagged = tagger.tag(record, { raw: event.text, ...(event.bytes ? { bytes: event.bytes } : {}) }, contexts);
+        if (tagged.outcome.records?.length !== 1 || tagged.outcome.reject || tagged.outcome.fatal) {
+          throw new Error('the tagger gave other than one record for a line');
+        }
+      } catch (err) {
+        // As the runner reports an exception in process(): INTERNAL_ERROR, then fatal.
+        rejects.push({ line: event.line, code: 'INTERNAL_ERROR', message: messageOf(err), raw: event.text });
+        fatal = { line: event.line, message: `internal error: ${messageOf(err)}` };
+        break;
+      }
+      out.add(tagged.outcome.records!);
+      lineNos.push(event.line);
+      flags.push(tagged.facts.flags.join(FLAG_SEPARATOR));
+      if (docTypeDependsOnHistory(record, setup.context)) {
+        assumed.push(DOC_TYPES.indexOf(tagged.facts.context.doc_type));
+        const evidence: DocTypeEvidenceFields = {};
+        addDocTypeEvidence(evidence, record, false);
+        // Right after a line naming the same document, ContextBuilder has the type in memory.
+        const same = previous !== null && sameNamedDocument(previous, evidence);
+        previous = evidence;
+        follows.push(same ? 1 : 0);
+        if (same) continue;
+        addDocTypeEvidence(evidence, record, true);
+        docId.push(evidence.doc_id);
+        docTypeField.push(evidence.doc_type);
+        docName.push(evidence.doc_name);
+        sourcePath.push(evidence.source_path);
+        text.push(evidence.text);
+      } else {
+        assumed.push(-1);
+        follows.push(0);
+      }
     }
-    return out;
+    return {
+      output: out.bytes(job.bytes),
+      outputLength: -1,
+      records,
+      rejects,
+      ...(firstLine !== undefined ? { firstLine } : {}),
+      ...(fatal ? { fatal } : {}),
+      lineNos: Int32Array.from(lineNos),
+      flags,
+      assumed: Int8Array.from(assumed),
+      follows: Uint8Array.from(follows),
+      docId,
+      docTypeField,
+      docName,
+      sourcePath,
+      text,
+    };
   };
+}
+
+/** The doc type a line of a tagged block assumed (-1: none that depends on history). */
+export function assumedType(index: number): DocType | null {
+  return index < 0 ? null : DOC_TYPES[index]!;
 }

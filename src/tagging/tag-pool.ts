@@ -1,30 +1,37 @@
-// `rca-tag --jobs N`: the tag stage on N threads, this one and N-1 workers. Raw lines are grouped
-// into batches; a batch goes to a worker with room, or waits, and this thread tags a waiting batch
-// itself whenever it has nothing else to do (it also reads, finalises and writes). Batches finish
-// in any order and are finalised strictly in input order: this thread's one ContextBuilder decides
-// each document's doc type from its first chunk, as on one thread, and the fields are appended to
-// the line as read. Output is byte-identical to --jobs 1.
+// `rca-tag --jobs N`: N threads tag, N-1 workers and this one, which also reads, keeps input
+// order, decides each document's doc type and writes, and tags a block itself when every worker
+// has its fill. The runner hands JSON Lines over in blocks of whole lines (Processor.processBlock);
+// a block is copied into a slot of memory shared with the workers, where a worker splits, parses
+// and tags it exactly as the line-by-line path does and leaves the finished output bytes; its
+// rejects come back in the reply. Blocks finish in any order and are finalised strictly in input
+// order: this thread's one ContextBuilder decides each document's doc type from its first chunk,
+// as on one thread, and the rare line whose worker assumed another type is tagged again here.
+// Output is byte-identical to --jobs 1.
 
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg } from 'node:os';
 import type * as WorkerThreads from 'node:worker_threads';
-import type { NerSeed } from '../contracts/chunk.js';
 import type { DocType } from '../contracts/vocabulary.js';
+import type { LineEvent } from '../runtime/line-splitter.js';
 import { messageOf, parseRecordLine } from '../runtime/record-line.js';
-import { AppendedJson, type Outcome, type Processor, type RecordMeta } from '../runtime/stage.js';
+import type { BlockOutcome, InputBlock, Outcome, Processor, RecordMeta } from '../runtime/stage.js';
+import { BLOCK_BYTES } from '../runtime/sources/block-source.js';
 import { ContextBuilder } from './context.js';
 import {
-  createBatchTagger,
-  HISTORY,
-  REBUILD,
-  REJECTED,
-  TAGGED,
-  type TagBatch,
-  type TagBatchReply,
-  type TaggedBatch,
+  assumedType,
+  blockLines,
+  BlockOutput,
+  createBlockTagger,
+  FLAG_SEPARATOR,
+  ThreadTagger,
+  type BlockInput,
+  type BlockJob,
+  type BlockReply,
+  type BlockSlot,
   type TagSetup,
+  type TaggedBlock,
+  type WorkerSetup,
 } from './tag-batch.js';
-import { contextFieldsJson, tagFieldsJson, withTagFields } from './tag-record.js';
 import { TagFlagCounts } from './tag-summary.js';
 
 /** `--jobs auto`: at most this many threads. */
@@ -32,141 +39,152 @@ export const MAX_AUTO_JOBS = 4;
 /** More threads than this only cost memory. */
 export const MAX_JOBS = 64;
 /**
- * Under --jobs auto, input characters tagged before any worker starts: a worker costs ~0.2 s of
- * CPU to start (its own heap, modules and matchers) and a second thread ~65 % more CPU per byte
- * (copies between threads, a second heap); on two idle cores that is won back past ~12 MB of
- * text-heavy input (BENCHMARKS.md, "rca-tag on text-heavy records").
+ * --jobs auto: the input size from which a second thread pays for itself. A worker costs ~0.3 s of
+ * CPU before it runs at speed (its heap, modules and matchers, and compiling the tagger a second
+ * time), then ~1.3× one thread's CPU per byte; on two CPUs with little other load the text-heavy
+ * corpus crossed between 16 and 32 MB. A file smaller than this is tagged on one thread; from a
+ * pipe, the workers start once this much has been read (BENCHMARKS.md, "rca-tag on threads").
  */
-export const AUTO_SPAWN_AFTER_CHARS = 16 * 2 ** 20;
+export const AUTO_MIN_INPUT_BYTES = 16 * 2 ** 20;
 
 /**
  * `--jobs auto`: one thread per CPU that is idle now, at least 1, at most MAX_AUTO_JOBS. A CPU
  * counts as idle by the 1-minute load average (half a CPU of load is tolerated): a thread that
- * competes with other work for a busy CPU costs its extra CPU and gains nothing (on 2 cores at a
- * load of 10, --jobs 2 took 1.5–3× the wall time of --jobs 1). One CPU: always 1.
+ * competes with other work for a busy CPU costs its extra CPU and gains nothing. One CPU: always 1.
  */
 export function autoJobs(cpus = availableParallelism(), load = loadavg()[0] ?? 0): number {
   return Math.max(1, Math.min(MAX_AUTO_JOBS, cpus, 1 + Math.floor(cpus - 0.5 - load)));
 }
 
-// A batch is complete at this size; a smaller one goes out when nothing else is in flight.
-export const BATCH_LINES = 48;
-const BATCH_CHARS = 160 * 1024;
-/** Batches queued at each worker; more wait for a worker with room, or for this thread. */
-export const BATCHES_PER_WORKER = 2;
 /**
- * Batches that may be finished while an older one is still out. The window is kept small on
- * purpose: every line in it stays alive on this thread, and its garbage collection grows with
- * them (a window of 450 lines cost this thread twice the collection time of one of 190).
+ * What --jobs auto runs: `jobs` threads (1: the one-thread tagger), the workers starting once
+ * `spawnAfterBytes` have been read. `inputBytes`: the input's size when it is known (files).
  */
-const BATCHES_AHEAD = 2;
+export function autoPlan(inputBytes: number | null, jobs = autoJobs()): { jobs: number; spawnAfterBytes: number } {
+  if (jobs <= 1 || (inputBytes !== null && inputBytes < AUTO_MIN_INPUT_BYTES)) return { jobs: 1, spawnAfterBytes: Infinity };
+  return { jobs, spawnAfterBytes: inputBytes === null ? AUTO_MIN_INPUT_BYTES : 0 };
+}
+
+/** Blocks queued at each worker: enough that it has work while this thread tags one itself. */
+export const BLOCKS_PER_WORKER = 3;
+/** Blocks finished and waiting for an older one; with the queued ones, what the runner holds. */
+const BLOCKS_AHEAD = 2;
+/** A slot holds a block (cut at the first line end past BLOCK_BYTES) and its output, which the added fields make longer. */
+const SLOT_INPUT_BYTES = BLOCK_BYTES + 64 * 1024;
+const SLOT_OUTPUT_BYTES = 4 * SLOT_INPUT_BYTES;
 /**
  * A worker's young generation, below V8's default: each heap is sized as if it were the only one,
- * and with two the peak RSS over 1 GB of input went from 210 to 195 MB for 1-2% more time.
+ * and a worker's garbage is short-lived (a block's strings).
  */
 const WORKER_YOUNG_GENERATION_MB = 16;
 
 export interface ParallelTaggerConfig {
-  /** Threads that tag, this one included (at least 2). */
+  /** Threads that tag, this one included (at least 2: one worker). */
   jobs: number;
   setup: TagSetup;
-  /** Input characters to see before the first worker starts (0: at once). */
-  spawnAfterChars: number;
+  /** Input bytes to see before the first worker starts (0: at once; Infinity: never). */
+  spawnAfterBytes: number;
   /** The worker entry (tests substitute one); by default the compiled tag-worker.js. */
   workerFile?: URL;
 }
 
-type Settled = Outcome | Error;
+type BlockResult = { tagged: TaggedBlock } | { error: Error };
 
-interface Batch {
+interface Job {
   id: number;
-  lines: string[];
-  /** Per line, its UTF-8 bytes as read (RecordMeta.bytes), when the source kept them. */
-  bytes: (Buffer | undefined)[];
-  chars: number;
-  outcomes: Promise<Settled[]>;
-  settle(outcomes: Settled[]): void;
-  /** Hands over the batch's result (set once the batch is ready to be tagged). */
-  deliver?(result: BatchResult): void;
+  block: InputBlock;
+  /** The shared slot holding the block while a worker has it (-1: none). */
+  slot: number;
+  /** The block's bytes while it is tagged and finalised (a view of the slot, or its own). */
+  input: Uint8Array;
+  deliver(result: BlockResult): void;
 }
 
 interface WorkerSlot {
   worker: WorkerThreads.Worker;
   number: number;
-  pending: Map<number, { resolve(tagged: TaggedBatch): void; reject(err: Error): void }>;
+  pending: Map<number, Job>;
   dead: boolean;
   /** What an uncaught exception in the worker said: reported when it has exited. */
   failure?: string;
 }
 
-type BatchResult = { tagged: TaggedBatch } | { error: Error };
-
 const NOTHING: Outcome = Object.freeze({});
+const emptyBlock = (): BlockOutcome => ({ output: [], lines: 0, records: 0, rejects: [] });
+const noop = () => undefined;
 
 export class ParallelTagger implements Processor {
   readonly window: number;
-  private readonly maxWorkers: number;
-  private readonly maxQueued: number;
+  /** Decides doc types in input order, as the one-thread tagger's builder does. */
   private readonly contexts: ContextBuilder;
   private readonly forcedContexts = new Map<DocType, ContextBuilder>();
-  private tagHere: ((lines: readonly string[]) => TaggedBatch) | null = null;
+  /** This thread's tagger (long lines, lines tagged again, blocks before any worker starts). */
+  private here: ThreadTagger | null = null;
+  private tagBlockHere: ((block: BlockInput) => TaggedBlock) | null = null;
+  /** Memory shared with every worker, one slot per block that may be out (made with the first worker). */
+  private slots: BlockSlot[] = [];
+  private readonly freeSlots: number[] = [];
   private readonly workers: WorkerSlot[] = [];
-  private charsSeen = 0;
-  private open: Batch | null = null;
+  private bytesSeen = 0;
   private nextId = 0;
-  /** Batches sent to workers and not answered yet. */
-  private queued = 0;
-  /** Full batches no worker had room for: this thread takes them when it has nothing else to do. */
-  private readonly waiting: Batch[] = [];
-  private idleQueued = false;
-  /** Batch k is finalised after batch k-1: the ContextBuilder sees records in input order. */
-  private finalised: Promise<void> = Promise.resolve();
-  /** Why no more lines are tagged: after a fatal error nothing may follow, as on one thread. */
+  /** Blocks no worker had room for yet, oldest first. */
+  private readonly waiting: Job[] = [];
+  /** Block k (or line) is finalised after the one before: the ContextBuilder sees input order. */
+  private finalised: Promise<unknown> = Promise.resolve();
+  /** Why nothing more is tagged: after a fatal error nothing may follow, as on one thread. */
   private ended: 'fatal' | 'interrupted' | 'closed' | null = null;
-  /** A worker died: batches from now on fail at once. */
+  /** A worker died: blocks from now on fail at once. */
   private broken: Error | null = null;
   private terminated: Promise<unknown> = Promise.resolve();
-  private batchesHere = 0;
-  private batchesOnWorkers = 0;
-  private contextsRedone = 0;
+  private idleQueued = false;
+  private readonly maxWorkers: number;
+  private blocksHere = 0;
+  private blocksOnWorkers = 0;
+  private linesHere = 0;
+  private linesRedone = 0;
   private readonly flagCounts = new TagFlagCounts();
 
   constructor(private readonly config: ParallelTaggerConfig) {
     this.contexts = new ContextBuilder(config.setup.context);
     this.maxWorkers = Math.max(1, config.jobs - 1);
-    this.maxQueued = this.maxWorkers * BATCHES_PER_WORKER;
-    // Room for the batches queued at workers, the one being filled and those finished here while
-    // an older one is out: the runner stops reading when the window is full, which bounds memory.
-    this.window = BATCH_LINES * (this.maxQueued + BATCHES_AHEAD);
+    // The blocks queued at workers and those finished while an older one is out: the runner stops
+    // reading when the window is full, which bounds memory.
+    this.window = Math.max(1, config.jobs) * BLOCKS_PER_WORKER + BLOCKS_AHEAD;
   }
 
   process(_record: unknown, meta: RecordMeta): Outcome | Promise<Outcome> {
     return this.processRaw(meta.raw, meta);
   }
 
-  processRaw(line: string, meta?: RecordMeta): Outcome | Promise<Outcome> {
+  processBlock(block: InputBlock): Promise<BlockOutcome> {
+    if (this.ended !== null) return Promise.resolve(emptyBlock());
+    this.bytesSeen += block.bytes.length;
+    let deliver!: (result: BlockResult) => void;
+    const result = new Promise<BlockResult>((resolve) => (deliver = resolve));
+    const job: Job = { id: this.nextId++, block, slot: -1, input: block.bytes, deliver };
+    const outcome = this.finalised.then(() => result).then((r) => this.finalise(job, r));
+    this.finalised = outcome.then(noop, noop);
+    this.waiting.push(job);
+    this.dispatch();
+    return outcome;
+  }
+
+  /** A line the runner did not put in a block (a long one, or a record of a JSON document). */
+  processRaw(line: string, meta: RecordMeta): Outcome | Promise<Outcome> {
     if (this.ended !== null) return NOTHING;
-    this.charsSeen += line.length;
-    const batch = (this.open ??= this.newBatch());
-    const index = batch.lines.push(line) - 1;
-    batch.bytes.push(meta?.bytes);
-    batch.chars += line.length;
-    if (batch.lines.length >= BATCH_LINES || batch.chars >= BATCH_CHARS) this.ready(batch);
-    else this.queueIdle();
-    return batch.outcomes.then((outcomes) => {
-      const outcome = outcomes[index]!;
-      if (outcome instanceof Error) throw outcome;
-      return outcome;
-    });
+    const outcome = this.finalised.then(() => this.tagLineHere(line, meta));
+    this.finalised = outcome.then(noop, noop);
+    return outcome;
   }
 
   stats(): Record<string, unknown> {
     return {
       jobs: this.config.jobs,
       workers_started: this.workers.length,
-      batches_on_workers: this.batchesOnWorkers,
-      batches_here: this.batchesHere,
-      contexts_redone: this.contextsRedone,
+      blocks_on_workers: this.blocksOnWorkers,
+      blocks_here: this.blocksHere,
+      lines_here: this.linesHere,
+      lines_redone: this.linesRedone,
       ...this.flagCounts.stats(),
     };
   }
@@ -184,33 +202,30 @@ export class ParallelTagger implements Processor {
     await this.terminated;
   }
 
-  private newBatch(): Batch {
-    let settle!: (outcomes: Settled[]) => void;
-    const outcomes = new Promise<Settled[]>((resolve) => (settle = resolve));
-    return { id: this.nextId++, lines: [], bytes: [], chars: 0, outcomes, settle };
+  private threadTagger(): ThreadTagger {
+    return (this.here ??= new ThreadTagger(this.config.setup));
   }
 
-  /** A batch is complete: it is tagged by a worker or here, then finalised in its turn. */
-  private ready(batch: Batch): void {
-    if (this.open === batch) this.open = null;
-    const result = new Promise<BatchResult>((resolve) => (batch.deliver = resolve));
-    this.finalised = this.finalised.then(() => result).then((settled) => this.finalise(batch, settled));
-    this.waiting.push(batch);
-    this.dispatch();
-  }
-
-  /** Gives waiting batches, oldest first, to workers with room (starting one when allowed). */
+  /** Gives waiting blocks, oldest first, to workers with room (starting one when allowed). */
   private dispatch(): void {
     while (this.waiting.length > 0) {
       if (this.broken !== null) {
-        for (const batch of this.waiting.splice(0)) batch.deliver!({ error: this.broken });
+        for (const job of this.waiting.splice(0)) job.deliver({ error: this.broken });
         return;
       }
       const worker = this.pickWorker();
-      if (worker === null) break;
-      this.post(worker, this.waiting.shift()!);
+      if (worker !== null) {
+        this.post(worker, this.waiting.shift()!);
+      } else if (this.workers.length === 0) {
+        // No worker (yet): this thread tags.
+        this.tagHere(this.waiting.shift()!);
+      } else {
+        // Every worker is busy: this thread takes the block if none has room by the next turn of
+        // the event loop (their answers, which make room, are read before it).
+        this.queueIdle();
+        return;
+      }
     }
-    if (this.waiting.length > 0) this.queueIdle();
   }
 
   private queueIdle(): void {
@@ -218,36 +233,40 @@ export class ParallelTagger implements Processor {
     this.idleQueued = true;
     setImmediate(() => {
       this.idleQueued = false;
-      this.onIdle();
+      if (this.ended !== null || this.waiting.length === 0) return;
+      if (this.pickWorker() === null) this.tagHere(this.waiting.shift()!);
+      this.dispatch();
     });
   }
 
-  /**
-   * A turn of the event loop after what was pending (input, answers): a batch no worker has room
-   * for is tagged here, so this thread works instead of waiting; and with nothing in flight, a
-   * partly filled batch goes out (no answer will come to send it, and the runner may wait for it).
-   */
-  private onIdle(): void {
-    if (this.ended !== null) return;
-    if (this.open !== null && this.waiting.length === 0 && this.queued === 0) this.ready(this.open);
-    const batch = this.waiting.shift();
-    if (batch !== undefined) {
-      this.tagHere ??= createBatchTagger(this.config.setup);
-      this.batchesHere++;
-      batch.deliver!({ tagged: this.tagHere(batch.lines) });
+  private tagHere(job: Job): void {
+    this.tagBlockHere ??= createBlockTagger(this.config.setup, this.threadTagger());
+    this.blocksHere++;
+    let result: BlockResult;
+    try {
+      result = { tagged: this.tagBlockHere(job.block) };
+    } catch (err) {
+      result = { error: err instanceof Error ? err : new Error(String(err)) };
     }
-    // With nothing in flight, no answer will come to start the next turn: this one does.
-    if (this.waiting.length > 0 || (this.open !== null && this.queued === 0)) this.queueIdle();
+    job.deliver(result);
   }
 
-  private post(worker: WorkerSlot, batch: Batch): void {
-    this.queued++;
-    this.batchesOnWorkers++;
-    worker.pending.set(batch.id, {
-      resolve: (tagged) => batch.deliver!({ tagged }),
-      reject: (error) => batch.deliver!({ error }),
-    });
-    const message: TagBatch = { id: batch.id, lines: batch.lines };
+  private post(worker: WorkerSlot, job: Job): void {
+    this.blocksOnWorkers++;
+    worker.pending.set(job.id, job);
+    const { bytes, lineBefore, maxLineBytes } = job.block;
+    const slot = bytes.length <= SLOT_INPUT_BYTES ? this.freeSlots.pop() : undefined;
+    if (slot === undefined) {
+      // A block larger than a slot (a line of more than a few dozen KB in it): copied over, and
+      // kept here for the lines that may be tagged again.
+      const message: BlockJob = { id: job.id, slot: -1, length: bytes.length, bytes, lineBefore, maxLineBytes };
+      worker.worker.postMessage(message);
+      return;
+    }
+    job.slot = slot;
+    job.input = new Uint8Array(this.slots[slot]!.input, 0, bytes.length);
+    job.input.set(bytes);
+    const message: BlockJob = { id: job.id, slot, length: bytes.length, lineBefore, maxLineBytes };
     worker.worker.postMessage(message);
   }
 
@@ -256,23 +275,29 @@ export class ParallelTagger implements Processor {
     for (const slot of this.workers) {
       if (!slot.dead && (best === null || slot.pending.size < best.pending.size)) best = slot;
     }
-    if (best !== null && best.pending.size < BATCHES_PER_WORKER) return best;
-    if (this.workers.length < this.maxWorkers && this.charsSeen >= this.config.spawnAfterChars) return this.spawn();
+    if (best !== null && best.pending.size === 0) return best;
+    if (this.workers.length < this.maxWorkers && this.bytesSeen >= this.config.spawnAfterBytes) return this.spawn();
+    if (best !== null && best.pending.size < BLOCKS_PER_WORKER) return best;
     return null;
   }
 
   private spawn(): WorkerSlot {
     // Loaded here, not at start-up: a run that starts no thread does not pay for the module.
     const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof WorkerThreads;
+    if (this.slots.length === 0) {
+      this.slots = Array.from({ length: this.window }, () => ({ input: new SharedArrayBuffer(SLOT_INPUT_BYTES), output: new SharedArrayBuffer(SLOT_OUTPUT_BYTES) }));
+      this.freeSlots.push(...this.slots.keys());
+    }
+    const workerData: WorkerSetup = { setup: this.config.setup, slots: this.slots };
     const worker = new Worker(this.config.workerFile ?? WORKER_FILE, {
-      workerData: this.config.setup,
+      workerData,
       stdout: true,
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
     // stdout carries records only: whatever a worker might print there is dropped.
     worker.stdout.resume();
     const slot: WorkerSlot = { worker, number: this.workers.length + 1, pending: new Map(), dead: false };
-    worker.on('message', (reply: TagBatchReply) => this.onReply(slot, reply));
+    worker.on('message', (reply: BlockReply) => this.onReply(slot, reply));
     // An uncaught exception is reported on 'exit', not here: 'error' can overtake the replies the
     // worker posted before it threw, which Node delivers before 'exit'.
     worker.on('error', (err) => {
@@ -284,80 +309,108 @@ export class ParallelTagger implements Processor {
     return slot;
   }
 
-  private onReply(slot: WorkerSlot, reply: TagBatchReply): void {
-    const pending = slot.pending.get(reply.id);
-    if (pending === undefined) return;
+  private onReply(slot: WorkerSlot, reply: BlockReply): void {
+    const job = slot.pending.get(reply.id);
+    if (job === undefined) return;
     slot.pending.delete(reply.id);
-    this.queued--;
-    pending.resolve(reply.tagged);
+    job.deliver({ tagged: reply.tagged });
     this.dispatch();
-    if (this.open !== null) this.queueIdle();
   }
 
   private onDeath(slot: WorkerSlot, message: string): void {
     if (slot.dead) return;
     slot.dead = true;
     const error = new Error(message);
-    // Not stopped by us: what it held, and every batch after, is lost.
+    // Not stopped by us: what it held, and every block after, is lost.
     if (this.ended === null) this.broken ??= error;
     this.failPending(slot, error);
     this.dispatch();
-    if (this.open !== null) this.queueIdle();
   }
 
   private failPending(slot: WorkerSlot, error: Error): void {
-    for (const pending of slot.pending.values()) pending.reject(error);
-    this.queued -= slot.pending.size;
+    for (const job of slot.pending.values()) job.deliver({ error });
     slot.pending.clear();
   }
 
-  private finalise(batch: Batch, result: BatchResult): void {
-    const outcomes = new Array<Settled>(batch.lines.length);
-    for (let i = 0; i < batch.lines.length; i++) {
-      if (this.ended !== null) {
-        outcomes[i] = NOTHING;
-      } else if ('error' in result) {
-        outcomes[i] = { fatal: result.error.message };
-        this.end('fatal');
-      } else {
-        try {
-          outcomes[i] = this.outcomeOf(batch.lines[i]!, batch.bytes[i], result.tagged, i);
-        } catch (err) {
-          // The runner reports it as an exception in process(): INTERNAL_ERROR, then fatal.
-          outcomes[i] = err instanceof Error ? err : new Error(String(err));
-          this.end('fatal');
-        }
-      }
+  /** A tagged block in its turn: doc types checked in input order, flags counted; its slot is free after. */
+  private finalise(job: Job, result: BlockResult): BlockOutcome {
+    try {
+      return this.finaliseBlock(job, result);
+    } finally {
+      if (job.slot >= 0) this.freeSlots.push(job.slot);
+      job.slot = -1;
     }
-    batch.settle(outcomes);
   }
 
-  /** Line `i` of a tagged batch as the runner takes it. */
-  private outcomeOf(line: string, bytes: Buffer | undefined, t: TaggedBatch, i: number): Outcome {
-    const status = t.status[i]!;
-    if (status & REJECTED) return { reject: { code: t.rejectCode[i]!, message: t.message[i]! } };
-    if (!(status & TAGGED)) throw new Error(t.message[i]);
-    const guess = t.docType[i]!;
-    // The one decision that depends on earlier records, taken here in input order: the evidence
-    // is all that build() reads for it.
-    const docType =
-      status & HISTORY
-        ? this.contexts.build({ doc_id: t.docId[i], doc_type: t.docTypeField[i], doc_name: t.docName[i], source_path: t.sourcePath[i], text: t.text[i] }).context.doc_type
-        : guess;
-    if (docType === guess && !(status & REBUILD)) {
-      this.flagCounts.addJson(t.tagFlags[i]!);
-      return { records: [new AppendedJson(line, tagFieldsJson(t.context[i]!, t.nerSeed[i]!, t.tagFlags[i]!), bytes)] };
+  private finaliseBlock(job: Job, result: BlockResult): BlockOutcome {
+    if (this.ended !== null) return emptyBlock();
+    if ('error' in result) {
+      this.end('fatal');
+      return { ...emptyBlock(), fatal: { line: job.block.lineBefore + 1, message: result.error.message } };
     }
-    // The batch guessed another type (the document began in an earlier batch), or the record must
-    // be rebuilt: the context is a function of the record and its doc type, which a builder
-    // forced to that type computes. The line parsed where it was tagged, so it parses here too.
-    const record = parseRecordLine(line).record!;
-    const facts = this.contextsFor(docType).build(record);
-    this.contextsRedone++;
-    if (status & REBUILD) this.flagCounts.add(facts.flags);
-    else this.flagCounts.addJson(t.tagFlags[i]!);
-    if (status & REBUILD) return { records: [withTagFields(record, facts, JSON.parse(t.nerSeed[i]!) as NerSeed)] };
-    return { records: [new AppendedJson(line, tagFieldsJson(contextFieldsJson(facts), t.nerSeed[i]!, t.tagFlags[i]!), bytes)] };
+    const t = result.tagged;
+    // Out of the slot before it is used again (the writer may hold the bytes a while).
+    let output = t.outputLength >= 0 ? [Buffer.from(new Uint8Array(this.slots[job.slot]!.output, 0, t.outputLength))] : t.output;
+    let redone: Map<number, Uint8Array> | null = null;
+    // The block's lines by number, split again only when one must be tagged again.
+    let lines: Map<number, LineEvent> | null = null;
+    const lineOf = (lineNo: number): LineEvent | undefined => {
+      lines ??= new Map(blockLines(job.input, job.block.lineBefore, job.block.maxLineBytes).map((e) => [e.line, e]));
+      return lines.get(lineNo);
+    };
+    try {
+      let evidence = 0;
+      let decided: DocType | null = null;
+      for (let j = 0; j < t.lineNos.length; j++) {
+        const assumed = assumedType(t.assumed[j]!);
+        if (assumed !== null) {
+          let docType: DocType;
+          if (t.follows[j] === 1 && decided !== null) {
+            docType = decided;
+          } else {
+            const k = evidence++;
+            docType = this.contexts.build({ doc_id: t.docId[k], doc_type: t.docTypeField[k], doc_name: t.docName[k], source_path: t.sourcePath[k], text: t.text[k] }).context.doc_type;
+          }
+          decided = docType;
+          if (docType !== assumed) {
+            // The document began in a block that thread did not see: tagged again with its type.
+            const again = this.tagAgain(lineOf(t.lineNos[j]!), docType);
+            (redone ??= new Map()).set(j, again.bytes);
+            this.flagCounts.add(again.flags);
+            continue;
+          }
+        }
+        const flags = t.flags[j]!;
+        this.flagCounts.add(flags === '' ? [] : flags.split(FLAG_SEPARATOR));
+      }
+      if (redone !== null) output = [spliceLines(Buffer.concat(output), redone)];
+    } catch (err) {
+      // As an exception in process() is on one thread: INTERNAL_ERROR, then fatal.
+      this.end('fatal');
+      const line = job.block.lineBefore + 1;
+      return { ...emptyBlock(), rejects: [{ line, code: 'INTERNAL_ERROR', message: messageOf(err), raw: '' }], fatal: { line, message: `internal error: ${messageOf(err)}` } };
+    }
+    if (t.fatal) this.end('fatal');
+    return {
+      output,
+      lines: t.lineNos.length,
+      records: t.records,
+      rejects: t.rejects,
+      ...(t.firstLine !== undefined ? { firstLine: t.firstLine } : {}),
+      ...(t.fatal ? { fatal: t.fatal } : {}),
+    };
+  }
+
+  /** A line of a tagged block, tagged here with the doc type decided in order. */
+  private tagAgain(event: LineEvent | undefined, docType: DocType): { bytes: Uint8Array; flags: readonly string[] } {
+    if (event?.kind !== 'line') throw new Error('a tagged line is not in its block');
+    // It parsed where it was tagged, so it parses here too.
+    const record = parseRecordLine(event.text).record!;
+    const { outcome, facts } = this.threadTagger().tag(record, { raw: event.text, ...(event.bytes ? { bytes: event.bytes } : {}) }, this.contextsFor(docType));
+    this.linesRedone++;
+    const out = new BlockOutput();
+    out.add(outcome.records ?? []);
+    return { bytes: Buffer.concat(out.bytes(null)), flags: facts.flags };
   }
 
   private contextsFor(docType: DocType): ContextBuilder {
@@ -369,7 +422,23 @@ export class ParallelTagger implements Processor {
     return contexts;
   }
 
-  /** No more tagging: workers stop, and every line not finalised yet comes out as nothing. */
+  private tagLineHere(line: string, meta: RecordMeta): Outcome {
+    if (this.ended !== null) return NOTHING;
+    const parsed = parseRecordLine(line);
+    if (parsed.reject) return { reject: parsed.reject };
+    try {
+      const { outcome, facts } = this.threadTagger().tag(parsed.record, meta, this.contexts);
+      this.linesHere++;
+      this.flagCounts.add(facts.flags);
+      return outcome;
+    } catch (err) {
+      // The runner reports it (INTERNAL_ERROR, then fatal); nothing after it may be written.
+      this.end('fatal');
+      throw err;
+    }
+  }
+
+  /** No more tagging: workers stop, and every block not finalised yet comes out empty. */
   private end(why: 'fatal' | 'interrupted' | 'closed'): void {
     if (this.ended !== null) return;
     this.ended = why;
@@ -379,11 +448,21 @@ export class ParallelTagger implements Processor {
       this.failPending(slot, stopped);
     }
     this.terminated = Promise.all(this.workers.map((slot) => slot.worker.terminate()));
-    for (const batch of this.waiting.splice(0)) batch.deliver!({ error: stopped });
-    const open = this.open;
-    this.open = null;
-    open?.settle(open.lines.map(() => NOTHING));
+    for (const job of this.waiting.splice(0)) job.deliver({ error: stopped });
   }
+}
+
+/** The block's output lines with lines `j` replaced (each replacement a whole line, newline included). */
+function spliceLines(output: Uint8Array, replaced: Map<number, Uint8Array>): Uint8Array {
+  const buf = Buffer.from(output.buffer, output.byteOffset, output.length);
+  const parts: Uint8Array[] = [];
+  let start = 0;
+  for (let j = 0; start < buf.length; j++) {
+    const end = buf.indexOf(0x0a, start) + 1;
+    parts.push(replaced.get(j) ?? buf.subarray(start, end));
+    start = end;
+  }
+  return Buffer.concat(parts);
 }
 
 /**

@@ -1,12 +1,14 @@
-// Entry of the worker threads of `rca-tag --jobs N`: tags the batches of raw lines it is sent.
+// Entry of the worker threads of `rca-tag --jobs N`: tags the blocks of input bytes it is given
+// (in memory shared with the main thread) and hands back finished output bytes.
 import { parentPort, workerData } from 'node:worker_threads';
-import { createBatchTagger, type TagBatch, type TagBatchReply, type TagSetup } from './tag-batch.js';
+import { createBlockTagger, tagJob, transferList, type BlockJob, type WorkerSetup } from './tag-batch.js';
 
 const port = parentPort;
 if (port !== null) {
-  const tagBatch = createBatchTagger(workerData as TagSetup);
-  port.on('message', (batch: TagBatch) => {
-    const reply: TagBatchReply = { id: batch.id, tagged: tagBatch(batch.lines) };
-    port.postMessage(reply);
+  const { setup, slots } = workerData as WorkerSetup;
+  const tagBlock = createBlockTagger(setup);
+  port.on('message', (job: BlockJob) => {
+    const reply = tagJob(tagBlock, slots, job);
+    port.postMessage(reply, transferList(reply.tagged));
   });
 }

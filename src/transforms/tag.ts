@@ -7,7 +7,7 @@ import { buildGazetteer } from '../tagging/gazetteer.js';
 import { buildKeywordLists } from '../tagging/keyword-lists.js';
 import { parseLexiconCsv, type LexiconEntry } from '../tagging/lexicon.js';
 import type { TagSetup } from '../tagging/tag-batch.js';
-import { autoJobs, AUTO_SPAWN_AFTER_CHARS, MAX_AUTO_JOBS, MAX_JOBS, ParallelTagger } from '../tagging/tag-pool.js';
+import { AUTO_MIN_INPUT_BYTES, autoPlan, MAX_AUTO_JOBS, MAX_JOBS, ParallelTagger } from '../tagging/tag-pool.js';
 import { Tagger } from '../tagging/tagger.js';
 import { TagFlagCounts } from '../tagging/tag-summary.js';
 
@@ -34,12 +34,13 @@ become strings), doc_type, doc_name, source_path, section_segments (else section
 sectionPath / section / section_title, split on " > "), text (else raw_text, else
 embedding_text), page_start / page_end (else page). All other fields pass through untouched, in
 order. The last stderr line counts the chunks tagged and their flags.
-With --jobs N, N threads tag: this one, which also reads, keeps input order and decides each
-document's doc type, and N-1 worker threads; the output is the same bytes whatever N.
+With --jobs N, N threads tag: N-1 worker threads take the input in blocks of bytes and hand back
+finished output; this one reads, keeps input order, decides each document's doc type, writes, and
+tags a block itself when every worker is busy. The output is the same bytes whatever N.
 --jobs auto (the default) is one thread per idle CPU (by the load average), at most ${MAX_AUTO_JOBS},
-so 1 on a one-CPU or busy machine; workers start only once the input passes
-${AUTO_SPAWN_AFTER_CHARS / 2 ** 20} MiB. Threads cost CPU time of their own (about two thirds more
-per byte): when other work keeps the CPUs busy, --jobs 1 is faster.`,
+so 1 on a one-CPU or busy machine, and 1 for an input file under ${AUTO_MIN_INPUT_BYTES / 2 ** 20} MiB; from a
+pipe the workers start once that much has been read. Threads cost CPU time of their own (starting
+each one, and more per byte): when other work keeps the CPUs busy, --jobs 1 is faster.`,
   examples: [
     'rca-tag < chunks.jsonl > tagged.jsonl',
     'rca-tag --doc-type detect --rejects rejects.jsonl chunks.jsonl',
@@ -84,10 +85,8 @@ per byte): when other work keeps the CPUs busy, --jobs 1 is faster.`,
         maxDepth: options['max-depth'],
       } satisfies ContextOptions,
     };
-    const jobs = requestedJobs === 'auto' ? autoJobs() : requestedJobs;
-    if (jobs > 1) {
-      return new ParallelTagger({ jobs, setup: tagSetup, spawnAfterChars: requestedJobs === 'auto' ? AUTO_SPAWN_AFTER_CHARS : 0 });
-    }
+    const { jobs, spawnAfterBytes } = requestedJobs === 'auto' ? autoPlan(setup.inputBytes ?? null) : { jobs: requestedJobs, spawnAfterBytes: 0 };
+    if (jobs > 1) return new ParallelTagger({ jobs, setup: tagSetup, spawnAfterBytes });
     // The matchers are built on the first record: an empty input starts fast.
     return lazyTagger(() =>
       new Tagger({ ...tagSetup.context, gazetteer: buildGazetteer(tagSetup.lexicon), keywords: buildKeywordLists(tagSetup.keywordFiles) }),

@@ -1,7 +1,7 @@
 // `rca-tag --jobs N`: worker threads change nothing in what is written. Every case compares the
 // threaded run with the one-thread run (--jobs 1) byte for byte, stdout, stderr and exit status.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventEmitter } from 'node:events';
@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { runStage } from '../../src/runtime/runner.js';
 import { detectDocType } from '../../src/tagging/doc-type.js';
 import { DETECTION_TEXT_CHARS } from '../../src/tagging/tag-record.js';
-import { AUTO_SPAWN_AFTER_CHARS, autoJobs, BATCH_LINES, BATCHES_PER_WORKER, MAX_AUTO_JOBS } from '../../src/tagging/tag-pool.js';
+import { AUTO_MIN_INPUT_BYTES, autoJobs, autoPlan, BLOCKS_PER_WORKER, MAX_AUTO_JOBS } from '../../src/tagging/tag-pool.js';
 import tag from '../../src/transforms/tag.js';
 import { expectedOf, goldenCases, ROOT, runBin, type GoldenCase } from '../support/golden.js';
 import { runInProcess } from '../support/run-in-process.js';
@@ -20,10 +20,18 @@ const tmp = mkdtempSync(join(tmpdir(), 'rca-tag-jobs-'));
 const lines = (out: string) => out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
 const jsonl = (records: object[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
+/** An input in reads of `size` bytes: each short read is a block of its own, so a few KB make many blocks. */
+export function inReads(input: string, size = 8 * 1024): Buffer[] {
+  const bytes = Buffer.from(input);
+  const reads: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += size) reads.push(bytes.subarray(at, at + size));
+  return reads;
+}
+
 /** Runs tag in this process with `--jobs jobs`, plus --stats so the test sees what ran where. */
 async function tagWith(jobs: number | 'auto', input: string | Array<string | Buffer>, args: string[] = []) {
   const statsFile = join(tmp, `stats-${Math.random().toString(36).slice(2)}.json`);
-  const r = await runInProcess(tag, typeof input === 'string' ? [input] : input, [...args, '--jobs', String(jobs), '--stats', statsFile]);
+  const r = await runInProcess(tag, typeof input === 'string' ? inReads(input) : input, [...args, '--jobs', String(jobs), '--stats', statsFile]);
   return { ...r, stats: JSON.parse(readFileSync(statsFile, 'utf8')) as Record<string, number> };
 }
 
@@ -42,6 +50,23 @@ describe('--jobs: choosing the thread count', () => {
     [16, 14, 2],
   ])('auto on %i CPUs at a load of %d is %i threads', (cpus, load, jobs) => {
     expect(autoJobs(cpus, load)).toBe(jobs);
+  });
+
+  it.each([
+    ['a file under the crossover: one thread', AUTO_MIN_INPUT_BYTES - 1, 2, { jobs: 1, spawnAfterBytes: Infinity }],
+    ['a file at the crossover: the workers at once', AUTO_MIN_INPUT_BYTES, 2, { jobs: 2, spawnAfterBytes: 0 }],
+    ['a pipe: the workers once the crossover is read', null, 3, { jobs: 3, spawnAfterBytes: AUTO_MIN_INPUT_BYTES }],
+    ['a busy machine: one thread', 10 * AUTO_MIN_INPUT_BYTES, 1, { jobs: 1, spawnAfterBytes: Infinity }],
+  ])('auto on %s', (_name, inputBytes, jobs, plan) => {
+    expect(autoPlan(inputBytes, jobs)).toEqual(plan);
+  });
+
+  it('auto on a small file runs the one-thread tagger', () => {
+    const file = join(tmp, 'small.jsonl');
+    writeFileSync(file, '{"chunk_id":"a","text":"Pump P-101A."}\n');
+    const stats = join(tmp, 'stats-small-file.json');
+    expect(runBin('tag', ['--jobs', 'auto', '--stats', stats, file], '').code).toBe(0);
+    expect(JSON.parse(readFileSync(stats, 'utf8'))).toMatchObject({ jobs: 1, workers_started: 0 });
   });
 
   it.each(['0', '1.5', 'two', '', '65', ' '])('--jobs %j is a usage error', (value) => {
@@ -83,8 +108,8 @@ describe('--jobs: a generated corpus of 5,000 records', () => {
   });
   it('is written the same with --jobs 1, 2 and auto on text-heavy records', () => {
     const textHeavy = spawnSync(process.execPath, [join(ROOT, 'bench/generate-corpus.mjs'), '--records', '5000', '--mb', '1000', '--profile', 'text-heavy'], { maxBuffer: 1 << 30 }).stdout;
-    // Under AUTO_SPAWN_AFTER_CHARS: auto starts no worker (the over-threshold case is below).
-    expect(textHeavy.length).toBeLessThan(AUTO_SPAWN_AFTER_CHARS);
+    // From a pipe and under AUTO_MIN_INPUT_BYTES: auto starts no worker (the part-way start is below).
+    expect(textHeavy.length).toBeLessThan(AUTO_MIN_INPUT_BYTES);
     const outputs = ['1', '2', 'auto'].map((jobs) => runBin('tag', ['--jobs', jobs], textHeavy));
     for (const r of outputs) {
       expect(r.code).toBe(0);
@@ -133,13 +158,14 @@ describe('--jobs: a document whose chunks span batches and threads keeps its fir
   it.each(['auto', 'detect', 'CR'])('--doc-type %s: same output with --jobs 1, 2 and 3, and with no worker', async (mode) => {
     const one = await tagWith(1, input, ['--doc-type', mode]);
     expect(one.code).toBe(0);
-    expect((await runInProcess(noWorkerTag, [input], ['--doc-type', mode])).stdout).toBe(one.stdout);
+    expect((await runInProcess(noWorkerTag, inReads(input), ['--doc-type', mode])).stdout).toBe(one.stdout);
     for (const jobs of [2, 3]) {
       const many = await tagWith(jobs, input, ['--doc-type', mode]);
-      expect(many.stats.workers_started).toBeGreaterThanOrEqual(1);
-      expect(many.stats.batches_on_workers).toBeGreaterThanOrEqual(2);
-      // Batches that began inside a document guessed its type from a later chunk: redone here.
-      if (mode !== 'CR') expect(many.stats.contexts_redone).toBeGreaterThan(0);
+      expect(many.stats.workers_started).toBe(jobs - 1);
+      expect(many.stats.blocks_on_workers).toBeGreaterThanOrEqual(2);
+      // Blocks 0 and 1 go to the two workers: the second guessed doc 0's type from a later chunk,
+      // and its lines were tagged again here.
+      if (mode !== 'CR' && jobs === 3) expect(many.stats.lines_redone).toBeGreaterThan(0);
       expect(many.stdout).toBe(one.stdout);
       expect(many.stderr).toBe(one.stderr);
       expect(many.code).toBe(one.code);
@@ -191,15 +217,15 @@ describe('--jobs: the whole input in one chunk (every line arrives before any is
     ['2,000 records of 600 more characters', 2000, 600],
   ])('%s: same output with --jobs 1, 2, 3 and auto', async (_name, count, pad) => {
     const input = Array.from({ length: count }, (_, n) => record(n, pad)).join('\n') + '\n';
-    const one = await tagWith(1, input);
+    const one = await tagWith(1, [input]);
     for (const jobs of [2, 3, 'auto'] as const) {
-      const many = await tagWith(jobs, input);
+      const many = await tagWith(jobs, [input]);
       expect(many.stdout).toBe(one.stdout);
       expect(many.code).toBe(0);
     }
     expect((await runInProcess(noWorkerTag, [input])).stdout).toBe(one.stdout);
     // A worker that starts part way, as auto's does once the input passes its threshold.
-    const lateWorker = parallelTagStage({ spawnAfterChars: input.length / 2 });
+    const lateWorker = parallelTagStage({ spawnAfterBytes: input.length / 2 });
     expect((await runInProcess(lateWorker, [input])).stdout).toBe(one.stdout);
   });
 });
@@ -221,17 +247,18 @@ describe('--jobs: threads start only when there is work for them', () => {
 const faultyTag = parallelTagStage({ workerFile: new URL('./support/faulty-tag-worker.mjs', import.meta.url) });
 
 describe('--jobs: a failing worker never crashes the run', () => {
-  // The first batches all go to the one worker (it has room for BATCHES_PER_WORKER): the fault is
-  // in the second one, so the first is written.
-  expect(BATCHES_PER_WORKER).toBeGreaterThanOrEqual(2);
-  const total = 5 * BATCH_LINES;
-  const faultAt = BATCH_LINES + 10;
+  // Each read of BLOCK lines is a block of its own. The first two blocks go to the one worker (it
+  // has room for BLOCKS_PER_WORKER): the fault is in the second one, so the first is written.
+  expect(BLOCKS_PER_WORKER).toBeGreaterThanOrEqual(2);
+  const BLOCK = 40;
+  const faultAt = BLOCK + 10;
   const record = (n: number, fault = '') => ({ chunk_id: `c${n}`, doc_id: 'CR-2026-1', text: `Pump P-${n}A tripped. ${fault}` });
-  const input = (fault: string) => jsonl(Array.from({ length: total }, (_, k) => record(k + 1, k + 1 === faultAt ? fault : '')));
+  const input = (fault: string) =>
+    Array.from({ length: 5 }, (_, b) => jsonl(Array.from({ length: BLOCK }, (_, k) => record(b * BLOCK + k + 1, b * BLOCK + k + 1 === faultAt ? fault : ''))));
   const firstLines = (n: number) => jsonl(Array.from({ length: n }, (_, k) => record(k + 1)));
 
   it('an exception on one record: INTERNAL_ERROR for it, exit 3, nothing after it, as on one thread', async () => {
-    const r = await runInProcess(faultyTag, [input('THROW_IN_RECORD')]);
+    const r = await runInProcess(faultyTag, input('THROW_IN_RECORD'));
     const before = await tagWith(1, firstLines(faultAt - 1));
     expect(r.stdout).toBe(before.stdout);
     // Input is read ahead of the workers: how far is up to timing; what was written is not.
@@ -245,11 +272,11 @@ describe('--jobs: a failing worker never crashes the run', () => {
   it.each([
     ['exits', 'EXIT_WORKER', 'tag worker 1 stopped (exit status 7)'],
     ['throws', 'THROW_IN_WORKER', 'tag worker 1 failed: worker blew up'],
-  ])('a worker that %s: fatal with a clear message, exit 3, the batches before it written', async (_name, fault, message) => {
-    const r = await runInProcess(faultyTag, [input(fault)]);
-    const before = await tagWith(1, firstLines(BATCH_LINES));
+  ])('a worker that %s: fatal with a clear message, exit 3, the blocks before it written', async (_name, fault, message) => {
+    const r = await runInProcess(faultyTag, input(fault));
+    const before = await tagWith(1, firstLines(BLOCK));
     expect(r.stdout).toBe(before.stdout);
-    expect(r.stderr).toMatch(new RegExp(`^rca-tag: stdin:${BATCH_LINES + 1}: fatal: ${message.replace(/[()]/g, '\\$&')}\\nrca-tag: \\d+ chunks tagged, \\d+ flagged: missing_section_path \\d+\\nrca-tag: stopped after reading \\d+ records; ${BATCH_LINES} records written\\n$`));
+    expect(r.stderr).toMatch(new RegExp(`^rca-tag: stdin:${BLOCK + 1}: fatal: ${message.replace(/[()]/g, '\\$&')}\\nrca-tag: \\d+ chunks tagged, \\d+ flagged: missing_section_path \\d+\\nrca-tag: stopped after reading \\d+ records; ${BLOCK} records written\\n$`));
     expect(r.code).toBe(3);
   });
 });

@@ -1,6 +1,7 @@
 // Chooses the source for one input: JSON Lines, a JSON document with its records in an array
 // (--input-format document, --records-at PATH), or, by default, whichever the first bytes show.
 import { DocumentSource } from './document-source.js';
+import { BlockSource } from './block-source.js';
 import { JsonlSource } from './jsonl-source.js';
 import type { InputFormat, RecordSource, SourceEvent, SourceOptions } from './source.js';
 
@@ -27,9 +28,13 @@ const SNIFF_BYTES = 64 * 1024;
 
 export function createSource(options: SourceOptions): RecordSource {
   const format: InputFormat = options.format === 'auto' && options.recordsAt !== undefined ? 'document' : options.format;
-  if (format === 'jsonl') return new JsonlSource(options.maxRecordBytes);
+  if (format === 'jsonl') return jsonlSource(options);
   if (format === 'document') return documentSource(options, options.recordsAt ?? 'chunks');
   return new AutoSource(options);
+}
+
+function jsonlSource(options: SourceOptions): RecordSource {
+  return options.blocks ? new BlockSource(options.name, options.maxRecordBytes) : new JsonlSource(options.maxRecordBytes);
 }
 
 function documentSource(options: SourceOptions, recordsAt: string): DocumentSource {
@@ -79,7 +84,7 @@ class AutoSource implements RecordSource {
     const bytes = Buffer.concat(this.held, this.heldBytes);
     const kind = sniff(bytes, atEnd || this.heldBytes >= SNIFF_BYTES);
     if (kind === null) return null;
-    if (kind === 'jsonl') return new JsonlSource(this.options.maxRecordBytes);
+    if (kind === 'jsonl') return jsonlSource(this.options);
     return documentSource(this.options, kind === 'array' ? '' : 'chunks');
   }
 }

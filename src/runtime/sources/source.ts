@@ -26,7 +26,9 @@ export type SourceEvent =
   /** A refused element (or a broken document), named like a record. */
   | { kind: 'reject'; line: number; at: string; code: string; message: string; raw: string }
   /** A one-line message about the source (e.g. which document fields were kept beside the records). */
-  | { kind: 'note'; text: string };
+  | { kind: 'note'; text: string }
+  /** Whole JSON Lines as bytes, for a stage that takes blocks (SourceOptions.blocks). */
+  | { kind: 'block'; block: InputBlock };
 
 export interface RecordSource {
   push(chunk: Buffer, out: SourceEvent[]): void;
@@ -45,4 +47,20 @@ export interface SourceOptions {
   maxRecordBytes: number;
   /** The document fields the stage reads (Processor.documentFields); undefined = all. */
   keepFields?: readonly string[];
+  /** JSON Lines go to the stage in blocks of whole lines (Processor.processBlock). */
+  blocks?: boolean;
+}
+
+/**
+ * Whole input lines as bytes, for a stage that takes its JSON Lines input in blocks
+ * (Processor.processBlock, stage.ts). `bytes` is its own ArrayBuffer, free to transfer to another thread;
+ * it ends with a newline except at the end of a source without one.
+ */
+export interface InputBlock {
+  source: string;
+  bytes: Uint8Array;
+  /** Physical lines of the source before the block: its first line is lineBefore + 1. */
+  lineBefore: number;
+  /** --max-line-bytes: a longer line in the block is refused as the runner's splitter refuses it. */
+  maxLineBytes: number;
 }

@@ -16,7 +16,7 @@ export function parallelTagStage(config: Partial<Omit<ParallelTaggerConfig, 'set
       const read = (name: string) => setup.readText(setup.dataFile(`keywords/${name}.csv`));
       return new ParallelTagger({
         jobs: 2,
-        spawnAfterChars: 0,
+        spawnAfterBytes: 0,
         ...config,
         setup: {
           lexicon: parseLexiconCsv(setup.readText(setup.dataFile('lexicon/rca-default.csv')), 'builtin'),
@@ -33,5 +33,5 @@ export function parallelTagStage(config: Partial<Omit<ParallelTaggerConfig, 'set
   });
 }
 
-/** Every batch tagged on the main thread: the batching, stealing and in-order finalising alone. */
-export const noWorkerTag = parallelTagStage({ spawnAfterChars: Infinity });
+/** Every block tagged on the main thread: the blocks, the in-order checks and the tagging again alone. */
+export const noWorkerTag = parallelTagStage({ spawnAfterBytes: Infinity });
