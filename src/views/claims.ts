@@ -102,9 +102,8 @@ function comparatorBefore(norms: readonly string[], at: number): { direction: Di
 }
 
 /** The quantities of the text, by value, computed once per text. */
-const textQuantities = new WeakMap<EvidenceText, Map<string, Quantity[]>>();
 function quantitiesByValue(text: EvidenceText): Map<string, Quantity[]> {
-  let byValue = textQuantities.get(text);
+  let byValue = text.derived.quantities as Map<string, Quantity[]> | undefined;
   if (byValue === undefined) {
     byValue = new Map();
     for (const q of quantitiesOf(text.tokens, undefined, (i) => text.clauseOf(i)?.first ?? 0)) {
@@ -112,7 +111,7 @@ function quantitiesByValue(text: EvidenceText): Map<string, Quantity[]> {
       list.push(q);
       byValue.set(q.value, list);
     }
-    textQuantities.set(text, byValue);
+    text.derived.quantities = byValue;
   }
   return byValue;
 }
@@ -189,10 +188,8 @@ export function spanNegated(text: EvidenceText, clause: Clause, span: { start: n
 }
 
 // The negation cues of a clause of a text, found once per clause.
-const textClauseCues = new WeakMap<EvidenceText, Map<Clause, number[]>>();
 function clauseCues(text: EvidenceText, clause: Clause): number[] {
-  let byClause = textClauseCues.get(text);
-  if (byClause === undefined) textClauseCues.set(text, (byClause = new Map()));
+  const byClause = (text.derived.clauseCues ??= new Map());
   let cues = byClause.get(clause);
   if (cues === undefined) byClause.set(clause, (cues = negationCues(text.tokens.slice(clause.first, clause.last).map((t) => t.norm))));
   return cues;
@@ -245,10 +242,9 @@ export function entityMentions(item: string, text: EvidenceText, context: Readon
   return { mentions, novel };
 }
 
-const textWordSets = new WeakMap<EvidenceText, Set<string>>();
 /** Every word of a text, stemmed too, and the parts of hyphenated tokens. */
 export function wordsOf(text: EvidenceText): Set<string> {
-  let words = textWordSets.get(text);
+  let words = text.derived.words;
   if (words === undefined) {
     words = new Set();
     for (const t of text.tokens) {
@@ -257,7 +253,7 @@ export function wordsOf(text: EvidenceText): Set<string> {
       // "P-101A" also names "p" and "101a"; "motor-driven" names "motor".
       if (t.norm.includes('-')) for (const part of t.norm.split('-')) words.add(part);
     }
-    textWordSets.set(text, words);
+    text.derived.words = words;
   }
   return words;
 }

@@ -153,9 +153,8 @@ function partial(item: string, text: EvidenceText): Located {
 }
 
 // Per stem of a text: [clause, first token of the stem in that clause, …], clauses ascending.
-const textStemIndex = new WeakMap<EvidenceText, Map<string, number[]>>();
 function stemIndexOf(text: EvidenceText): Map<string, number[]> {
-  let index = textStemIndex.get(text);
+  let index = text.derived.stemIndex;
   if (index !== undefined) return index;
   index = new Map();
   const stems = stemsOf(text);
@@ -167,15 +166,12 @@ function stemIndexOf(text: EvidenceText): Map<string, number[]> {
       if (list.length === 0 || list[list.length - 2] !== c) list.push(c, t);
     }
   });
-  textStemIndex.set(text, index);
+  text.derived.stemIndex = index;
   return index;
 }
 
-const textStems = new WeakMap<EvidenceText, string[]>();
 function stemsOf(text: EvidenceText): string[] {
-  let stems = textStems.get(text);
-  if (stems === undefined) textStems.set(text, (stems = text.tokens.map((t) => stem(t.norm))));
-  return stems;
+  return (text.derived.stems ??= text.tokens.map((t) => stem(t.norm)));
 }
 
 /** Content words of a string, normalised and stemmed, each once. */

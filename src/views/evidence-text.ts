@@ -33,8 +33,21 @@ export interface Clause {
   last: number;
 }
 
+/**
+ * What the matching and claim modules derive from a text, built on first use and held by the
+ * text itself: a WeakMap per derivation would cost the collector an ephemeron pass per text.
+ */
+export interface DerivedOfText {
+  stems?: string[];
+  stemIndex?: Map<string, number[]>;
+  quantities?: Map<string, unknown[]>;
+  clauseCues?: Map<Clause, number[]>;
+  words?: Set<string>;
+}
+
 /** A text prepared once for many lookups. */
 export class EvidenceText {
+  readonly derived: DerivedOfText = {};
   private normText: string | null = null;
   private normStartsOf: Int32Array | null = null;
   readonly tokens: Token[];

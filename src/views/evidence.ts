@@ -113,10 +113,57 @@ function exactItemEvidence(field: string, index: number, value: string, role: Fi
   return { field, index, role, match: at < 0 ? 'none' : 'exact', score: at < 0 ? 0 : 1, spans, checks: [...new Set(checks)], mentions: 0, novel: 0 };
 }
 
+/** What an item's evidence is made of apart from its field and index: the same for every item of
+ *  one text with the same value, role and polarity rule (its checks without unsupported_item). */
+interface ItemFindings {
+  located: Located;
+  checks: readonly string[];
+  mentions: number;
+  novel: number;
+}
+
+// The findings of the items of the last text (and options) seen: views repeat items (rca_frame's
+// observed is retrieval_summary's corrective_actions, keywords repeat the entities), and a repeat
+// is the same answer. Keyed by the text's GroundingText and the options' arrays; reset for another.
+interface FindingsMemo {
+  negated: readonly NegatedMention[] | undefined;
+  context: readonly string[] | undefined;
+  located: Map<string, Located>;
+  items: Map<string, ItemFindings>;
+}
+const MEMO_ITEMS_MAX = 4096;
+
+function memoOf(grounding: GroundingText, options: EvidenceOptions): FindingsMemo {
+  let memo = grounding.derived.findings as FindingsMemo | undefined;
+  if (memo === undefined || memo.negated !== options.negated || memo.context !== options.context || memo.items.size >= MEMO_ITEMS_MAX || memo.located.size >= MEMO_ITEMS_MAX) {
+    memo = { negated: options.negated, context: options.context, located: new Map(), items: new Map() };
+    grounding.derived.findings = memo;
+  }
+  return memo;
+}
+
 /** One item: located, and checked by its role. `checkNumbers`: numbers and ids are checked here (chunk views). */
 export function itemEvidence(field: string, index: number, value: string, role: FieldRole, grounding: GroundingText, map: SpanMapper, options: EvidenceOptions, checkNumbers: boolean): ItemEvidence & { mentions: number; novel: number } {
+  const memo = memoOf(grounding, options);
+  const polarity = POLARITY_FIELDS.has(field);
+  const key = `${role}${polarity ? '+' : '-'}${checkNumbers ? '#' : '.'}${value}`;
+  let found = memo.items.get(key);
+  if (found === undefined) {
+    let located = memo.located.get(value);
+    if (located === undefined) memo.located.set(value, (located = locate(value, grounding.evidence)));
+    found = itemFindings(value, role, polarity, located, grounding, options, checkNumbers);
+    memo.items.set(key, found);
+  }
+  const { located } = found;
+  let checks: string[];
+  if (located.match === 'none' && role === 'claim') checks = [`unsupported_item:${field}[${index}]`, ...found.checks];
+  else checks = [...found.checks];
+  return { field, index, role, match: located.match, score: located.score, spans: located.spans.map(map), checks, mentions: found.mentions, novel: found.novel };
+}
+
+/** The item's checks (unique, without unsupported_item) and entity counts. */
+function itemFindings(value: string, role: FieldRole, polarity: boolean, located: Located, grounding: GroundingText, options: EvidenceOptions, checkNumbers: boolean): ItemFindings {
   const text = grounding.evidence;
-  const located = locate(value, text);
   const checks: string[] = [];
   let mentions = 0;
   let novel = 0;
@@ -130,9 +177,8 @@ export function itemEvidence(field: string, index: number, value: string, role: 
     if (unnamed) checks.push(`novel_entity:${flagValue(value)}`);
     for (const name of entities.novel) checks.push(`novel_entity:${flagValue(name)}`);
   } else if (role === 'claim' || role === 'summary') {
-    if (located.match === 'none' && role === 'claim') checks.push(`unsupported_item:${field}[${index}]`);
     checks.push(...quantityFlags(value, text));
-    if (POLARITY_FIELDS.has(field)) checks.push(...negationFlags(value, text, located));
+    if (polarity) checks.push(...negationFlags(value, text, located));
     checks.push(...ruledOutFlags(value, options.negated ?? []));
     const entities = entityMentions(value, text, context);
     mentions = entities.mentions.length;
@@ -145,7 +191,7 @@ export function itemEvidence(field: string, index: number, value: string, role: 
     for (const number of numbersIn(value)) if (!grounding.hasNumber(number) && !inContext(number, options.context)) checks.push(trimmed === number ? `ungrounded_number:${number}` : `ungrounded_number:${number} in "${flagValue(trimmed, 40)}"`);
     for (const m of value.matchAll(ID_IN_TEXT_RE)) if (!grounding.hasIdentifier(m[0]) && !context.has(normaliseTokens(m[0]).join(' '))) checks.push(`ungrounded_id:${m[0]}`);
   }
-  return { field, index, role, match: located.match, score: located.score, spans: located.spans.map(map), checks: [...new Set(checks)], mentions, novel };
+  return { located, checks: [...new Set(checks)], mentions, novel };
 }
 
 // Each sentence of the item against the text where it was found: a sentence that negates what
@@ -174,7 +220,11 @@ function negationFlags(value: string, text: EvidenceText, whole: Located): strin
 }
 
 // The context's words, prepared once per grounding text and context.
-const contextCache = new WeakMap<GroundingText, { context: readonly string[]; key: string; words: Set<string> }>();
+interface ContextWords {
+  context: readonly string[];
+  key: string;
+  words: Set<string>;
+}
 /** A number the trusted context writes (a section "6.1", a chunk id "doc:3") is the record's, not invented. */
 function inContext(number: string, context: readonly string[] | undefined): boolean {
   if (context === undefined) return false;
@@ -184,7 +234,7 @@ function inContext(number: string, context: readonly string[] | undefined): bool
 
 function contextWords(grounding: GroundingText, context: readonly string[] | undefined): ReadonlySet<string> {
   if (context === undefined || context.length === 0) return new Set();
-  const cached = contextCache.get(grounding);
+  const cached = grounding.derived.context as ContextWords | undefined;
   // The same array for every item of a view: no need to join it again (its strings do not change).
   if (cached?.context === context) return cached.words;
   const key = context.join('\u0000');
@@ -193,7 +243,7 @@ function contextWords(grounding: GroundingText, context: readonly string[] | und
     return cached.words;
   }
   const words = wordsOf(new EvidenceText(context.join('\n')));
-  contextCache.set(grounding, { context, key, words });
+  grounding.derived.context = { context, key, words };
   return words;
 }
 

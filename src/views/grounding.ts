@@ -91,6 +91,8 @@ export class GroundingText {
   private readonly pieces: string[];
   private numbers: Set<string> | null = null;
   private prepared: EvidenceText | null = null;
+  /** What evidence.ts keeps per text (its item findings, the context's words): held with the text. */
+  readonly derived: { findings?: unknown; context?: unknown } = {};
 
   constructor(readonly source: string) {
     this.pieces = source.length <= NORMALISE_PIECE_CHARS ? [normaliseForGrounding(source)] : normalisedPieces(source);
