@@ -424,7 +424,7 @@ class Run {
       if (this.rawLines) {
         await this.submit(meta, null);
       } else {
-        const parsed = parseRecordLine(event.text);
+        const parsed = this.processor.parseLine !== undefined ? this.processor.parseLine(event.text) : parseRecordLine(event.text);
         if (parsed.reject) {
           this.reject(meta, parsed.reject.code, parsed.reject.message);
           continue;

@@ -3,6 +3,7 @@
 
 import type { DocumentFields } from './sources/document-fields.js';
 import type { DocumentInfo } from './sources/source.js';
+import type { ParsedLine } from './record-line.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -136,6 +137,12 @@ export interface Processor {
    * parseRecordLine's codes and messages (record-line.ts), so output does not depend on who parsed.
    */
   processRaw?(line: string, meta: RecordMeta): Outcome | Promise<Outcome>;
+  /**
+   * When present (and processRaw is not), the runner parses each line with this instead of
+   * parseRecordLine: it must accept and refuse exactly the same lines with the same codes and
+   * messages (e.g. parseRecordLineSkipping, which leaves out members the stage replaces anyway).
+   */
+  parseLine?(line: string): ParsedLine;
   /** Called once at end of input (records held back by grouping stages come out here). */
   finish?(): Outcome | Promise<Outcome>;
   /** The fields of a JSON document input the stage reads from RecordMeta.document (e.g. ['toc']);

@@ -152,6 +152,7 @@ function groundingFlags(view: ViewType, obj: JsonObject, text: GroundingText): s
 // Only contract keys remain, in contract order (a stamped key the model had left out would
 // otherwise trail at the end). The object keeps its identity: callers may hold it.
 export function keepContractKeys(shape: ObjectShape, obj: JsonObject): void {
+  if (inContractOrder(shape, obj)) return;
   const kept: [string, unknown][] = [];
   for (const [key, field] of shape.fields) {
     if (!Object.hasOwn(obj, key)) continue;
@@ -161,6 +162,25 @@ export function keepContractKeys(shape: ObjectShape, obj: JsonObject): void {
   }
   for (const key of Object.keys(obj)) delete obj[key];
   for (const [key, value] of kept) obj[key] = value;
+}
+
+// Only contract keys, in contract order, already (what a backend writes): nothing to move. Deleting
+// and adding every key would also leave the object in V8's slow dictionary form for stringify.
+function inContractOrder(shape: ObjectShape, obj: JsonObject): boolean {
+  const fields = shape.fields;
+  const it = fields.entries();
+  for (const key in obj) {
+    if (!Object.hasOwn(obj, key)) return false;
+    let next = it.next();
+    while (!next.done && next.value[0] !== key) next = it.next();
+    if (next.done) return false;
+    const field = next.value[1];
+    if (field.kind === 'object') {
+      const value = obj[key];
+      if (isPlainObject(value) && !inContractOrder(field, value)) return false;
+    }
+  }
+  return true;
 }
 
 function stringsAt(obj: JsonObject, path: string): string[] {
