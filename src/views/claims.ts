@@ -47,7 +47,9 @@ export function quantitiesOf(tokens: readonly Token[] | readonly string[], raw?:
   const norms = tokens.map((t) => (typeof t === 'string' ? t : t.norm));
   const out: Quantity[] = [];
   for (let i = 0; i < norms.length; i++) {
-    if (!NUMBER_TOKEN_RE.test(norms[i]!)) continue;
+    // A number token starts with a digit: most tokens are words, told apart by their first code.
+    const lead = norms[i]!.charCodeAt(0);
+    if (!(lead >= 48 && lead <= 57) || !NUMBER_TOKEN_RE.test(norms[i]!)) continue;
     let unit: string | null = null;
     let unitEnd = i;
     const next = norms[i + 1];

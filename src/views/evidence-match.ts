@@ -106,10 +106,9 @@ function partial(item: string, text: EvidenceText): Located {
   if (words.length === 0 || text.clauses.length === 0) return { match: 'none', score: 0, spans: [], clauses: [] };
   // Per clause (and pair of adjacent clauses), how many of the words it holds: read from the
   // text's stem index (built once per text) rather than by scanning every clause for every item.
-  const index = stemIndexOf(text);
   const clauses = text.clauses;
   const n = clauses.length;
-  const hits = words.map((w) => index.get(w));
+  const hits = stemHits(text, words);
   const inOne = new Int32Array(n);
   const inBoth = new Int32Array(n);
   for (const list of hits) {
@@ -150,6 +149,40 @@ function partial(item: string, text: EvidenceText): Located {
   }
   const span = { start: text.tokens[lo]!.start, end: text.tokens[hi]!.end };
   return { match: 'partial', score, spans: [span], clauses: clauses.slice(best.from, best.to) };
+}
+
+// Texts with this many partial lookups or fewer are scanned per item; after that the stem index
+// is built (most texts see one: the one item of a view not in the text as written).
+const SCANNED_LOOKUPS = 2;
+
+/** Per word: [clause, first token with that stem in the clause, …], clauses ascending; as the stem index gives it. */
+function stemHits(text: EvidenceText, words: readonly string[]): (number[] | undefined)[] {
+  const lookups = (text.derived.partialLookups ?? 0) + 1;
+  text.derived.partialLookups = lookups;
+  if (lookups > SCANNED_LOOKUPS || text.derived.stemIndex !== undefined) {
+    const index = stemIndexOf(text);
+    return words.map((w) => index.get(w));
+  }
+  // A stem is a prefix of its word (stem() only cuts its end): a token whose start differs from
+  // every word is not stemmed at all.
+  const hits: (number[] | undefined)[] = words.map(() => undefined);
+  const { tokens, clauses } = text;
+  for (let c = 0; c < clauses.length; c++) {
+    const clause = clauses[c]!;
+    for (let t = clause.first; t < clause.last; t++) {
+      const norm = tokens[t]!.norm;
+      let stemmed: string | null = null;
+      for (let j = 0; j < words.length; j++) {
+        const w = words[j]!;
+        if (norm.charCodeAt(0) !== w.charCodeAt(0) || !norm.startsWith(w)) continue;
+        stemmed ??= stem(norm);
+        if (stemmed !== w) continue;
+        const list = (hits[j] ??= []);
+        if (list.length === 0 || list[list.length - 2] !== c) list.push(c, t);
+      }
+    }
+  }
+  return hits;
 }
 
 // Per stem of a text: [clause, first token of the stem in that clause, …], clauses ascending.

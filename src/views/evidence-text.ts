@@ -43,6 +43,8 @@ export interface DerivedOfText {
   quantities?: Map<string, unknown[]>;
   clauseCues?: Map<Clause, number[]>;
   words?: Set<string>;
+  /** Items matched partially so far (evidence-match.ts builds its stem index after a few). */
+  partialLookups?: number;
 }
 
 /** A text prepared once for many lookups. */

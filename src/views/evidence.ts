@@ -249,11 +249,25 @@ function contextWords(grounding: GroundingText, context: readonly string[] | und
 
 /** The view's evidence from its items, and its flags (the items' checks, then the floor's). */
 export function finish(items: (ItemEvidence & { mentions: number; novel: number })[], options: EvidenceOptions): { evidence: ViewEvidence; flags: string[] } {
-  const counted = items.filter((i) => i.role !== 'free');
-  const n = counted.length;
-  const share = (kind: MatchKind): number => (n === 0 ? 0 : round(counted.filter((i) => i.match === kind).length / n));
-  const entities = items.reduce((sum, i) => sum + i.mentions, 0);
-  const novel = items.reduce((sum, i) => sum + i.novel, 0);
+  // One pass: the counts by match kind of the counted (not free) items, the entity sums, the
+  // flags in item order and the items without their counts.
+  const kinds = { exact: 0, normalised: 0, partial: 0, none: 0 };
+  let n = 0;
+  let entities = 0;
+  let novel = 0;
+  const flags: string[] = [];
+  const out: ItemEvidence[] = [];
+  for (const i of items) {
+    if (i.role !== 'free') {
+      n++;
+      kinds[i.match]++;
+    }
+    entities += i.mentions;
+    novel += i.novel;
+    for (const check of i.checks) flags.push(check);
+    out.push({ field: i.field, index: i.index, role: i.role, match: i.match, score: i.score, spans: i.spans, checks: i.checks });
+  }
+  const share = (kind: MatchKind): number => (n === 0 ? 0 : round(kinds[kind] / n));
   const grounding: GroundingSummary = {
     items: n,
     exact: share('exact'),
@@ -264,10 +278,9 @@ export function finish(items: (ItemEvidence & { mentions: number; novel: number 
     novel_entities: novel,
     novel_entity_rate: entities === 0 ? null : round(novel / entities),
   };
-  const flags = items.flatMap((i) => i.checks);
-  const strong = n === 0 ? 1 : counted.filter((i) => i.match === 'exact' || i.match === 'normalised').length / n;
+  const strong = n === 0 ? 1 : (kinds.exact + kinds.normalised) / n;
   if (options.floor !== undefined && options.floor > 0 && strong < options.floor) flags.push(`weak_grounding:${round(strong)}`);
-  return { evidence: { items: items.map(({ mentions: _m, novel: _n, ...item }) => item), grounding }, flags: [...new Set(flags)] };
+  return { evidence: { items: out, grounding }, flags: [...new Set(flags)] };
 }
 
 function round(x: number): number {
