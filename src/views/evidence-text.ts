@@ -223,6 +223,13 @@ function tokenizeUncached(raw: string): Token[] {
       i++;
       continue;
     }
+    // Any other ASCII character but the joiners (, . - _) and the symbols (% < > =) only ends a
+    // token (spaces, most punctuation): as the general path below does, without folding it.
+    if (code < 128 && code !== 44 && code !== 46 && code !== 45 && code !== 95 && code !== 37 && code !== 60 && code !== 62 && code !== 61) {
+      flush();
+      i++;
+      continue;
+    }
     const width = code >= 0xd800 && code <= 0xdbff && i + 1 < raw.length ? 2 : 1;
     const folded = fold(raw, i);
     if (isWord(folded)) {

@@ -116,7 +116,7 @@ function itemFlags(name: string, items: unknown[], flags: string[]): void {
       continue;
     }
     if (STRINGIFIED_RE.test(item)) stringified = true;
-    const key = item.trim().replace(/\s+/g, ' ').toLowerCase();
+    const key = collapseSpaces(item).toLowerCase();
     if (seen.has(key)) duplicate = true;
     seen.add(key);
   }
@@ -124,6 +124,25 @@ function itemFlags(name: string, items: unknown[], flags: string[]): void {
   if (blank) flags.push(`${name}_item_blank`);
   if (duplicate) flags.push(`${name}_item_duplicate`);
   if (stringified) flags.push(`${name}_item_stringified`);
+}
+
+/** item.trim().replace(/\s+/g, ' '): the item itself when it has only single spaces inside. */
+function collapseSpaces(item: string): string {
+  const n = item.length;
+  let space = true;
+  for (let i = 0; i < n; i++) {
+    const c = item.charCodeAt(i);
+    if (c === 32) {
+      if (space) return item.trim().replace(/\s+/g, ' ');
+      space = true;
+    } else if ((c >= 9 && c <= 13) || c >= 128) {
+      // Other whitespace, or a character that may be (\s knows Unicode spaces): the general way.
+      return item.trim().replace(/\s+/g, ' ');
+    } else {
+      space = false;
+    }
+  }
+  return space && n > 0 ? item.trim().replace(/\s+/g, ' ') : item;
 }
 
 // Each view's own rules are its kind's: a view without a kind does not compile.
