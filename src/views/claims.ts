@@ -43,7 +43,7 @@ export interface Quantity {
 }
 
 /** The quantities of a token list: a number, its unit (the next token) and its comparator (up to four tokens before). */
-export function quantitiesOf(tokens: readonly Token[] | readonly string[], raw?: string, clauseStart: (i: number) => number = () => 0): Quantity[] {
+export function quantitiesOf(tokens: readonly Token[] | readonly string[], raw?: string, clauseStart: (i: number) => number = () => 0, phrases = true): Quantity[] {
   const norms = tokens.map((t) => (typeof t === 'string' ? t : t.norm));
   const out: Quantity[] = [];
   for (let i = 0; i < norms.length; i++) {
@@ -69,7 +69,8 @@ export function quantitiesOf(tokens: readonly Token[] | readonly string[], raw?:
     // "Do not operate … for more than 2 minutes" sets an upper limit: a negated comparator turns round.
     if (direction !== null && from !== null && negationCues(norms.slice(clauseStart(i), from)).length > 0) direction = direction === 'gt' ? 'lt' : 'gt';
     const first = from ?? i;
-    const phrase = raw !== undefined && typeof tokens[first] !== 'string' ? raw.slice((tokens[first] as Token).start, (tokens[unitEnd] as Token).end) : norms.slice(first, unitEnd + 1).join(' ');
+    // The text's quantities are compared by value, unit and comparator; only an item's phrase is shown.
+    const phrase = !phrases ? '' : raw !== undefined && typeof tokens[first] !== 'string' ? raw.slice((tokens[first] as Token).start, (tokens[unitEnd] as Token).end) : norms.slice(first, unitEnd + 1).join(' ');
     out.push({ value: norms[i]!, unit, comparator: direction, phrase });
   }
   return out;
@@ -108,7 +109,7 @@ function quantitiesByValue(text: EvidenceText): Map<string, Quantity[]> {
   let byValue = text.derived.quantities as Map<string, Quantity[]> | undefined;
   if (byValue === undefined) {
     byValue = new Map();
-    for (const q of quantitiesOf(text.tokens, undefined, (i) => text.clauseOf(i)?.first ?? 0)) {
+    for (const q of quantitiesOf(text.tokens, undefined, (i) => text.clauseOf(i)?.first ?? 0, false)) {
       const list = byValue.get(q.value) ?? [];
       list.push(q);
       byValue.set(q.value, list);

@@ -52,6 +52,13 @@ export function locate(item: string, text: EvidenceText): Located {
 
 /** The sentences of an item or a summary, with their offsets in it. */
 export function splitSentences(value: string): { text: string; start: number; end: number }[] {
+  if (!mayHaveSentenceBreak(value)) {
+    // One piece: the split below would give the value itself.
+    const trimmed = value.trim();
+    if (!WORD_CHAR_RE.test(trimmed)) return [];
+    const start = value.indexOf(trimmed);
+    return [{ text: trimmed, start, end: start + trimmed.length }];
+  }
   const out: { text: string; start: number; end: number }[] = [];
   let at = 0;
   for (const piece of value.split(SENTENCE_SPLIT_RE)) {
@@ -61,6 +68,21 @@ export function splitSentences(value: string): { text: string; start: number; en
     if (WORD_CHAR_RE.test(trimmed)) out.push({ text: trimmed, start: start + piece.indexOf(trimmed), end: start + piece.indexOf(trimmed) + trimmed.length });
   }
   return out;
+}
+
+// SENTENCE_SPLIT_RE cuts only after . ! ? or ; followed by whitespace: without such a pair (most
+// items: one sentence, its stop at the end) there is nothing to cut. A character beyond ASCII after
+// the mark may be Unicode whitespace: the pattern decides then.
+function mayHaveSentenceBreak(value: string): boolean {
+  const n = value.length - 1;
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 46 || c === 33 || c === 63 || c === 59) {
+      const next = value.charCodeAt(i + 1);
+      if (next <= 32 || next >= 128) return true;
+    }
+  }
+  return false;
 }
 
 function locateWhole(item: string, text: EvidenceText): Located {
