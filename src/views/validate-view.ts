@@ -127,7 +127,7 @@ function itemFlags(name: string, items: unknown[], flags: string[]): void {
 }
 
 /** item.trim().replace(/\s+/g, ' '): the item itself when it has only single spaces inside. */
-function collapseSpaces(item: string): string {
+export function collapseSpaces(item: string): string {
   const n = item.length;
   let space = true;
   for (let i = 0; i < n; i++) {
