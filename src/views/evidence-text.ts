@@ -153,8 +153,10 @@ export function normalisedForm(value: string): string {
 // current token, separates tokens, or is a symbol token of its own. Thousands separators and
 // decimal points between digits join, hyphens and underscores between word characters join.
 // Items are tokenized several times (located, checked for units, entities, negation): the last
-// strings seen are kept, so each is read once.
-const TOKEN_CACHE_MAX = 4096;
+// strings seen are kept, so each is read once. A few records' worth: an item's checks follow one
+// another, and an item repeated in a record reuses its findings (evidence.ts); thousands of kept
+// token lists only lived long enough to cost the collector.
+const TOKEN_CACHE_MAX = 256;
 const tokenCache = new Map<string, Token[]>();
 
 function tokenize(raw: string): Token[] {
