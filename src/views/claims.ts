@@ -220,8 +220,7 @@ export function entityMentions(item: string, text: EvidenceText, context: Readon
   const novel: string[] = [];
   // Both kinds of name start with a capital: an ASCII item without one names none.
   if (!UPPER_OR_NON_ASCII_RE.test(item)) return { mentions, novel };
-  const inText = wordsOf(text);
-  const textWords = { has: (w: string): boolean => inText.has(w) || context.has(w) };
+  const textWords = { has: (w: string): boolean => hasWord(text, w) || context.has(w) };
   const acronyms = new Set<string>();
   for (const m of item.matchAll(ACRONYM_RE)) {
     const norm = m[0].toLowerCase();
@@ -259,6 +258,34 @@ export function wordsOf(text: EvidenceText): Set<string> {
     text.derived.words = words;
   }
   return words;
+}
+
+// A text asked about this many words or fewer is scanned for each; then its word set is built.
+const WORDS_SCANNED = 16;
+
+/** wordsOf(text).has(word), without building the set for a text asked about a few words only. */
+export function hasWord(text: EvidenceText, word: string): boolean {
+  const words = text.derived.words;
+  if (words !== undefined) return words.has(word);
+  const asked = (text.derived.wordsAsked ??= new Map());
+  const known = asked.get(word);
+  if (known !== undefined) return known;
+  if (asked.size >= WORDS_SCANNED) return wordsOf(text).has(word);
+  const found = scanForWord(text, word);
+  asked.set(word, found);
+  return found;
+}
+
+// What wordsOf puts in the set for each token: the token, its stem (a prefix of it: stem() only
+// cuts the end) and the parts of a hyphenated token.
+function scanForWord(text: EvidenceText, word: string): boolean {
+  for (const t of text.tokens) {
+    const norm = t.norm;
+    if (norm === word) return true;
+    if (norm.length > word.length && norm.startsWith(word) && stem(norm) === word) return true;
+    if (norm.includes('-') && norm.split('-').includes(word)) return true;
+  }
+  return false;
 }
 
 /** A negated mention recorded by the tag stage (ner_seed.negated). */

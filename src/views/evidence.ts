@@ -16,7 +16,7 @@
 import type { EvidenceSpan, GroundingSummary, ItemEvidence, ViewEvidence } from '../contracts/evidence.js';
 import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
 import type { JsonObject } from '../contracts/json.js';
-import { entityMentions, negationCues, quantityFlags, ruledOutFlags, spanNegated, wordsOf, type NegatedMention } from './claims.js';
+import { entityMentions, negationCues, quantityFlags, ruledOutFlags, spanNegated, wordsOf, hasWord, type NegatedMention } from './claims.js';
 import { EvidenceText, normaliseTokens } from './evidence-text.js';
 import { contentWords, exactAt, locate, splitSentences, type Located, type MatchKind } from './evidence-match.js';
 import { numbersIn, type GroundingText } from './grounding.js';
@@ -171,7 +171,7 @@ function itemFindings(value: string, role: FieldRole, polarity: boolean, located
   if (role === 'entity') {
     // Not in the text as a phrase, and a word of it in neither the text nor the trusted context.
     const entities = entityMentions(value, text, context);
-    const unnamed = located.match === 'none' && contentWords(value).some((w) => !wordsOf(text).has(w) && !context.has(w));
+    const unnamed = located.match === 'none' && contentWords(value).some((w) => !hasWord(text, w) && !context.has(w));
     mentions = Math.max(1, entities.mentions.length);
     novel = unnamed ? Math.max(1, entities.novel.length) : entities.novel.length;
     if (unnamed) checks.push(`novel_entity:${flagValue(value)}`);

@@ -2,13 +2,14 @@
 // order check before keepContractKeys moves anything, the space collapse of the duplicate check,
 // the one-sentence split, the view summary in one pass, the findings an item repeated within a
 // text reuses, the partial match with and without the stem index, the text's quantities made
-// without their phrase, and the stage parsing lines without the members it writes anew.
+// without their phrase, word lookups without the word set, and the stage parsing lines without
+// the members it writes anew.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseRecordLine } from '../../src/runtime/record-line.js';
 import validateStage from '../../src/transforms/validate.js';
 import type { JsonObject } from '../../src/contracts/json.js';
-import { quantitiesOf } from '../../src/views/claims.js';
+import { hasWord, quantitiesOf, wordsOf } from '../../src/views/claims.js';
 import { chunkViewEvidence, chunkViewItems, fieldRole, finish, itemEvidence, type ItemEvidence } from '../../src/views/evidence.js';
 import { locate, splitSentences } from '../../src/views/evidence-match.js';
 import { EvidenceText } from '../../src/views/evidence-text.js';
@@ -113,6 +114,18 @@ describe('validate fast paths match the paths they replace', () => {
         expect(quantitiesOf(text.tokens, undefined, start, false)).toEqual(quantitiesOf(text.tokens, undefined, start).map((q) => ({ ...q, phrase: '' })));
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it('hasWord: what the text\'s word set says, whether scanned for or read from the set', () => {
+    const word = fc.constantFrom('pump', 'pumps', 'trip', 'tripp', 'p', '101a', 'p-101a', 'ft', '1102', 'valv', 'valve', 'seal', 'not', 'ccw', 'charg', 'charging', 'é', 'filter', '1175', '5', '6.2', '', 'zz');
+    fc.assert(
+      fc.property(textArb, fc.array(word, { maxLength: 30 }), (raw, words) => {
+        const text = new EvidenceText(raw);
+        const set = wordsOf(new EvidenceText(raw));
+        for (const w of words) expect(hasWord(text, w)).toBe(set.has(w));
+      }),
+      { numRuns: 1500 },
     );
   });
 
