@@ -54,6 +54,13 @@ const POLARITY_FIELDS = new Set(['scope', 'symptoms_outcomes', 'mechanisms', 'co
 const ID_IN_TEXT_RE = /(?<![\p{L}\p{N}_*-])(?=[\p{L}\p{N}_*-]*\d)(?=[\p{L}\p{N}_*-]*\p{Lu})[\p{L}\p{N}]+(?:[-_*][\p{L}\p{N}]+)+(?![\p{L}\p{N}_*-])/gu;
 const HAS_CONTENT_RE = /[\p{L}\p{N}]/u;
 const FLAG_VALUE_MAX = 80;
+const NO_MATCHES: readonly RegExpMatchArray[] = [];
+
+/** The plant-style identifiers of a string: an id has a digit and a joiner, so a string without both has none. */
+export function idsIn(value: string): Iterable<RegExpMatchArray> {
+  if (!/\d/.test(value) || !/[-_*]/.test(value)) return NO_MATCHES;
+  return value.matchAll(ID_IN_TEXT_RE);
+}
 
 export function fieldRole(field: string): FieldRole {
   if (FREE_FIELDS.has(field)) return 'free';
@@ -107,7 +114,7 @@ function exactItemEvidence(field: string, index: number, value: string, role: Fi
   const checks: string[] = [];
   if (role !== 'free' && role !== 'id') {
     for (const number of numbersIn(value)) if (!grounding.hasNumber(number) && !inContext(number, options.context)) checks.push(trimmed === number ? `ungrounded_number:${number}` : `ungrounded_number:${number} in "${flagValue(trimmed, 40)}"`);
-    for (const m of value.matchAll(ID_IN_TEXT_RE)) if (!grounding.hasIdentifier(m[0])) checks.push(`ungrounded_id:${m[0]}`);
+    for (const m of idsIn(value)) if (!grounding.hasIdentifier(m[0])) checks.push(`ungrounded_id:${m[0]}`);
   }
   const spans = at < 0 ? [] : [map({ start: at, end: at + trimmed.length })];
   return { field, index, role, match: at < 0 ? 'none' : 'exact', score: at < 0 ? 0 : 1, spans, checks: [...new Set(checks)], mentions: 0, novel: 0 };
@@ -189,7 +196,7 @@ function itemFindings(value: string, role: FieldRole, polarity: boolean, located
   if (checkNumbers && role !== 'free' && role !== 'id') {
     const trimmed = value.trim();
     for (const number of numbersIn(value)) if (!grounding.hasNumber(number) && !inContext(number, options.context)) checks.push(trimmed === number ? `ungrounded_number:${number}` : `ungrounded_number:${number} in "${flagValue(trimmed, 40)}"`);
-    for (const m of value.matchAll(ID_IN_TEXT_RE)) if (!grounding.hasIdentifier(m[0]) && !context.has(normaliseTokens(m[0]).join(' '))) checks.push(`ungrounded_id:${m[0]}`);
+    for (const m of idsIn(value)) if (!grounding.hasIdentifier(m[0]) && !context.has(normaliseTokens(m[0]).join(' '))) checks.push(`ungrounded_id:${m[0]}`);
   }
   return { located, checks: [...new Set(checks)], mentions, novel };
 }

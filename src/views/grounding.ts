@@ -56,6 +56,7 @@ function normalisedPieces(text: string): string[] {
 
 // NFKC leaves ASCII as it is: such a piece skips it (and ICU's buffers).
 const NON_ASCII_RE = /[^\x00-\x7f]/;
+const DIGIT_OR_NON_ASCII_RE = /[0-9]|[^\x00-\x7f]/;
 
 function normalisePiece(text: string): string {
   return (NON_ASCII_RE.test(text) ? text.normalize('NFKC') : text).toLowerCase().replace(HYPHENS_RE, '-').replace(APOSTROPHES_RE, "'").replace(WHITESPACE_RE, ' ');
@@ -69,6 +70,8 @@ export function flat(value: string): string {
 
 /** The numbers written in a string, as written ("1,175", "6.2"). */
 export function numbersIn(value: string): string[] {
+  // Digits come only from ASCII digits or, through NFKC, from other characters.
+  if (!DIGIT_OR_NON_ASCII_RE.test(value)) return [];
   return (NON_ASCII_RE.test(value) ? value.normalize('NFKC') : value).match(NUMBER_RE) ?? [];
 }
 

@@ -10,10 +10,10 @@ import { parseRecordLine } from '../../src/runtime/record-line.js';
 import validateStage from '../../src/transforms/validate.js';
 import type { JsonObject } from '../../src/contracts/json.js';
 import { hasWord, quantitiesOf, wordsOf } from '../../src/views/claims.js';
-import { chunkViewEvidence, chunkViewItems, fieldRole, finish, itemEvidence, type ItemEvidence } from '../../src/views/evidence.js';
+import { chunkViewEvidence, chunkViewItems, fieldRole, finish, idsIn, itemEvidence, type ItemEvidence } from '../../src/views/evidence.js';
 import { locate, splitSentences } from '../../src/views/evidence-match.js';
 import { EvidenceText } from '../../src/views/evidence-text.js';
-import { GroundingText } from '../../src/views/grounding.js';
+import { GroundingText, numbersIn } from '../../src/views/grounding.js';
 import { collapseSpaces, keepContractKeys } from '../../src/views/validate-view.js';
 import { VIEW_SHAPES, type ObjectShape } from '../../src/views/view-shape.js';
 import type { ViewType } from '../../src/contracts/vocabulary.js';
@@ -114,6 +114,19 @@ describe('validate fast paths match the paths they replace', () => {
         expect(quantitiesOf(text.tokens, undefined, start, false)).toEqual(quantitiesOf(text.tokens, undefined, start).map((q) => ({ ...q, phrase: '' })));
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it('numbers and identifiers of a string: the patterns\' matches, skipped only where they cannot match', () => {
+    const ID_RE = /(?<![\p{L}\p{N}_*-])(?=[\p{L}\p{N}_*-]*\d)(?=[\p{L}\p{N}_*-]*\p{Lu})[\p{L}\p{N}]+(?:[-_*][\p{L}\p{N}]+)+(?![\p{L}\p{N}_*-])/gu;
+    const NUMBER_RE = /(?<![\p{L}\d]|\p{L}[-_]|\d\.)\d+(?:,\d{3}(?!\d))*(?:\.\d+)?/gu;
+    const unit = fc.constantFrom('P', 'a', '1', '0', '-', '_', '*', ' ', ',', '.', '１', '①', 'Ⅻ', 'É', '²');
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit, maxLength: 16 }), textArb), (s) => {
+        expect([...idsIn(s)].map((m) => m[0])).toEqual([...s.matchAll(ID_RE)].map((m) => m[0]));
+        expect(numbersIn(s)).toEqual((/[^\x00-\x7f]/.test(s) ? s.normalize('NFKC') : s).match(NUMBER_RE) ?? []);
+      }),
+      { numRuns: 4000 },
     );
   });
 
