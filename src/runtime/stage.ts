@@ -3,7 +3,6 @@
 
 import type { DocumentFields } from './sources/document-fields.js';
 import type { DocumentInfo } from './sources/source.js';
-import type { ParsedLine } from './record-line.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -141,8 +140,9 @@ export interface Processor {
    * When present (and processRaw is not), the runner parses each line with this instead of
    * parseRecordLine: it must accept and refuse exactly the same lines with the same codes and
    * messages (e.g. parseRecordLineSkipping, which leaves out members the stage replaces anyway).
+   * The result is record-line.ts's ParsedLine (written out here: record-line.ts imports this file).
    */
-  parseLine?(line: string): ParsedLine;
+  parseLine?(line: string): { record: JsonObject; reject?: undefined } | { record?: undefined; reject: { code: string; message: string } };
   /** Called once at end of input (records held back by grouping stages come out here). */
   finish?(): Outcome | Promise<Outcome>;
   /** The fields of a JSON document input the stage reads from RecordMeta.document (e.g. ['toc']);
