@@ -89,7 +89,8 @@ for (const [phrase, direction] of COMPARATORS) {
 function comparatorBefore(norms: readonly string[], at: number): { direction: Direction | null; from: number | null } {
   for (let back = 1; back <= COMPARATOR_WINDOW && at - back >= 0; back++) {
     const end = at - back;
-    if (NUMBER_TOKEN_RE.test(norms[end]!)) break;
+    const lead = norms[end]!.charCodeAt(0);
+    if (lead >= 48 && lead <= 57 && NUMBER_TOKEN_RE.test(norms[end]!)) break;
     const candidates = COMPARATORS_BY_LAST.get(norms[end]!);
     if (candidates === undefined) continue;
     // Longest first: "not less than" before "less than".

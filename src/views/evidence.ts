@@ -135,15 +135,21 @@ interface ItemFindings {
 interface FindingsMemo {
   negated: readonly NegatedMention[] | undefined;
   context: readonly string[] | undefined;
-  located: Map<string, Located>;
-  items: Map<string, ItemFindings>;
+  /** By the item's value (a string read once from JSON: its hash is kept), its location and its
+   *  findings by variant (role, polarity rule, numbers checked or not; see variantOf). */
+  items: Map<string, { located: Located; variants: (ItemFindings | undefined)[] }>;
 }
 const MEMO_ITEMS_MAX = 4096;
+const ROLE_CODES: Record<FieldRole, number> = { claim: 0, summary: 1, entity: 2, id: 3, free: 4 };
+
+function variantOf(role: FieldRole, polarity: boolean, checkNumbers: boolean): number {
+  return ROLE_CODES[role] * 4 + (polarity ? 2 : 0) + (checkNumbers ? 1 : 0);
+}
 
 function memoOf(grounding: GroundingText, options: EvidenceOptions): FindingsMemo {
   let memo = grounding.derived.findings as FindingsMemo | undefined;
-  if (memo === undefined || memo.negated !== options.negated || memo.context !== options.context || memo.items.size >= MEMO_ITEMS_MAX || memo.located.size >= MEMO_ITEMS_MAX) {
-    memo = { negated: options.negated, context: options.context, located: new Map(), items: new Map() };
+  if (memo === undefined || memo.negated !== options.negated || memo.context !== options.context || memo.items.size >= MEMO_ITEMS_MAX) {
+    memo = { negated: options.negated, context: options.context, items: new Map() };
     grounding.derived.findings = memo;
   }
   return memo;
@@ -153,14 +159,11 @@ function memoOf(grounding: GroundingText, options: EvidenceOptions): FindingsMem
 export function itemEvidence(field: string, index: number, value: string, role: FieldRole, grounding: GroundingText, map: SpanMapper, options: EvidenceOptions, checkNumbers: boolean): ItemEvidence & { mentions: number; novel: number } {
   const memo = memoOf(grounding, options);
   const polarity = POLARITY_FIELDS.has(field);
-  const key = `${role}${polarity ? '+' : '-'}${checkNumbers ? '#' : '.'}${value}`;
-  let found = memo.items.get(key);
-  if (found === undefined) {
-    let located = memo.located.get(value);
-    if (located === undefined) memo.located.set(value, (located = locate(value, grounding.evidence)));
-    found = itemFindings(value, role, polarity, located, grounding, options, checkNumbers);
-    memo.items.set(key, found);
-  }
+  let entry = memo.items.get(value);
+  if (entry === undefined) memo.items.set(value, (entry = { located: locate(value, grounding.evidence), variants: [] }));
+  const variant = variantOf(role, polarity, checkNumbers);
+  let found = entry.variants[variant];
+  if (found === undefined) entry.variants[variant] = found = itemFindings(value, role, polarity, entry.located, grounding, options, checkNumbers);
   const { located } = found;
   let checks: string[];
   if (located.match === 'none' && role === 'claim') checks = [`unsupported_item:${field}[${index}]`, ...found.checks];
