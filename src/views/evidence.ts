@@ -167,7 +167,7 @@ export function itemEvidence(field: string, index: number, value: string, role: 
   const { located } = found;
   let checks: string[];
   if (located.match === 'none' && role === 'claim') checks = [`unsupported_item:${field}[${index}]`, ...found.checks];
-  else checks = [...found.checks];
+  else checks = found.checks.slice();
   return { field, index, role, match: located.match, score: located.score, spans: located.spans.map(map), checks, mentions: found.mentions, novel: found.novel };
 }
 
@@ -201,7 +201,7 @@ function itemFindings(value: string, role: FieldRole, polarity: boolean, located
     for (const number of numbersIn(value)) if (!grounding.hasNumber(number) && !inContext(number, options.context)) checks.push(trimmed === number ? `ungrounded_number:${number}` : `ungrounded_number:${number} in "${flagValue(trimmed, 40)}"`);
     for (const m of idsIn(value)) if (!grounding.hasIdentifier(m[0]) && !context.has(normaliseTokens(m[0]).join(' '))) checks.push(`ungrounded_id:${m[0]}`);
   }
-  return { located, checks: [...new Set(checks)], mentions, novel };
+  return { located, checks: checks.length < 2 ? checks : [...new Set(checks)], mentions, novel };
 }
 
 // Each sentence of the item against the text where it was found: a sentence that negates what
