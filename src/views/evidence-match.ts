@@ -104,8 +104,8 @@ function locateWhole(item: string, text: EvidenceText): Located {
 // First occurrence on word boundaries: "6" is not exactly in "6.2", nor "P-101" in "P-101A".
 export function exactAt(needle: string, hay: string): number {
   if (needle === '') return -1;
-  const checkStart = WORD_CHAR_RE.test(needle[0]!);
-  const checkEnd = WORD_CHAR_RE.test(needle.at(-1)!);
+  const checkStart = isWordChar(needle[0]!);
+  const checkEnd = isWordChar(needle.at(-1)!);
   for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + 1)) {
     const before = at > 0 ? hay[at - 1]! : '';
     const after = hay[at + needle.length] ?? '';
@@ -119,8 +119,17 @@ export function exactAt(needle: string, hay: string): number {
 // A neighbour glues when it is a word character, or a joiner ('-', '_', '.') with one beyond it.
 function glued(next: string, beyond: string): boolean {
   if (next === '') return false;
-  if (WORD_CHAR_RE.test(next)) return true;
-  return (next === '-' || next === '_' || next === '.') && WORD_CHAR_RE.test(beyond) && (next !== '.' || /\d/.test(beyond));
+  if (isWordChar(next)) return true;
+  return (next === '-' || next === '_' || next === '.') && isWordChar(beyond) && (next !== '.' || /\d/.test(beyond));
+}
+
+/** WORD_CHAR_RE.test(ch) for one character (or ''), with ASCII read by code. */
+function isWordChar(ch: string): boolean {
+  if (ch.length === 1) {
+    const c = ch.charCodeAt(0);
+    if (c < 128) return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+  }
+  return WORD_CHAR_RE.test(ch);
 }
 
 function partial(item: string, text: EvidenceText): Located {

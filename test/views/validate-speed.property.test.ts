@@ -11,7 +11,7 @@ import validateStage from '../../src/transforms/validate.js';
 import type { JsonObject } from '../../src/contracts/json.js';
 import { hasWord, quantitiesOf, wordsOf } from '../../src/views/claims.js';
 import { chunkViewEvidence, chunkViewItems, fieldRole, finish, idsIn, itemEvidence, type ItemEvidence } from '../../src/views/evidence.js';
-import { locate, splitSentences } from '../../src/views/evidence-match.js';
+import { exactAt, locate, splitSentences } from '../../src/views/evidence-match.js';
 import { EvidenceText } from '../../src/views/evidence-text.js';
 import { GroundingText, numbersIn } from '../../src/views/grounding.js';
 import { collapseSpaces, keepContractKeys } from '../../src/views/validate-view.js';
@@ -127,6 +127,29 @@ describe('validate fast paths match the paths they replace', () => {
         expect(numbersIn(s)).toEqual((/[^\x00-\x7f]/.test(s) ? s.normalize('NFKC') : s).match(NUMBER_RE) ?? []);
       }),
       { numRuns: 4000 },
+    );
+  });
+
+  it('exactAt: the first occurrence on word boundaries, as with the word pattern at each boundary', () => {
+    const W = /[\p{L}\p{N}]/u;
+    const glued = (next: string, beyond: string): boolean => next !== '' && (W.test(next) || ((next === '-' || next === '_' || next === '.') && W.test(beyond) && (next !== '.' || /\d/.test(beyond))));
+    const reference = (needle: string, hay: string): number => {
+      if (needle === '') return -1;
+      const checkStart = W.test(needle[0]!);
+      const checkEnd = W.test(needle.at(-1)!);
+      for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + 1)) {
+        if (checkStart && glued(at > 0 ? hay[at - 1]! : '', at >= 2 ? hay[at - 2]! : '')) continue;
+        if (checkEnd && glued(hay[at + needle.length] ?? '', hay[at + needle.length + 1] ?? '')) continue;
+        return at;
+      }
+      return -1;
+    };
+    const unit = fc.constantFrom('a', 'B', '1', '-', '_', '.', ' ', 'é', 'Ж', '٣', '😀', ',');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 20 }), fc.string({ unit, maxLength: 4 }), (hay, needle) => {
+        expect(exactAt(needle, hay)).toBe(reference(needle, hay));
+      }),
+      { numRuns: 5000 },
     );
   });
 
