@@ -19,7 +19,7 @@ import type { JsonObject } from '../contracts/json.js';
 import { entityMentions, negationCues, quantityFlags, ruledOutFlags, spanNegated, wordsOf, hasWord, type NegatedMention } from './claims.js';
 import { EvidenceText, normaliseTokens } from './evidence-text.js';
 import { contentWords, exactAt, locate, splitSentences, type Located, type MatchKind } from './evidence-match.js';
-import { numbersIn, type GroundingText } from './grounding.js';
+import { flat, numbersIn, type GroundingText } from './grounding.js';
 import { VIEW_SHAPES } from './view-shape.js';
 import type { ViewType } from '../contracts/vocabulary.js';
 
@@ -70,6 +70,18 @@ export function fieldRole(field: string): FieldRole {
   return 'claim';
 }
 
+// The field names of a shape's keys ("entities.components"), made once: a name built per item
+// would be hashed anew by every lookup of its role.
+const FIELD_NAMES = new Map<ReadonlyMap<string, unknown>, { prefix: string; names: Map<string, string> }>();
+function fieldName(fields: ReadonlyMap<string, unknown>, prefix: string, key: string): string {
+  let known = FIELD_NAMES.get(fields);
+  if (known === undefined) FIELD_NAMES.set(fields, (known = { prefix, names: new Map() }));
+  if (known.prefix !== prefix) return prefix + key;
+  let name = known.names.get(key);
+  if (name === undefined) known.names.set(key, (name = flat(prefix + key)));
+  return name;
+}
+
 /** Every item of a chunk view, in contract order: [field, index, text]. */
 export function chunkViewItems(view: ViewType, obj: JsonObject): [string, number, string][] {
   const out: [string, number, string][] = [];
@@ -77,10 +89,14 @@ export function chunkViewItems(view: ViewType, obj: JsonObject): [string, number
     for (const [key, shape] of fields) {
       if (prefix === '' && TRUSTED.has(key)) continue;
       const v = value[key];
-      const field = prefix + key;
+      const field = fieldName(fields, prefix, key);
       if (shape.kind === 'string' && typeof v === 'string' && HAS_CONTENT_RE.test(v)) out.push([field, 0, v]);
-      else if (shape.kind === 'list' && Array.isArray(v)) v.forEach((item, i) => typeof item === 'string' && HAS_CONTENT_RE.test(item) && out.push([field, i, item]));
-      else if (shape.kind === 'object' && v !== null && typeof v === 'object' && !Array.isArray(v)) walk((shape as unknown as { fields: ReadonlyMap<string, { kind: string }> }).fields, v as JsonObject, `${field}.`);
+      else if (shape.kind === 'list' && Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          const item: unknown = v[i];
+          if (typeof item === 'string' && HAS_CONTENT_RE.test(item)) out.push([field, i, item]);
+        }
+      } else if (shape.kind === 'object' && v !== null && typeof v === 'object' && !Array.isArray(v)) walk((shape as unknown as { fields: ReadonlyMap<string, { kind: string }> }).fields, v as JsonObject, `${field}.`);
     }
   };
   walk(VIEW_SHAPES[view].fields, obj, '');
