@@ -107,6 +107,13 @@ export class EvidenceText {
    */
   findNormalised(needle: string, limit = 1): { start: number; end: number; first: number; last: number }[] {
     if (needle === '') return [];
+    // Token norms hold no space, so a match starts with a token whose norm is the needle's first
+    // token: a text without one has no match, and its joined copy need not be built to say so.
+    if (this.normText === null) {
+      const space = needle.indexOf(' ');
+      const first = space < 0 ? needle : needle.slice(0, space);
+      if (!this.tokens.some((t) => t.norm === first)) return [];
+    }
     const count = needle.split(' ').length;
     const found: { start: number; end: number; first: number; last: number }[] = [];
     const target = ` ${needle} `;

@@ -12,7 +12,7 @@ import type { JsonObject } from '../../src/contracts/json.js';
 import { hasWord, quantitiesOf, wordsOf } from '../../src/views/claims.js';
 import { chunkViewEvidence, chunkViewItems, fieldRole, finish, idsIn, itemEvidence, type ItemEvidence } from '../../src/views/evidence.js';
 import { exactAt, locate, splitSentences } from '../../src/views/evidence-match.js';
-import { EvidenceText } from '../../src/views/evidence-text.js';
+import { EvidenceText, normalisedForm } from '../../src/views/evidence-text.js';
 import { GroundingText, numbersIn } from '../../src/views/grounding.js';
 import { collapseSpaces, keepContractKeys } from '../../src/views/validate-view.js';
 import { VIEW_SHAPES, type ObjectShape } from '../../src/views/view-shape.js';
@@ -150,6 +150,21 @@ describe('validate fast paths match the paths they replace', () => {
         expect(exactAt(needle, hay)).toBe(reference(needle, hay));
       }),
       { numRuns: 5000 },
+    );
+  });
+
+  it('findNormalised: the same spans whether the joined copy of the text was built before or not', () => {
+    fc.assert(
+      fc.property(textArb, textArb, fc.nat(), fc.nat({ max: 6 }), (raw, other, at, n) => {
+        const words = raw.split(/\s+/).filter(Boolean);
+        const from = words.length === 0 ? 0 : at % words.length;
+        for (const needle of [normalisedForm(words.slice(from, from + n + 1).join(' ')), normalisedForm(other)]) {
+          const built = new EvidenceText(raw);
+          void built.norm;
+          expect(new EvidenceText(raw).findNormalised(needle, 3)).toEqual(built.findNormalised(needle, 3));
+        }
+      }),
+      { numRuns: 2000 },
     );
   });
 
