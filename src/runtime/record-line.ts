@@ -101,6 +101,8 @@ export function messageOf(err: unknown): string {
  * than a skipped value's: both are measured.
  */
 export function parseRecordLineSkipping(text: string, skip: ReadonlySet<string>): ParsedLine {
+  // A line of megabytes is parsed as it is: the shortened copy would hold most of it a second time.
+  if (text.length > SKIPPING_MAX_CHARS) return parseRecordLine(text);
   const spans = skippedSpans(text, skip);
   if (spans === null) return parseRecordLine(text);
   let joined = spans.length === 0 ? text : '';
@@ -119,6 +121,9 @@ export function parseRecordLineSkipping(text: string, skip: ReadonlySet<string>)
   // The top-level scan found '{' first: JSON.parse of valid text gives an object.
   return { record: value as JsonObject };
 }
+
+/** Lines longer than this go straight to parseRecordLine (see parseRecordLineSkipping). */
+export const SKIPPING_MAX_CHARS = 1 << 20;
 
 const WS = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 

@@ -4,7 +4,7 @@
 // valid, broken by a character, spaced, duplicated, nested near the depth limit.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_NESTING_DEPTH, parseRecordLine, parseRecordLineSkipping, validValueEnd } from '../../src/runtime/record-line.js';
+import { MAX_NESTING_DEPTH, parseRecordLine, parseRecordLineSkipping, SKIPPING_MAX_CHARS, validValueEnd } from '../../src/runtime/record-line.js';
 
 const SKIP = new Set(['evidence', 'flags']);
 const key = fc.constantFrom('evidence', 'flags', 'text', 'a', 'evidence ', 'Evidence', '__proto__', 'ev\\u0069dence', 'x"y');
@@ -59,6 +59,12 @@ describe('parseRecordLineSkipping: parseRecordLine without building the skipped 
       expectSame(`{"a":${nested(depth)},"evidence":{}}`);
       expectSame(`{"evidence":{"x":${nested(depth)}}}`);
     }
+  });
+
+  it('a line of megabytes: the same record (parsed whole), the same refusal', () => {
+    const big = 'x'.repeat(SKIPPING_MAX_CHARS);
+    expectSame(`{"text":"${big}","evidence":{"a":[1]}}`);
+    expectSame(`{"text":"${big}","evidence":{"a":[1}}`);
   });
 
   it('duplicate and look-alike keys, and text after the object', () => {
