@@ -10,6 +10,7 @@ import { chunkViewItems, GroundingTally, type ViewEvidence } from '../views/evid
 import { GroundingText } from '../views/grounding.js';
 import { validateView } from '../views/validate-view.js';
 import { isPlainObject } from '../contracts/json.js';
+import { parseRecordLineSkipping, type ParsedLine } from '../runtime/record-line.js';
 import { parseViewFields, ViewListError, type ViewFields } from '../views/view-types.js';
 import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 import { ViewFieldTally } from '../views/view-field-tally.js';
@@ -103,6 +104,9 @@ model_unsupported:<field>[<i>].`,
   },
 });
 
+// What process() writes on every record it keeps, whatever the input held there.
+const REPLACED_MEMBERS = ['flags', 'provenance_fixed', 'provenance_normalised', 'evidence'];
+
 class Validator {
   private readonly contexts = new ContextBuilder({ docTypeMode: 'auto', authority: null });
   private records = 0;
@@ -121,11 +125,20 @@ class Validator {
     fieldsGiven = false,
   ) {
     this.tally = new ViewFieldTally(fields, fieldsGiven);
+    const views = new Set(Object.values(fields));
+    this.replaced = new Set(REPLACED_MEMBERS.filter((key) => !views.has(key)));
     // Model checks are slow: several records' checks may wait for their turn in input order.
     this.window = checker === null ? undefined : 8;
   }
 
   readonly window: number | undefined;
+  /** Members every record gets anew (a view read from one of them is not among them). */
+  private readonly replaced: ReadonlySet<string>;
+
+  /** A line's record without the members written anew: their values are checked, not built. */
+  parseLine(line: string): ParsedLine {
+    return parseRecordLineSkipping(line, this.replaced);
+  }
 
   process(record: JsonObject): Outcome | Promise<Outcome> {
     let context: ChunkContext;

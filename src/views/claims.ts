@@ -43,11 +43,13 @@ export interface Quantity {
 }
 
 /** The quantities of a token list: a number, its unit (the next token) and its comparator (up to four tokens before). */
-export function quantitiesOf(tokens: readonly Token[] | readonly string[], raw?: string, clauseStart: (i: number) => number = () => 0): Quantity[] {
+export function quantitiesOf(tokens: readonly Token[] | readonly string[], raw?: string, clauseStart: (i: number) => number = () => 0, phrases = true): Quantity[] {
   const norms = tokens.map((t) => (typeof t === 'string' ? t : t.norm));
   const out: Quantity[] = [];
   for (let i = 0; i < norms.length; i++) {
-    if (!NUMBER_TOKEN_RE.test(norms[i]!)) continue;
+    // A number token starts with a digit: most tokens are words, told apart by their first code.
+    const lead = norms[i]!.charCodeAt(0);
+    if (!(lead >= 48 && lead <= 57) || !NUMBER_TOKEN_RE.test(norms[i]!)) continue;
     let unit: string | null = null;
     let unitEnd = i;
     const next = norms[i + 1];
@@ -67,7 +69,8 @@ export function quantitiesOf(tokens: readonly Token[] | readonly string[], raw?:
     // "Do not operate … for more than 2 minutes" sets an upper limit: a negated comparator turns round.
     if (direction !== null && from !== null && negationCues(norms.slice(clauseStart(i), from)).length > 0) direction = direction === 'gt' ? 'lt' : 'gt';
     const first = from ?? i;
-    const phrase = raw !== undefined && typeof tokens[first] !== 'string' ? raw.slice((tokens[first] as Token).start, (tokens[unitEnd] as Token).end) : norms.slice(first, unitEnd + 1).join(' ');
+    // The text's quantities are compared by value, unit and comparator; only an item's phrase is shown.
+    const phrase = !phrases ? '' : raw !== undefined && typeof tokens[first] !== 'string' ? raw.slice((tokens[first] as Token).start, (tokens[unitEnd] as Token).end) : norms.slice(first, unitEnd + 1).join(' ');
     out.push({ value: norms[i]!, unit, comparator: direction, phrase });
   }
   return out;
@@ -86,7 +89,8 @@ for (const [phrase, direction] of COMPARATORS) {
 function comparatorBefore(norms: readonly string[], at: number): { direction: Direction | null; from: number | null } {
   for (let back = 1; back <= COMPARATOR_WINDOW && at - back >= 0; back++) {
     const end = at - back;
-    if (NUMBER_TOKEN_RE.test(norms[end]!)) break;
+    const lead = norms[end]!.charCodeAt(0);
+    if (lead >= 48 && lead <= 57 && NUMBER_TOKEN_RE.test(norms[end]!)) break;
     const candidates = COMPARATORS_BY_LAST.get(norms[end]!);
     if (candidates === undefined) continue;
     // Longest first: "not less than" before "less than".
@@ -102,17 +106,16 @@ function comparatorBefore(norms: readonly string[], at: number): { direction: Di
 }
 
 /** The quantities of the text, by value, computed once per text. */
-const textQuantities = new WeakMap<EvidenceText, Map<string, Quantity[]>>();
 function quantitiesByValue(text: EvidenceText): Map<string, Quantity[]> {
-  let byValue = textQuantities.get(text);
+  let byValue = text.derived.quantities as Map<string, Quantity[]> | undefined;
   if (byValue === undefined) {
     byValue = new Map();
-    for (const q of quantitiesOf(text.tokens, undefined, (i) => text.clauseOf(i)?.first ?? 0)) {
+    for (const q of quantitiesOf(text.tokens, undefined, (i) => text.clauseOf(i)?.first ?? 0, false)) {
       const list = byValue.get(q.value) ?? [];
       list.push(q);
       byValue.set(q.value, list);
     }
-    textQuantities.set(text, byValue);
+    text.derived.quantities = byValue;
   }
   return byValue;
 }
@@ -189,10 +192,8 @@ export function spanNegated(text: EvidenceText, clause: Clause, span: { start: n
 }
 
 // The negation cues of a clause of a text, found once per clause.
-const textClauseCues = new WeakMap<EvidenceText, Map<Clause, number[]>>();
 function clauseCues(text: EvidenceText, clause: Clause): number[] {
-  let byClause = textClauseCues.get(text);
-  if (byClause === undefined) textClauseCues.set(text, (byClause = new Map()));
+  const byClause = (text.derived.clauseCues ??= new Map());
   let cues = byClause.get(clause);
   if (cues === undefined) byClause.set(clause, (cues = negationCues(text.tokens.slice(clause.first, clause.last).map((t) => t.norm))));
   return cues;
@@ -220,8 +221,7 @@ export function entityMentions(item: string, text: EvidenceText, context: Readon
   const novel: string[] = [];
   // Both kinds of name start with a capital: an ASCII item without one names none.
   if (!UPPER_OR_NON_ASCII_RE.test(item)) return { mentions, novel };
-  const inText = wordsOf(text);
-  const textWords = { has: (w: string): boolean => inText.has(w) || context.has(w) };
+  const textWords = { has: (w: string): boolean => hasWord(text, w) || context.has(w) };
   const acronyms = new Set<string>();
   for (const m of item.matchAll(ACRONYM_RE)) {
     const norm = m[0].toLowerCase();
@@ -245,10 +245,9 @@ export function entityMentions(item: string, text: EvidenceText, context: Readon
   return { mentions, novel };
 }
 
-const textWordSets = new WeakMap<EvidenceText, Set<string>>();
 /** Every word of a text, stemmed too, and the parts of hyphenated tokens. */
 export function wordsOf(text: EvidenceText): Set<string> {
-  let words = textWordSets.get(text);
+  let words = text.derived.words;
   if (words === undefined) {
     words = new Set();
     for (const t of text.tokens) {
@@ -257,9 +256,37 @@ export function wordsOf(text: EvidenceText): Set<string> {
       // "P-101A" also names "p" and "101a"; "motor-driven" names "motor".
       if (t.norm.includes('-')) for (const part of t.norm.split('-')) words.add(part);
     }
-    textWordSets.set(text, words);
+    text.derived.words = words;
   }
   return words;
+}
+
+// A text asked about this many words or fewer is scanned for each; then its word set is built.
+const WORDS_SCANNED = 16;
+
+/** wordsOf(text).has(word), without building the set for a text asked about a few words only. */
+export function hasWord(text: EvidenceText, word: string): boolean {
+  const words = text.derived.words;
+  if (words !== undefined) return words.has(word);
+  const asked = (text.derived.wordsAsked ??= new Map());
+  const known = asked.get(word);
+  if (known !== undefined) return known;
+  if (asked.size >= WORDS_SCANNED) return wordsOf(text).has(word);
+  const found = scanForWord(text, word);
+  asked.set(word, found);
+  return found;
+}
+
+// What wordsOf puts in the set for each token: the token, its stem (a prefix of it: stem() only
+// cuts the end) and the parts of a hyphenated token.
+function scanForWord(text: EvidenceText, word: string): boolean {
+  for (const t of text.tokens) {
+    const norm = t.norm;
+    if (norm === word) return true;
+    if (norm.length > word.length && norm.startsWith(word) && stem(norm) === word) return true;
+    if (norm.includes('-') && norm.split('-').includes(word)) return true;
+  }
+  return false;
 }
 
 /** A negated mention recorded by the tag stage (ner_seed.negated). */

@@ -52,6 +52,13 @@ export function locate(item: string, text: EvidenceText): Located {
 
 /** The sentences of an item or a summary, with their offsets in it. */
 export function splitSentences(value: string): { text: string; start: number; end: number }[] {
+  if (!mayHaveSentenceBreak(value)) {
+    // One piece: the split below would give the value itself.
+    const trimmed = value.trim();
+    if (!WORD_CHAR_RE.test(trimmed)) return [];
+    const start = value.indexOf(trimmed);
+    return [{ text: trimmed, start, end: start + trimmed.length }];
+  }
   const out: { text: string; start: number; end: number }[] = [];
   let at = 0;
   for (const piece of value.split(SENTENCE_SPLIT_RE)) {
@@ -61,6 +68,21 @@ export function splitSentences(value: string): { text: string; start: number; en
     if (WORD_CHAR_RE.test(trimmed)) out.push({ text: trimmed, start: start + piece.indexOf(trimmed), end: start + piece.indexOf(trimmed) + trimmed.length });
   }
   return out;
+}
+
+// SENTENCE_SPLIT_RE cuts only after . ! ? or ; followed by whitespace: without such a pair (most
+// items: one sentence, its stop at the end) there is nothing to cut. A character beyond ASCII after
+// the mark may be Unicode whitespace: the pattern decides then.
+function mayHaveSentenceBreak(value: string): boolean {
+  const n = value.length - 1;
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 46 || c === 33 || c === 63 || c === 59) {
+      const next = value.charCodeAt(i + 1);
+      if (next <= 32 || next >= 128) return true;
+    }
+  }
+  return false;
 }
 
 function locateWhole(item: string, text: EvidenceText): Located {
@@ -82,8 +104,8 @@ function locateWhole(item: string, text: EvidenceText): Located {
 // First occurrence on word boundaries: "6" is not exactly in "6.2", nor "P-101" in "P-101A".
 export function exactAt(needle: string, hay: string): number {
   if (needle === '') return -1;
-  const checkStart = WORD_CHAR_RE.test(needle[0]!);
-  const checkEnd = WORD_CHAR_RE.test(needle.at(-1)!);
+  const checkStart = isWordChar(needle[0]!);
+  const checkEnd = isWordChar(needle.at(-1)!);
   for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + 1)) {
     const before = at > 0 ? hay[at - 1]! : '';
     const after = hay[at + needle.length] ?? '';
@@ -97,8 +119,17 @@ export function exactAt(needle: string, hay: string): number {
 // A neighbour glues when it is a word character, or a joiner ('-', '_', '.') with one beyond it.
 function glued(next: string, beyond: string): boolean {
   if (next === '') return false;
-  if (WORD_CHAR_RE.test(next)) return true;
-  return (next === '-' || next === '_' || next === '.') && WORD_CHAR_RE.test(beyond) && (next !== '.' || /\d/.test(beyond));
+  if (isWordChar(next)) return true;
+  return (next === '-' || next === '_' || next === '.') && isWordChar(beyond) && (next !== '.' || /\d/.test(beyond));
+}
+
+/** WORD_CHAR_RE.test(ch) for one character (or ''), with ASCII read by code. */
+function isWordChar(ch: string): boolean {
+  if (ch.length === 1) {
+    const c = ch.charCodeAt(0);
+    if (c < 128) return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+  }
+  return WORD_CHAR_RE.test(ch);
 }
 
 function partial(item: string, text: EvidenceText): Located {
@@ -106,10 +137,9 @@ function partial(item: string, text: EvidenceText): Located {
   if (words.length === 0 || text.clauses.length === 0) return { match: 'none', score: 0, spans: [], clauses: [] };
   // Per clause (and pair of adjacent clauses), how many of the words it holds: read from the
   // text's stem index (built once per text) rather than by scanning every clause for every item.
-  const index = stemIndexOf(text);
   const clauses = text.clauses;
   const n = clauses.length;
-  const hits = words.map((w) => index.get(w));
+  const hits = stemHits(text, words);
   const inOne = new Int32Array(n);
   const inBoth = new Int32Array(n);
   for (const list of hits) {
@@ -152,10 +182,43 @@ function partial(item: string, text: EvidenceText): Located {
   return { match: 'partial', score, spans: [span], clauses: clauses.slice(best.from, best.to) };
 }
 
+// Texts with this many partial lookups or fewer are scanned per item; after that the stem index
+// is built (most texts see one: the one item of a view not in the text as written).
+const SCANNED_LOOKUPS = 2;
+
+/** Per word: [clause, first token with that stem in the clause, …], clauses ascending; as the stem index gives it. */
+function stemHits(text: EvidenceText, words: readonly string[]): (number[] | undefined)[] {
+  const lookups = (text.derived.partialLookups ?? 0) + 1;
+  text.derived.partialLookups = lookups;
+  if (lookups > SCANNED_LOOKUPS || text.derived.stemIndex !== undefined) {
+    const index = stemIndexOf(text);
+    return words.map((w) => index.get(w));
+  }
+  // A stem is a prefix of its word (stem() only cuts its end): a token whose start differs from
+  // every word is not stemmed at all.
+  const hits: (number[] | undefined)[] = words.map(() => undefined);
+  const { tokens, clauses } = text;
+  for (let c = 0; c < clauses.length; c++) {
+    const clause = clauses[c]!;
+    for (let t = clause.first; t < clause.last; t++) {
+      const norm = tokens[t]!.norm;
+      let stemmed: string | null = null;
+      for (let j = 0; j < words.length; j++) {
+        const w = words[j]!;
+        if (norm.charCodeAt(0) !== w.charCodeAt(0) || !norm.startsWith(w)) continue;
+        stemmed ??= stem(norm);
+        if (stemmed !== w) continue;
+        const list = (hits[j] ??= []);
+        if (list.length === 0 || list[list.length - 2] !== c) list.push(c, t);
+      }
+    }
+  }
+  return hits;
+}
+
 // Per stem of a text: [clause, first token of the stem in that clause, …], clauses ascending.
-const textStemIndex = new WeakMap<EvidenceText, Map<string, number[]>>();
 function stemIndexOf(text: EvidenceText): Map<string, number[]> {
-  let index = textStemIndex.get(text);
+  let index = text.derived.stemIndex;
   if (index !== undefined) return index;
   index = new Map();
   const stems = stemsOf(text);
@@ -167,15 +230,12 @@ function stemIndexOf(text: EvidenceText): Map<string, number[]> {
       if (list.length === 0 || list[list.length - 2] !== c) list.push(c, t);
     }
   });
-  textStemIndex.set(text, index);
+  text.derived.stemIndex = index;
   return index;
 }
 
-const textStems = new WeakMap<EvidenceText, string[]>();
 function stemsOf(text: EvidenceText): string[] {
-  let stems = textStems.get(text);
-  if (stems === undefined) textStems.set(text, (stems = text.tokens.map((t) => stem(t.norm))));
-  return stems;
+  return (text.derived.stems ??= text.tokens.map((t) => stem(t.norm)));
 }
 
 /** Content words of a string, normalised and stemmed, each once. */

@@ -33,8 +33,25 @@ export interface Clause {
   last: number;
 }
 
+/**
+ * What the matching and claim modules derive from a text, built on first use and held by the
+ * text itself: a WeakMap per derivation would cost the collector an ephemeron pass per text.
+ */
+export interface DerivedOfText {
+  stems?: string[];
+  stemIndex?: Map<string, number[]>;
+  quantities?: Map<string, unknown[]>;
+  clauseCues?: Map<Clause, number[]>;
+  words?: Set<string>;
+  /** Words looked up before the set was built: claims.ts's hasWord. */
+  wordsAsked?: Map<string, boolean>;
+  /** Items matched partially so far (evidence-match.ts builds its stem index after a few). */
+  partialLookups?: number;
+}
+
 /** A text prepared once for many lookups. */
 export class EvidenceText {
+  readonly derived: DerivedOfText = {};
   private normText: string | null = null;
   private normStartsOf: Int32Array | null = null;
   readonly tokens: Token[];
@@ -90,6 +107,13 @@ export class EvidenceText {
    */
   findNormalised(needle: string, limit = 1): { start: number; end: number; first: number; last: number }[] {
     if (needle === '') return [];
+    // Token norms hold no space, so a match starts with a token whose norm is the needle's first
+    // token: a text without one has no match, and its joined copy need not be built to say so.
+    if (this.normText === null) {
+      const space = needle.indexOf(' ');
+      const first = space < 0 ? needle : needle.slice(0, space);
+      if (!this.tokens.some((t) => t.norm === first)) return [];
+    }
     const count = needle.split(' ').length;
     const found: { start: number; end: number; first: number; last: number }[] = [];
     const target = ` ${needle} `;
@@ -138,8 +162,10 @@ export function normalisedForm(value: string): string {
 // current token, separates tokens, or is a symbol token of its own. Thousands separators and
 // decimal points between digits join, hyphens and underscores between word characters join.
 // Items are tokenized several times (located, checked for units, entities, negation): the last
-// strings seen are kept, so each is read once.
-const TOKEN_CACHE_MAX = 4096;
+// strings seen are kept, so each is read once. A few records' worth: an item's checks follow one
+// another, and an item repeated in a record reuses its findings (evidence.ts); thousands of kept
+// token lists only lived long enough to cost the collector.
+const TOKEN_CACHE_MAX = 256;
 const tokenCache = new Map<string, Token[]>();
 
 function tokenize(raw: string): Token[] {
@@ -174,31 +200,15 @@ function tokenizeUncached(raw: string): Token[] {
   const share = raw.length > INTERN_FROM_CHARS;
   // While a token is made only of ASCII characters that fold to themselves or their lower case,
   // each one taken as it is ("simple"), its normalised form is a slice of the text, lower-cased at
-  // its end; otherwise it is built a character at a time (`norm`).
+  // its end; otherwise it is built a character at a time (`norm`). The state lives in locals,
+  // not in closures over them (which would keep it in a heap context read on every character):
+  // ending a token is pushToken and a reset, written out where it happens.
   let simple = true;
   let norm = '';
   let start = -1;
   let end = -1;
-  const flush = (): void => {
-    if (start >= 0) {
-      let value = simple ? raw.slice(start, end).toLowerCase() : norm;
-      // Number formatting: "5.0" and "5.00" are "5", "6.20" is "6.2".
-      if (value.includes('.')) value = value.replace(TRAILING_ZEROS_RE, (_m, whole: string, frac: string) => (frac === '' ? whole : `${whole}.${frac}`));
-      if (value !== '') tokens.push({ norm: share ? intern(value) : value, start, end });
-    }
-    norm = '';
-    start = -1;
-    simple = true;
-  };
-  // Leaves the slice form: the token so far, as it would have been built.
-  const built = (i: number): void => {
-    if (simple) {
-      norm = start >= 0 ? raw.slice(start, i).toLowerCase() : '';
-      simple = false;
-    }
-  };
-  const foldAt = (i: number): string => (i < raw.length ? fold(raw, i) : '');
-  for (let i = 0; i < raw.length; ) {
+  const n = raw.length;
+  for (let i = 0; i < n; ) {
     const code = raw.charCodeAt(i);
     if (code < 128 && ((code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90))) {
       // An ASCII letter or digit: joins the token.
@@ -208,39 +218,79 @@ function tokenizeUncached(raw: string): Token[] {
       i++;
       continue;
     }
-    const width = code >= 0xd800 && code <= 0xdbff && i + 1 < raw.length ? 2 : 1;
+    // Any other ASCII character but the joiners (, . - _) and the symbols (% < > =) only ends a
+    // token (spaces, most punctuation): as the general path below does, without folding it.
+    if (code < 128 && code !== 44 && code !== 46 && code !== 45 && code !== 95 && code !== 37 && code !== 60 && code !== 62 && code !== 61) {
+      if (start >= 0) pushToken(tokens, raw, start, end, simple, norm, share);
+      norm = '';
+      start = -1;
+      simple = true;
+      i++;
+      continue;
+    }
+    const width = code >= 0xd800 && code <= 0xdbff && i + 1 < n ? 2 : 1;
     const folded = fold(raw, i);
+    // Leaving the slice form (`built` below): the token so far, as it would have been built.
     if (isWord(folded)) {
-      built(i);
+      if (simple) {
+        norm = start >= 0 ? raw.slice(start, i).toLowerCase() : '';
+        simple = false;
+      }
       if (start < 0) start = i;
       norm += folded;
       end = i + width;
-    } else if (folded === ',' || folded === '.' || folded === '-' || folded === '_') {
+      i += width;
+      continue;
+    }
+    let ends = true;
+    if (folded === ',' || folded === '.' || folded === '-' || folded === '_') {
       const prev = start < 0 ? '' : simple ? raw[i - 1]! : (norm.at(-1) ?? '');
-      const next = foldAt(i + width);
+      const next = i + width < n ? fold(raw, i + width) : '';
       if (folded === ',' && DIGIT_RE.test(prev) && /^\d{3}(?!\d)/.test(raw.slice(i + 1, i + 5).normalize('NFKC'))) {
         // "1,175": the separator is dropped, the number stays one token.
-        built(i);
+        if (simple) {
+          norm = start >= 0 ? raw.slice(start, i).toLowerCase() : '';
+          simple = false;
+        }
         end = i + width;
+        ends = false;
       } else if (folded === '.' && DIGIT_RE.test(prev) && DIGIT_RE.test(next)) {
-        if (code !== 46) built(i);
+        if (code !== 46 && simple) {
+          norm = start >= 0 ? raw.slice(start, i).toLowerCase() : '';
+          simple = false;
+        }
         if (!simple) norm += '.';
         end = i + width;
+        ends = false;
       } else if ((folded === '-' || folded === '_') && prev !== '' && isWord(prev) && isWord(next)) {
-        if (code !== 45) built(i);
+        if (code !== 45 && simple) {
+          norm = start >= 0 ? raw.slice(start, i).toLowerCase() : '';
+          simple = false;
+        }
         if (!simple) norm += '-';
         end = i + width;
-      } else flush();
-    } else if (SYMBOLS.has(folded)) {
-      flush();
-      tokens.push({ norm: folded, start: i, end: i + width });
-    } else {
-      flush();
+        ends = false;
+      }
+    }
+    if (ends) {
+      if (start >= 0) pushToken(tokens, raw, start, end, simple, norm, share);
+      norm = '';
+      start = -1;
+      simple = true;
+      if (SYMBOLS.has(folded)) tokens.push({ norm: folded, start: i, end: i + width });
     }
     i += width;
   }
-  flush();
+  if (start >= 0) pushToken(tokens, raw, start, end, simple, norm, share);
   return tokens;
+}
+
+/** Ends the token [start, end) of `raw`: its normalised form (the slice lower-cased, or `norm` as built), numbers without trailing zeros. */
+function pushToken(tokens: Token[], raw: string, start: number, end: number, simple: boolean, norm: string, share: boolean): void {
+  let value = simple ? raw.slice(start, end).toLowerCase() : norm;
+  // Number formatting: "5.0" and "5.00" are "5", "6.20" is "6.2".
+  if (value.includes('.')) value = value.replace(TRAILING_ZEROS_RE, (_m, whole: string, frac: string) => (frac === '' ? whole : `${whole}.${frac}`));
+  if (value !== '') tokens.push({ norm: share ? intern(value) : value, start, end });
 }
 
 function isWord(ch: string): boolean {

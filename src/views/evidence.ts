@@ -16,10 +16,10 @@
 import type { EvidenceSpan, GroundingSummary, ItemEvidence, ViewEvidence } from '../contracts/evidence.js';
 import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
 import type { JsonObject } from '../contracts/json.js';
-import { entityMentions, negationCues, quantityFlags, ruledOutFlags, spanNegated, wordsOf, type NegatedMention } from './claims.js';
+import { entityMentions, negationCues, quantityFlags, ruledOutFlags, spanNegated, wordsOf, hasWord, type NegatedMention } from './claims.js';
 import { EvidenceText, normaliseTokens } from './evidence-text.js';
 import { contentWords, exactAt, locate, splitSentences, type Located, type MatchKind } from './evidence-match.js';
-import { numbersIn, type GroundingText } from './grounding.js';
+import { flat, numbersIn, type GroundingText } from './grounding.js';
 import { VIEW_SHAPES } from './view-shape.js';
 import type { ViewType } from '../contracts/vocabulary.js';
 
@@ -54,6 +54,13 @@ const POLARITY_FIELDS = new Set(['scope', 'symptoms_outcomes', 'mechanisms', 'co
 const ID_IN_TEXT_RE = /(?<![\p{L}\p{N}_*-])(?=[\p{L}\p{N}_*-]*\d)(?=[\p{L}\p{N}_*-]*\p{Lu})[\p{L}\p{N}]+(?:[-_*][\p{L}\p{N}]+)+(?![\p{L}\p{N}_*-])/gu;
 const HAS_CONTENT_RE = /[\p{L}\p{N}]/u;
 const FLAG_VALUE_MAX = 80;
+const NO_MATCHES: readonly RegExpMatchArray[] = [];
+
+/** The plant-style identifiers of a string: an id has a digit and a joiner, so a string without both has none. */
+export function idsIn(value: string): Iterable<RegExpMatchArray> {
+  if (!/\d/.test(value) || !/[-_*]/.test(value)) return NO_MATCHES;
+  return value.matchAll(ID_IN_TEXT_RE);
+}
 
 export function fieldRole(field: string): FieldRole {
   if (FREE_FIELDS.has(field)) return 'free';
@@ -63,6 +70,18 @@ export function fieldRole(field: string): FieldRole {
   return 'claim';
 }
 
+// The field names of a shape's keys ("entities.components"), made once: a name built per item
+// would be hashed anew by every lookup of its role.
+const FIELD_NAMES = new Map<ReadonlyMap<string, unknown>, { prefix: string; names: Map<string, string> }>();
+function fieldName(fields: ReadonlyMap<string, unknown>, prefix: string, key: string): string {
+  let known = FIELD_NAMES.get(fields);
+  if (known === undefined) FIELD_NAMES.set(fields, (known = { prefix, names: new Map() }));
+  if (known.prefix !== prefix) return prefix + key;
+  let name = known.names.get(key);
+  if (name === undefined) known.names.set(key, (name = flat(prefix + key)));
+  return name;
+}
+
 /** Every item of a chunk view, in contract order: [field, index, text]. */
 export function chunkViewItems(view: ViewType, obj: JsonObject): [string, number, string][] {
   const out: [string, number, string][] = [];
@@ -70,10 +89,14 @@ export function chunkViewItems(view: ViewType, obj: JsonObject): [string, number
     for (const [key, shape] of fields) {
       if (prefix === '' && TRUSTED.has(key)) continue;
       const v = value[key];
-      const field = prefix + key;
+      const field = fieldName(fields, prefix, key);
       if (shape.kind === 'string' && typeof v === 'string' && HAS_CONTENT_RE.test(v)) out.push([field, 0, v]);
-      else if (shape.kind === 'list' && Array.isArray(v)) v.forEach((item, i) => typeof item === 'string' && HAS_CONTENT_RE.test(item) && out.push([field, i, item]));
-      else if (shape.kind === 'object' && v !== null && typeof v === 'object' && !Array.isArray(v)) walk((shape as unknown as { fields: ReadonlyMap<string, { kind: string }> }).fields, v as JsonObject, `${field}.`);
+      else if (shape.kind === 'list' && Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          const item: unknown = v[i];
+          if (typeof item === 'string' && HAS_CONTENT_RE.test(item)) out.push([field, i, item]);
+        }
+      } else if (shape.kind === 'object' && v !== null && typeof v === 'object' && !Array.isArray(v)) walk((shape as unknown as { fields: ReadonlyMap<string, { kind: string }> }).fields, v as JsonObject, `${field}.`);
     }
   };
   walk(VIEW_SHAPES[view].fields, obj, '');
@@ -107,16 +130,66 @@ function exactItemEvidence(field: string, index: number, value: string, role: Fi
   const checks: string[] = [];
   if (role !== 'free' && role !== 'id') {
     for (const number of numbersIn(value)) if (!grounding.hasNumber(number) && !inContext(number, options.context)) checks.push(trimmed === number ? `ungrounded_number:${number}` : `ungrounded_number:${number} in "${flagValue(trimmed, 40)}"`);
-    for (const m of value.matchAll(ID_IN_TEXT_RE)) if (!grounding.hasIdentifier(m[0])) checks.push(`ungrounded_id:${m[0]}`);
+    for (const m of idsIn(value)) if (!grounding.hasIdentifier(m[0])) checks.push(`ungrounded_id:${m[0]}`);
   }
   const spans = at < 0 ? [] : [map({ start: at, end: at + trimmed.length })];
   return { field, index, role, match: at < 0 ? 'none' : 'exact', score: at < 0 ? 0 : 1, spans, checks: [...new Set(checks)], mentions: 0, novel: 0 };
 }
 
+/** What an item's evidence is made of apart from its field and index: the same for every item of
+ *  one text with the same value, role and polarity rule (its checks without unsupported_item). */
+interface ItemFindings {
+  located: Located;
+  checks: readonly string[];
+  mentions: number;
+  novel: number;
+}
+
+// The findings of the items of the last text (and options) seen: views repeat items (rca_frame's
+// observed is retrieval_summary's corrective_actions, keywords repeat the entities), and a repeat
+// is the same answer. Keyed by the text's GroundingText and the options' arrays; reset for another.
+interface FindingsMemo {
+  negated: readonly NegatedMention[] | undefined;
+  context: readonly string[] | undefined;
+  /** By the item's value (a string read once from JSON: its hash is kept), its location and its
+   *  findings by variant (role, polarity rule, numbers checked or not; see variantOf). */
+  items: Map<string, { located: Located; variants: (ItemFindings | undefined)[] }>;
+}
+const MEMO_ITEMS_MAX = 4096;
+const ROLE_CODES: Record<FieldRole, number> = { claim: 0, summary: 1, entity: 2, id: 3, free: 4 };
+
+function variantOf(role: FieldRole, polarity: boolean, checkNumbers: boolean): number {
+  return ROLE_CODES[role] * 4 + (polarity ? 2 : 0) + (checkNumbers ? 1 : 0);
+}
+
+function memoOf(grounding: GroundingText, options: EvidenceOptions): FindingsMemo {
+  let memo = grounding.derived.findings as FindingsMemo | undefined;
+  if (memo === undefined || memo.negated !== options.negated || memo.context !== options.context || memo.items.size >= MEMO_ITEMS_MAX) {
+    memo = { negated: options.negated, context: options.context, items: new Map() };
+    grounding.derived.findings = memo;
+  }
+  return memo;
+}
+
 /** One item: located, and checked by its role. `checkNumbers`: numbers and ids are checked here (chunk views). */
 export function itemEvidence(field: string, index: number, value: string, role: FieldRole, grounding: GroundingText, map: SpanMapper, options: EvidenceOptions, checkNumbers: boolean): ItemEvidence & { mentions: number; novel: number } {
+  const memo = memoOf(grounding, options);
+  const polarity = POLARITY_FIELDS.has(field);
+  let entry = memo.items.get(value);
+  if (entry === undefined) memo.items.set(value, (entry = { located: locate(value, grounding.evidence), variants: [] }));
+  const variant = variantOf(role, polarity, checkNumbers);
+  let found = entry.variants[variant];
+  if (found === undefined) entry.variants[variant] = found = itemFindings(value, role, polarity, entry.located, grounding, options, checkNumbers);
+  const { located } = found;
+  let checks: string[];
+  if (located.match === 'none' && role === 'claim') checks = [`unsupported_item:${field}[${index}]`, ...found.checks];
+  else checks = found.checks.slice();
+  return { field, index, role, match: located.match, score: located.score, spans: located.spans.map(map), checks, mentions: found.mentions, novel: found.novel };
+}
+
+/** The item's checks (unique, without unsupported_item) and entity counts. */
+function itemFindings(value: string, role: FieldRole, polarity: boolean, located: Located, grounding: GroundingText, options: EvidenceOptions, checkNumbers: boolean): ItemFindings {
   const text = grounding.evidence;
-  const located = locate(value, text);
   const checks: string[] = [];
   let mentions = 0;
   let novel = 0;
@@ -124,15 +197,14 @@ export function itemEvidence(field: string, index: number, value: string, role: 
   if (role === 'entity') {
     // Not in the text as a phrase, and a word of it in neither the text nor the trusted context.
     const entities = entityMentions(value, text, context);
-    const unnamed = located.match === 'none' && contentWords(value).some((w) => !wordsOf(text).has(w) && !context.has(w));
+    const unnamed = located.match === 'none' && contentWords(value).some((w) => !hasWord(text, w) && !context.has(w));
     mentions = Math.max(1, entities.mentions.length);
     novel = unnamed ? Math.max(1, entities.novel.length) : entities.novel.length;
     if (unnamed) checks.push(`novel_entity:${flagValue(value)}`);
     for (const name of entities.novel) checks.push(`novel_entity:${flagValue(name)}`);
   } else if (role === 'claim' || role === 'summary') {
-    if (located.match === 'none' && role === 'claim') checks.push(`unsupported_item:${field}[${index}]`);
     checks.push(...quantityFlags(value, text));
-    if (POLARITY_FIELDS.has(field)) checks.push(...negationFlags(value, text, located));
+    if (polarity) checks.push(...negationFlags(value, text, located));
     checks.push(...ruledOutFlags(value, options.negated ?? []));
     const entities = entityMentions(value, text, context);
     mentions = entities.mentions.length;
@@ -143,9 +215,9 @@ export function itemEvidence(field: string, index: number, value: string, role: 
   if (checkNumbers && role !== 'free' && role !== 'id') {
     const trimmed = value.trim();
     for (const number of numbersIn(value)) if (!grounding.hasNumber(number) && !inContext(number, options.context)) checks.push(trimmed === number ? `ungrounded_number:${number}` : `ungrounded_number:${number} in "${flagValue(trimmed, 40)}"`);
-    for (const m of value.matchAll(ID_IN_TEXT_RE)) if (!grounding.hasIdentifier(m[0]) && !context.has(normaliseTokens(m[0]).join(' '))) checks.push(`ungrounded_id:${m[0]}`);
+    for (const m of idsIn(value)) if (!grounding.hasIdentifier(m[0]) && !context.has(normaliseTokens(m[0]).join(' '))) checks.push(`ungrounded_id:${m[0]}`);
   }
-  return { field, index, role, match: located.match, score: located.score, spans: located.spans.map(map), checks: [...new Set(checks)], mentions, novel };
+  return { located, checks: checks.length < 2 ? checks : [...new Set(checks)], mentions, novel };
 }
 
 // Each sentence of the item against the text where it was found: a sentence that negates what
@@ -174,7 +246,11 @@ function negationFlags(value: string, text: EvidenceText, whole: Located): strin
 }
 
 // The context's words, prepared once per grounding text and context.
-const contextCache = new WeakMap<GroundingText, { context: readonly string[]; key: string; words: Set<string> }>();
+interface ContextWords {
+  context: readonly string[];
+  key: string;
+  words: Set<string>;
+}
 /** A number the trusted context writes (a section "6.1", a chunk id "doc:3") is the record's, not invented. */
 function inContext(number: string, context: readonly string[] | undefined): boolean {
   if (context === undefined) return false;
@@ -184,7 +260,7 @@ function inContext(number: string, context: readonly string[] | undefined): bool
 
 function contextWords(grounding: GroundingText, context: readonly string[] | undefined): ReadonlySet<string> {
   if (context === undefined || context.length === 0) return new Set();
-  const cached = contextCache.get(grounding);
+  const cached = grounding.derived.context as ContextWords | undefined;
   // The same array for every item of a view: no need to join it again (its strings do not change).
   if (cached?.context === context) return cached.words;
   const key = context.join('\u0000');
@@ -193,17 +269,31 @@ function contextWords(grounding: GroundingText, context: readonly string[] | und
     return cached.words;
   }
   const words = wordsOf(new EvidenceText(context.join('\n')));
-  contextCache.set(grounding, { context, key, words });
+  grounding.derived.context = { context, key, words };
   return words;
 }
 
 /** The view's evidence from its items, and its flags (the items' checks, then the floor's). */
 export function finish(items: (ItemEvidence & { mentions: number; novel: number })[], options: EvidenceOptions): { evidence: ViewEvidence; flags: string[] } {
-  const counted = items.filter((i) => i.role !== 'free');
-  const n = counted.length;
-  const share = (kind: MatchKind): number => (n === 0 ? 0 : round(counted.filter((i) => i.match === kind).length / n));
-  const entities = items.reduce((sum, i) => sum + i.mentions, 0);
-  const novel = items.reduce((sum, i) => sum + i.novel, 0);
+  // One pass: the counts by match kind of the counted (not free) items, the entity sums, the
+  // flags in item order and the items without their counts.
+  const kinds = { exact: 0, normalised: 0, partial: 0, none: 0 };
+  let n = 0;
+  let entities = 0;
+  let novel = 0;
+  const flags: string[] = [];
+  const out: ItemEvidence[] = [];
+  for (const i of items) {
+    if (i.role !== 'free') {
+      n++;
+      kinds[i.match]++;
+    }
+    entities += i.mentions;
+    novel += i.novel;
+    for (const check of i.checks) flags.push(check);
+    out.push({ field: i.field, index: i.index, role: i.role, match: i.match, score: i.score, spans: i.spans, checks: i.checks });
+  }
+  const share = (kind: MatchKind): number => (n === 0 ? 0 : round(kinds[kind] / n));
   const grounding: GroundingSummary = {
     items: n,
     exact: share('exact'),
@@ -214,10 +304,9 @@ export function finish(items: (ItemEvidence & { mentions: number; novel: number 
     novel_entities: novel,
     novel_entity_rate: entities === 0 ? null : round(novel / entities),
   };
-  const flags = items.flatMap((i) => i.checks);
-  const strong = n === 0 ? 1 : counted.filter((i) => i.match === 'exact' || i.match === 'normalised').length / n;
+  const strong = n === 0 ? 1 : (kinds.exact + kinds.normalised) / n;
   if (options.floor !== undefined && options.floor > 0 && strong < options.floor) flags.push(`weak_grounding:${round(strong)}`);
-  return { evidence: { items: items.map(({ mentions: _m, novel: _n, ...item }) => item), grounding }, flags: [...new Set(flags)] };
+  return { evidence: { items: out, grounding }, flags: [...new Set(flags)] };
 }
 
 function round(x: number): number {

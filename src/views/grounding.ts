@@ -56,6 +56,7 @@ function normalisedPieces(text: string): string[] {
 
 // NFKC leaves ASCII as it is: such a piece skips it (and ICU's buffers).
 const NON_ASCII_RE = /[^\x00-\x7f]/;
+const DIGIT_OR_NON_ASCII_RE = /[0-9]|[^\x00-\x7f]/;
 
 function normalisePiece(text: string): string {
   return (NON_ASCII_RE.test(text) ? text.normalize('NFKC') : text).toLowerCase().replace(HYPHENS_RE, '-').replace(APOSTROPHES_RE, "'").replace(WHITESPACE_RE, ' ');
@@ -69,6 +70,8 @@ export function flat(value: string): string {
 
 /** The numbers written in a string, as written ("1,175", "6.2"). */
 export function numbersIn(value: string): string[] {
+  // Digits come only from ASCII digits or, through NFKC, from other characters.
+  if (!DIGIT_OR_NON_ASCII_RE.test(value)) return [];
   return (NON_ASCII_RE.test(value) ? value.normalize('NFKC') : value).match(NUMBER_RE) ?? [];
 }
 
@@ -78,6 +81,8 @@ function canonicalNumber(token: string): string {
 
 /** Phrases a string presents as quotations ("…" or “…”). */
 export function quotedPhrases(value: string): string[] {
+  // Most strings hold no quote at all: no need to run the pattern.
+  if (!value.includes('"') && !value.includes('\u201c')) return [];
   return [...value.matchAll(QUOTE_RE)].map((m) => (m[1] ?? m[2])!);
 }
 
@@ -91,6 +96,8 @@ export class GroundingText {
   private readonly pieces: string[];
   private numbers: Set<string> | null = null;
   private prepared: EvidenceText | null = null;
+  /** What evidence.ts keeps per text (its item findings, the context's words): held with the text. */
+  readonly derived: { findings?: unknown; context?: unknown } = {};
 
   constructor(readonly source: string) {
     this.pieces = source.length <= NORMALISE_PIECE_CHARS ? [normaliseForGrounding(source)] : normalisedPieces(source);

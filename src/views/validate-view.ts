@@ -116,7 +116,7 @@ function itemFlags(name: string, items: unknown[], flags: string[]): void {
       continue;
     }
     if (STRINGIFIED_RE.test(item)) stringified = true;
-    const key = item.trim().replace(/\s+/g, ' ').toLowerCase();
+    const key = collapseSpaces(item).toLowerCase();
     if (seen.has(key)) duplicate = true;
     seen.add(key);
   }
@@ -124,6 +124,25 @@ function itemFlags(name: string, items: unknown[], flags: string[]): void {
   if (blank) flags.push(`${name}_item_blank`);
   if (duplicate) flags.push(`${name}_item_duplicate`);
   if (stringified) flags.push(`${name}_item_stringified`);
+}
+
+/** item.trim().replace(/\s+/g, ' '): the item itself when it has only single spaces inside. */
+export function collapseSpaces(item: string): string {
+  const n = item.length;
+  let space = true;
+  for (let i = 0; i < n; i++) {
+    const c = item.charCodeAt(i);
+    if (c === 32) {
+      if (space) return item.trim().replace(/\s+/g, ' ');
+      space = true;
+    } else if ((c >= 9 && c <= 13) || c >= 128) {
+      // Other whitespace, or a character that may be (\s knows Unicode spaces): the general way.
+      return item.trim().replace(/\s+/g, ' ');
+    } else {
+      space = false;
+    }
+  }
+  return space && n > 0 ? item.trim().replace(/\s+/g, ' ') : item;
 }
 
 // Each view's own rules are its kind's: a view without a kind does not compile.
@@ -152,6 +171,7 @@ function groundingFlags(view: ViewType, obj: JsonObject, text: GroundingText): s
 // Only contract keys remain, in contract order (a stamped key the model had left out would
 // otherwise trail at the end). The object keeps its identity: callers may hold it.
 export function keepContractKeys(shape: ObjectShape, obj: JsonObject): void {
+  if (inContractOrder(shape, obj)) return;
   const kept: [string, unknown][] = [];
   for (const [key, field] of shape.fields) {
     if (!Object.hasOwn(obj, key)) continue;
@@ -161,6 +181,25 @@ export function keepContractKeys(shape: ObjectShape, obj: JsonObject): void {
   }
   for (const key of Object.keys(obj)) delete obj[key];
   for (const [key, value] of kept) obj[key] = value;
+}
+
+// Only contract keys, in contract order, already (what a backend writes): nothing to move. Deleting
+// and adding every key would also leave the object in V8's slow dictionary form for stringify.
+function inContractOrder(shape: ObjectShape, obj: JsonObject): boolean {
+  const fields = shape.fields;
+  const it = fields.entries();
+  for (const key in obj) {
+    if (!Object.hasOwn(obj, key)) return false;
+    let next = it.next();
+    while (!next.done && next.value[0] !== key) next = it.next();
+    if (next.done) return false;
+    const field = next.value[1];
+    if (field.kind === 'object') {
+      const value = obj[key];
+      if (isPlainObject(value) && !inContractOrder(field, value)) return false;
+    }
+  }
+  return true;
 }
 
 function stringsAt(obj: JsonObject, path: string): string[] {

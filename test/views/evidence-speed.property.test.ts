@@ -82,7 +82,7 @@ function referencePartial(item: string, text: EvidenceText): { score: number; sp
   return { score, span: [text.tokens[sorted[0]!]!.start, text.tokens[sorted.at(-1)!]!.end], from: best.from, to: best.to };
 }
 
-const piece = fc.constantFrom('Pump', 'pumps', 'P-101A', 'P_2', 'tripped', 'trip', '1,175', '1,2', '5.00', '6.20', '.', ',', '-', '_', ' ', '  ', '\n', '. ', '; ', '|', '| |', 'no', 'not', 'but', 'although', 'Ｐｕｍｐ', 'ﬁlter', '½', 'P‑101', '−5', '°F', '≤', '%', 'Ärger', '𝐀𝐁', 'é', "don't", 'Valve', 'VALVES', 'seal');
+const piece = fc.constantFrom('Pump', 'pumps', 'P-101A', 'P_2', 'tripped', 'trip', '1,175', '1,2', '5.00', '6.20', '.', ',', '-', '_', ' ', '  ', '\n', '. ', '; ', '|', '| |', 'no', 'not', 'but', 'although', 'Ｐｕｍｐ', 'ﬁlter', '½', 'P‑101', '−5', '°F', '≤', '%', 'Ärger', '𝐀𝐁', 'é', "don't", 'Valve', 'VALVES', 'seal', '(', ')', '/', ':', '#', '*', '+', '"', "'", '<', '>', '=', '!', '?', '@', '~', '\t', '[x]', '5<6', 'a=b');
 const textArb = fc.array(piece, { maxLength: 40 }).map((parts) => parts.join(''));
 const wordArb = fc.constantFrom('pump', 'Pumps', 'trip', 'tripped', 'valve', 'seal', 'P-101A', '1175', 'filter', 'ärger', 'the', 'no', 'leak');
 
