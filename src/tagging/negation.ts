@@ -74,7 +74,7 @@ const HEDGED = [`(?:${COPULA}${NOT}|cannot|can${S}not|could${NOT}|can[\u2019']t|
 // Sticky: tried only where HEAD_RE finds a word a cue can open with, which gives what one global scan
 // of it would (every alternative opens with such a word, at a word start); the global scan tried
 // its whole alternation at every character. Built on the first head word: a Unicode-aware regex
-// this size costs about a millisecond to parse, and most texts hold no cue.
+// this size costs ~0.4 ms to parse, and an empty input needs none.
 /** The cue regex's source, for the test that holds the head-word search to one global scan of it. */
 export const CUE_SOURCE = `${L}(?:(${HEDGED.join('|')})|(${BACKWARD.join('|')})|(${FORWARD.join('|')}))${R}`;
 let cueRe: RegExp | undefined;
