@@ -24,7 +24,9 @@ const ID_SEP = '[-_ ]?';
 // ("SOP-U2-CND-001", "CR:SEC:2026:1042").
 const PLANT_ID = `(?:[-_:][\\p{L}\\p{N}]+)*?[-_:](?:\\p{L}*\\p{N})`;
 const idOf = (prefix: string): string => `${prefix}(?:${ID_SEP}\\d|${PLANT_ID})`;
-const STRONG_RE = new RegExp(
+// The regexes are built on first use: a Unicode-aware pattern costs a fraction of a millisecond to
+// parse, and a run on empty input (or one whose doc types all come from upstream) needs none.
+const buildStrongRe = (): RegExp => new RegExp(
   LEFT +
     '(?:' +
     `(${idOf('s?op')})` +
@@ -35,6 +37,7 @@ const STRONG_RE = new RegExp(
     ')',
   'u',
 );
+let strongRe: RegExp | undefined;
 const STRONG_GROUP_TYPES: readonly DocType[] = ['SOP', 'CR', 'WO', 'ECA', 'OTHER'];
 
 const HINTS: ReadonlyArray<readonly [string, DocType]> = [
@@ -66,10 +69,10 @@ function buildHintRe(): RegExp {
   const prefixes = sorted.filter((p) => !/\p{L}$/u.test(p)).map(escapeRegExp);
   return new RegExp(`${LEFT}(?:(${words.join('|')})s?${RIGHT}|(${prefixes.join('|')}))`, 'gu');
 }
-const HINT_RE = buildHintRe();
+let hintRe: RegExp | undefined;
 
 function strongType(haystack: string): DocType | null {
-  const match = STRONG_RE.exec(haystack);
+  const match = (strongRe ??= buildStrongRe()).exec(haystack);
   if (match === null) return null;
   for (let i = 0; i < STRONG_GROUP_TYPES.length; i++) {
     if (match[i + 1] !== undefined) return STRONG_GROUP_TYPES[i] ?? null;
@@ -80,8 +83,9 @@ function strongType(haystack: string): DocType | null {
 function hintType(haystack: string): DocType | null {
   let best: DocType | null = null;
   let bestLength = 0;
-  HINT_RE.lastIndex = 0;
-  for (let match = HINT_RE.exec(haystack); match !== null; match = HINT_RE.exec(haystack)) {
+  const re = (hintRe ??= buildHintRe());
+  re.lastIndex = 0;
+  for (let match = re.exec(haystack); match !== null; match = re.exec(haystack)) {
     const phrase = match[1] ?? match[2] ?? '';
     // Strictly longer only: on equal length the earlier phrase in the evidence keeps the win.
     if (phrase.length > bestLength) {
@@ -89,7 +93,7 @@ function hintType(haystack: string): DocType | null {
       bestLength = phrase.length;
     }
     // Step one character, not past the match, so a longer phrase starting inside this one is seen.
-    HINT_RE.lastIndex = match.index + 1;
+    re.lastIndex = match.index + 1;
   }
   return best;
 }

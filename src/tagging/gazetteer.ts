@@ -38,7 +38,6 @@ export interface GazetteerScan {
 // acronym are matched on their own too. The acronym keeps its case: lowercased, `PUT`, `HR` or
 // `CS` would fire on ordinary words and units.
 const LONG_FORM_AND_ACRONYM = /^(.*\S)\s*\(([^()]*)\)$/s;
-const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
 
 // Unrouted labels keep a NO_FIELD payload: their terms still win longest-match, so a material or
 // chemical name does not leak its sub-words into a routed field. Routed payloads are indexes into
@@ -78,6 +77,8 @@ const PURPOSE_WORDS = new Set(['purpose', 'purposes', 'use', 'only']);
 /** The gazetteer's phrases: payload = index into LEXICON_FIELDS, -1 for a label that is not routed, -2 for a place. */
 export function phraseSpecs(entries: readonly LexiconEntry[]): PhraseSpec<Route>[] {
   const specs: PhraseSpec<Route>[] = [];
+  // Here, not at load: a Unicode-aware regex costs a fraction of a millisecond to parse.
+  const hasWordChar = /[\p{L}\p{N}]/u;
   for (const { term, label } of entries) {
     const field = routeLabel(label);
     const payload = PLACE_LABELS.has(normaliseLabel(label)) ? PLACE : field === null ? NO_FIELD : LEXICON_FIELDS.indexOf(field);
@@ -86,8 +87,8 @@ export function phraseSpecs(entries: readonly LexiconEntry[]): PhraseSpec<Route>
     if (parts === null) continue;
     const longForm = (parts[1] ?? '').trim();
     const acronym = (parts[2] ?? '').trim();
-    if (HAS_WORD_CHAR.test(longForm)) specs.push({ phrase: longForm, payload });
-    if (HAS_WORD_CHAR.test(acronym)) specs.push({ phrase: acronym, payload, caseSensitive: true });
+    if (hasWordChar.test(longForm)) specs.push({ phrase: longForm, payload });
+    if (hasWordChar.test(acronym)) specs.push({ phrase: acronym, payload, caseSensitive: true });
   }
   return specs;
 }
@@ -97,8 +98,6 @@ function hashesOf(words: ReadonlySet<string>): Set<number> {
   const buffer = new TokenBuffer();
   return new Set([...words].map((w) => buffer.load(w).hashes[0]!));
 }
-const AREA_HASHES = hashesOf(AREA_HEADS);
-const PURPOSE_HASHES = hashesOf(PURPOSE_WORDS);
 
 function nextWordIn(tokens: TokenBuffer, last: number, hashes: Set<number>, words: ReadonlySet<string>): string | null {
   const k = last + 1;
@@ -114,6 +113,8 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
   // Built on first use: the tag stage scans this list in the matcher it shares with the keyword lists.
   let matcher: PhraseListsMatcher<Route> | null = null;
   const ownTokens = new TokenBuffer();
+  const areaHashes = hashesOf(AREA_HEADS);
+  const purposeHashes = hashesOf(PURPOSE_WORDS);
 
   function begin(tokens: TokenBuffer, marks: ScopeIndex | null = null, extras: GazetteerExtras = { negated: [], places: [] }): GazetteerScan {
     const lists: string[][] = [[], [], [], [], [], [], [], []];
@@ -154,11 +155,11 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
           }
         }
       }
-      if ((fields & EQUIPMENT_MASK) !== 0 && nextWordIn(tokens, last, AREA_HASHES, AREA_HEADS) !== null) {
+      if ((fields & EQUIPMENT_MASK) !== 0 && nextWordIn(tokens, last, areaHashes, AREA_HEADS) !== null) {
         place(tokens.surface(first, last + 1));
         fields &= ~EQUIPMENT_MASK;
       }
-      if ((fields & ACTIONS_MASK) !== 0 && nextWordIn(tokens, last, PURPOSE_HASHES, PURPOSE_WORDS) !== null) fields &= ~ACTIONS_MASK;
+      if ((fields & ACTIONS_MASK) !== 0 && nextWordIn(tokens, last, purposeHashes, PURPOSE_WORDS) !== null) fields &= ~ACTIONS_MASK;
       if (fields === 0) return;
       const numberKey = tokens.surfaceKey(first, last, phrase);
       let surface: string | null = null;

@@ -78,8 +78,12 @@ const NEEDS_TIME = new Set([
   'plus or minus', 'on the order of', 'in the range of', 'an estimated', 'estimated', 'nominally', '~', 'within', 'up to',
   'at least', 'at most', 'no more than', 'no less than', 'more than', 'less than', 'for about', 'for approximately', 'over a period of',
 ]);
-const TIME_AFTER_RE =
-  /^[ \t]*(?:(?:the|a|an|few|several|next|last|past|first|one|two|three|\d[\d.,]*(?:[ \t]*(?:to|-|\u2013)[ \t]*\d[\d.,]*)?)[ \t]+){0,3}(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|shifts?|cycles?|outages?)(?![\p{L}])|^[ \t]*\d{1,2}:\d{2}/iu;
+// Built on the first qualifier that needs it: a case-insensitive Unicode-aware regex costs a
+// fraction of a millisecond to parse.
+let timeAfterRe: RegExp | undefined;
+const timeAfterRegex = (): RegExp =>
+  (timeAfterRe ??=
+    /^[ \t]*(?:(?:the|a|an|few|several|next|last|past|first|one|two|three|\d[\d.,]*(?:[ \t]*(?:to|-|\u2013)[ \t]*\d[\d.,]*)?)[ \t]+){0,3}(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|shifts?|cycles?|outages?)(?![\p{L}])|^[ \t]*\d{1,2}:\d{2}/iu);
 // Directions that also compare a value: "above 20 ppb", "23 times above the normal limit", "Near
 // lower bound of typical range" state a threshold, not a place.
 const COMPARATIVE_PLACES = new Set(['above', 'below', 'upper', 'lower', 'near', 'over', 'under', 'higher than', 'lower than', 'elevated above', 'beneath', 'underneath', 'close to']);
@@ -131,7 +135,7 @@ export function buildKeywordLists(files: { temporalQualifiers: string; temporalR
       if (negation !== null && (negation.inCue(start, end) || (list === CONJECTURES && (negation.inLabel(start, end) || opensScope(negation, tokens.text, start, end))))) return;
       const surface = tokens.surface(first, last);
       const key = surface.toLowerCase();
-      if (list === QUALIFIERS && NEEDS_TIME.has(key) && !TIME_AFTER_RE.test(tokens.text.slice(end, end + LOOKAHEAD_CHARS))) return;
+      if (list === QUALIFIERS && NEEDS_TIME.has(key) && !timeAfterRegex().test(tokens.text.slice(end, end + LOOKAHEAD_CHARS))) return;
       if (list === LOCATIONS && COMPARATIVE_PLACES.has(key) && THRESHOLD_AFTER_RE.test(tokens.text.slice(end, end + LOOKAHEAD_CHARS))) return;
       const subLabel = subLabels[0] ?? '';
       const listSeen = (seen[list] ??= new Map());

@@ -34,47 +34,30 @@ export function parseCsvRecords(text: string, sourceName: string): CsvRecord[] {
   const n = text.length;
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 1;
+  // Where the next LF, CR and quote are (n: none), found again only once passed: a record on one
+  // line with no quote is that line split on commas, with no walk over its characters.
+  let nextLf = -1;
+  let nextCr = -1;
+  let nextQuote = -1;
+  const after = (char: string, from: number): number => {
+    const at = text.indexOf(char, from);
+    return at < 0 ? n : at;
+  };
   while (i < n) {
     const recordLine = line;
-    const cells: string[] = [];
-    for (;;) {
-      if (text.charCodeAt(i) === 34) {
-        const quoteLine = line;
-        let cell = '';
-        let from = i + 1;
-        for (;;) {
-          const quote = text.indexOf('"', from);
-          if (quote < 0) throw csvError(sourceName, quoteLine, 'unterminated quoted field');
-          line += countLineBreaks(text, from, quote);
-          if (text.charCodeAt(quote + 1) === 34) {
-            cell += text.slice(from, quote + 1);
-            from = quote + 2;
-            continue;
-          }
-          cell += text.slice(from, quote);
-          i = quote + 1;
-          break;
-        }
-        const next = text.charCodeAt(i);
-        if (i < n && next !== 44 && next !== 10 && next !== 13) {
-          throw csvError(sourceName, line, 'unexpected character after a closing quote');
-        }
-        cells.push(cell);
-      } else {
-        let j = i;
-        while (j < n) {
-          const code = text.charCodeAt(j);
-          if (code === 44 || code === 10 || code === 13) break;
-          j++;
-        }
-        cells.push(text.slice(i, j));
-        i = j;
-      }
-      if (i < n && text.charCodeAt(i) === 44) {
-        i++;
-        continue;
-      }
-      break;
+    if (nextLf < i) nextLf = after('\n', i);
+    if (nextCr < i) nextCr = after('\r', i);
+    if (nextQuote < i) nextQuote = after('"', i);
+    const lineEnd = Math.min(nextLf, nextCr);
+    let cells: string[];
+    if (nextQuote > lineEnd) {
+      cells = text.slice(i, lineEnd).split(',');
+      i = lineEnd;
+    } else {
+      cells = [];
+      const read = readRecord(text, i, line, cells, sourceName);
+      i = read.end;
+      line = read.line;
     }
     if (i < n) {
       if (text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10) i += 2;
@@ -84,6 +67,52 @@ export function parseCsvRecords(text: string, sourceName: string): CsvRecord[] {
     if (cells.some((cell) => cell.trim() !== '')) records.push({ line: recordLine, cells });
   }
   return records;
+}
+
+/** One record that holds a quote, read cell by cell from `i` into `cells`: where it ends (its line
+ *  break or the end of text) and the physical line it ends on. */
+function readRecord(text: string, i: number, line: number, cells: string[], sourceName: string): { end: number; line: number } {
+  const n = text.length;
+  for (;;) {
+    if (text.charCodeAt(i) === 34) {
+      const quoteLine = line;
+      let cell = '';
+      let from = i + 1;
+      for (;;) {
+        const quote = text.indexOf('"', from);
+        if (quote < 0) throw csvError(sourceName, quoteLine, 'unterminated quoted field');
+        line += countLineBreaks(text, from, quote);
+        if (text.charCodeAt(quote + 1) === 34) {
+          cell += text.slice(from, quote + 1);
+          from = quote + 2;
+          continue;
+        }
+        cell += text.slice(from, quote);
+        i = quote + 1;
+        break;
+      }
+      const next = text.charCodeAt(i);
+      if (i < n && next !== 44 && next !== 10 && next !== 13) {
+        throw csvError(sourceName, line, 'unexpected character after a closing quote');
+      }
+      cells.push(cell);
+    } else {
+      let j = i;
+      while (j < n) {
+        const code = text.charCodeAt(j);
+        if (code === 44 || code === 10 || code === 13) break;
+        j++;
+      }
+      cells.push(text.slice(i, j));
+      i = j;
+    }
+    if (i < n && text.charCodeAt(i) === 44) {
+      i++;
+      continue;
+    }
+    break;
+  }
+  return { end: i, line };
 }
 
 const LEXICON_COLUMNS = ['sheet', 'column_header', 'label', 'term'];
@@ -106,7 +135,10 @@ export function parseLexiconCsv(text: string, sourceName: string): LexiconEntry[
   }
 
   const entries: LexiconEntry[] = [];
-  for (const record of records.slice(1)) {
+  // A lexicon has a handful of labels, each on hundreds of rows: each is checked once.
+  const known = new Set<string>();
+  for (let r = 1; r < records.length; r++) {
+    const record = records[r]!;
     if (record.cells.length !== names.length) {
       throw csvError(sourceName, record.line, `expected ${names.length} fields, found ${record.cells.length}`);
     }
@@ -114,8 +146,11 @@ export function parseLexiconCsv(text: string, sourceName: string): LexiconEntry[
     const term = (record.cells[termAt] ?? '').trim();
     if (label === '') throw csvError(sourceName, record.line, 'empty label');
     if (term === '') throw csvError(sourceName, record.line, 'empty term');
-    if (labelRoute(label) === undefined) {
-      throw csvError(sourceName, record.line, `unknown label ${JSON.stringify(label)}: a label is ${knownLabelsText()} (see the README, "Lexicon labels")`);
+    if (!known.has(label)) {
+      if (labelRoute(label) === undefined) {
+        throw csvError(sourceName, record.line, `unknown label ${JSON.stringify(label)}: a label is ${knownLabelsText()} (see the README, "Lexicon labels")`);
+      }
+      known.add(label);
     }
     entries.push({ term, label });
   }

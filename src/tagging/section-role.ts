@@ -88,9 +88,18 @@ function buildMatcher(rules: ReadonlyArray<readonly [string, readonly string[]]>
   return { re: new RegExp(`${LEFT}(?:${alternatives.join('|')})`, 'gu'), keywords };
 }
 
-const MATCHERS: ReadonlyMap<DocType, Matcher> = new Map(
-  Object.entries(RULES).map(([docType, rules]) => [docType as DocType, buildMatcher(rules)]),
-);
+// Each doc type's matcher is built on its first title: parsing a Unicode-aware regex costs a
+// fraction of a millisecond, and a run on empty input needs none.
+const matchers = new Map<DocType, Matcher>();
+
+function matcherOf(docType: DocType): Matcher | undefined {
+  let matcher = matchers.get(docType);
+  if (matcher === undefined && Object.hasOwn(RULES, docType)) {
+    matcher = buildMatcher(RULES[docType as Exclude<DocType, 'OTHER'>]);
+    matchers.set(docType, matcher);
+  }
+  return matcher;
+}
 
 // "1.", "4.2", "4.2.1)", "A.", "IV." — letters need punctuation so a leading word is never eaten.
 // "Step 3:" is kept: "step" is itself an SOP keyword.
@@ -98,14 +107,20 @@ const NUMBERING_RE = /^(?:\d+(?:\.\d+)*[.):]?|[a-z][.)]|[ivxlc]+[.)])\s+/;
 const WHITESPACE_RE = /\s+/g;
 
 // Machine-written headings: `corrective_actions`, `as-left-condition`, `rootCauseDetermination`.
-const SNAKE_KEBAB_RE = /(?<=[\p{L}\p{N}])[_-]+(?=[\p{L}\p{N}])|_+/gu;
-const CAMEL_RE = /(?<=\p{Ll})(?=\p{Lu})/gu;
+// Built on the first such heading (Unicode-aware: costly to parse, and most headings have spaces).
+let machineNameRes: { snakeKebab: RegExp; camel: RegExp } | undefined;
+const machineNameRegexes = () => (machineNameRes ??= { snakeKebab: /(?<=[\p{L}\p{N}])[_-]+(?=[\p{L}\p{N}])|_+/gu, camel: /(?<=\p{Ll})(?=\p{Lu})/gu });
 
 function comparableTitle(title: string): string {
   const plain = stripMarkdown(title).normalize('NFC');
   // Hyphens between words become spaces only in a heading without spaces: "as-found" and
   // "as found" are both keywords, but "Post-Maintenance Test" keeps its compound.
-  const words = plain.includes(' ') ? plain.replace(/_+/g, ' ') : plain.replace(CAMEL_RE, ' ').replace(SNAKE_KEBAB_RE, ' ');
+  let words: string;
+  if (plain.includes(' ')) words = plain.replace(/_+/g, ' ');
+  else {
+    const { snakeKebab, camel } = machineNameRegexes();
+    words = plain.replace(camel, ' ').replace(snakeKebab, ' ');
+  }
   return words.replace(WHITESPACE_RE, ' ').trim().toLowerCase().replace(NUMBERING_RE, '');
 }
 
@@ -156,7 +171,7 @@ export function sectionRoleInPath(docType: DocType, segments: readonly string[])
 }
 
 function computeRole(docType: DocType, title: string): string {
-  const matcher = MATCHERS.get(docType);
+  const matcher = matcherOf(docType);
   if (matcher === undefined) return 'unknown';
   const text = comparableTitle(title);
   if (text === '') return 'unknown';

@@ -76,8 +76,12 @@ each one, and more per byte): when other work keeps the CPUs busy, --jobs 1 is f
   },
   create(options, setup) {
     const requestedJobs = parseJobs(options.jobs);
+    const lexicon = loadLexicon(options.lexicon.length ? options.lexicon : [BUILTIN_LEXICON], setup);
     const tagSetup: TagSetup = {
-      lexicon: loadLexicon(options.lexicon.length ? options.lexicon : [BUILTIN_LEXICON], setup),
+      // Read where the matchers are built (the first record; a worker's data, which copies it).
+      get lexicon() {
+        return lexicon();
+      },
       keywordFiles: readKeywordFiles(setup),
       context: {
         docTypeMode: options['doc-type'],
@@ -103,18 +107,29 @@ function parseJobs(value: string): number | 'auto' {
   return n;
 }
 
-function loadLexicon(files: string[], setup: SetupContext): LexiconEntry[] {
-  const entries: LexiconEntry[] = [];
+/**
+ * The entries of the --lexicon files, in order. Every file is read now, and a file of the command
+ * line is parsed now, so a bad one is refused before any input is read; the built-in lexicon (a
+ * test holds it valid) is parsed on first use, which an empty input never reaches.
+ */
+function loadLexicon(files: string[], setup: SetupContext): () => LexiconEntry[] {
+  const parts: Array<() => LexiconEntry[]> = [];
   for (const file of files) {
     const path = file === BUILTIN_LEXICON ? setup.dataFile('lexicon/rca-default.csv') : file;
     try {
-      entries.push(...parseLexiconCsv(setup.readText(path), file));
+      const text = setup.readText(path);
+      if (file === BUILTIN_LEXICON) parts.push(() => parseLexiconCsv(text, file));
+      else {
+        const entries = parseLexiconCsv(text, file);
+        parts.push(() => entries);
+      }
     } catch (err) {
       if (err instanceof UsageError) throw err;
       throw new UsageError(`--lexicon ${file}: ${(err as Error).message}`);
     }
   }
-  return entries;
+  let entries: LexiconEntry[] | undefined;
+  return () => (entries ??= parts.flatMap((part) => part()));
 }
 
 function readKeywordFiles(setup: SetupContext): TagSetup['keywordFiles'] {

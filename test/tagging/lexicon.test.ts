@@ -1,9 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LEXICON_FIELDS, type LexiconField } from '../../src/contracts/vocabulary.js';
-import { labelRoute, normaliseLabel, parseCsvRecords, parseLexiconCsv, routeLabel, type LexiconEntry } from '../../src/tagging/lexicon.js';
+import { labelRoute, normaliseLabel, parseCsvRecords, parseLexiconCsv, routeLabel, type CsvRecord, type LexiconEntry } from '../../src/tagging/lexicon.js';
 import { runBin } from '../support/golden.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
@@ -23,6 +24,27 @@ describe('parseCsvRecords', () => {
     ['quote inside an unquoted field is literal', '6" pipe,x\n', [[1, ['6" pipe', 'x']]]],
   ])('%s', (_name, text, expected) => {
     expect(parseCsvRecords(text, 'f.csv').map((r) => [r.line, r.cells])).toEqual(expected);
+  });
+
+  // A record on one line without a quote is read with one split; every other one cell by cell.
+  // Both must give what the reading of every record cell by cell (as before the split) gives.
+  it('gives what a cell-by-cell reading gives, records, lines and errors alike', () => {
+    const outcome = (read: () => CsvRecord[]) => {
+      try {
+        return read().map((r) => [r.line, r.cells]);
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', 'b c', ',', '"', '""', '\n', '\r', '\r\n', ' ', '\uFEFF'), { maxLength: 24 }), (parts) => {
+        const text = parts.join('');
+        expect(outcome(() => parseCsvRecords(text, 'f.csv'))).toEqual(outcome(() => cellByCell(text, 'f.csv')));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(outcome(() => parseCsvRecords(DEFAULT_CSV, 'f.csv'))).toEqual(outcome(() => cellByCell(DEFAULT_CSV, 'f.csv')));
+    expect(outcome(() => parseCsvRecords(REFERENCE_CSV, 'f.csv'))).toEqual(outcome(() => cellByCell(REFERENCE_CSV, 'f.csv')));
   });
 
   it.each([
@@ -205,6 +227,16 @@ describe('lexicon labels: seed field names, the reference vocabulary, nothing el
     expect(r.stdout).toBe('');
   });
 
+  it('a bad --lexicon file is refused at set-up, before any input is read', () => {
+    const input = '{"chunk_id":"c","doc_id":"d","text":"AFW"}\nnot json\n';
+    for (const jobs of ['1', '2']) {
+      const r = runBin('tag', ['--jobs', jobs, '--lexicon', 'builtin', '--lexicon', join(tmp, 'bad.csv')], input);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^rca-tag: --lexicon .*bad\.csv: .*bad\.csv:3: unknown label "flux": [^\n]*\n$/);
+      expect(r.stdout).toBe('');
+    }
+  });
+
   it('every label of the reference and built-in lexicons is known', () => {
     for (const csv of [REFERENCE_CSV, DEFAULT_CSV]) {
       for (const { label } of parseLexiconCsv(csv, 'lexicon')) expect(labelRoute(label), label).not.toBeUndefined();
@@ -227,3 +259,70 @@ const tmp = mkdtempSync(join(tmpdir(), 'rca-lexicon-'));
 writeFileSync(join(tmp, 'flux.csv'), 'label,term\ncomponents,flux capacitor\n');
 writeFileSync(join(tmp, 'bad.csv'), 'label,term\nsystems,AFW\nflux,flux capacitor\n');
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+// The reader as it was before its one-line fast path: every record cell by cell.
+function countLineBreaks(text: string, from: number, to: number): number {
+  let breaks = 0;
+  for (let k = from; k < to; k++) {
+    const code = text.charCodeAt(k);
+    if (code === 10 || (code === 13 && text.charCodeAt(k + 1) !== 10)) breaks++;
+  }
+  return breaks;
+}
+
+function cellByCell(text: string, sourceName: string): CsvRecord[] {
+  const records: CsvRecord[] = [];
+  const n = text.length;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let line = 1;
+  while (i < n) {
+    const recordLine = line;
+    const cells: string[] = [];
+    for (;;) {
+      if (text.charCodeAt(i) === 34) {
+        const quoteLine = line;
+        let cell = '';
+        let from = i + 1;
+        for (;;) {
+          const quote = text.indexOf('"', from);
+          if (quote < 0) throw new Error(`${sourceName}:${quoteLine}: unterminated quoted field`);
+          line += countLineBreaks(text, from, quote);
+          if (text.charCodeAt(quote + 1) === 34) {
+            cell += text.slice(from, quote + 1);
+            from = quote + 2;
+            continue;
+          }
+          cell += text.slice(from, quote);
+          i = quote + 1;
+          break;
+        }
+        const next = text.charCodeAt(i);
+        if (i < n && next !== 44 && next !== 10 && next !== 13) {
+          throw new Error(`${sourceName}:${line}: unexpected character after a closing quote`);
+        }
+        cells.push(cell);
+      } else {
+        let j = i;
+        while (j < n) {
+          const code = text.charCodeAt(j);
+          if (code === 44 || code === 10 || code === 13) break;
+          j++;
+        }
+        cells.push(text.slice(i, j));
+        i = j;
+      }
+      if (i < n && text.charCodeAt(i) === 44) {
+        i++;
+        continue;
+      }
+      break;
+    }
+    if (i < n) {
+      if (text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10) i += 2;
+      else i++;
+      line++;
+    }
+    if (cells.some((cell) => cell.trim() !== '')) records.push({ line: recordLine, cells });
+  }
+  return records;
+}

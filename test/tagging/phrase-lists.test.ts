@@ -175,3 +175,23 @@ describe('phrase numbers and TokenBuffer.surfaceKey', () => {
     expect(tokens.surfaceKey(2, 3, 7)).toBe(7 * 512 + 0b11);
   });
 });
+
+describe('TokenBuffer character classes', () => {
+  // ASCII is classified up front without regexes, the rest by the Unicode classes on first sight:
+  // both must agree with the definition (word: \p{L}\p{N}\p{M}_; space: \s; hyphen: - and U+2010/11).
+  const kindOf = (char: string): string =>
+    char === '-' || char === '\u2010' || char === '\u2011' ? 'hyphen' : /^[\p{L}\p{N}\p{M}_]$/u.test(char) ? 'word' : /^\s$/u.test(char) ? 'space' : 'punct';
+  const tokensOf = (char: string): string => {
+    const tokens = new TokenBuffer().load(`x${char}y`);
+    if (tokens.count === 1) return 'word';
+    if (tokens.count === 3) return 'punct';
+    return tokens.joined[0] === 1 ? 'hyphen' : 'space';
+  };
+  const ascii = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code));
+  it.each([...ascii, '\u00e9', '\u0301', '\u00a0', '\u2009', '\u2010', '\u2011', '\u2013', '\u00b7', '\u0660'].map((char) => [char.charCodeAt(0).toString(16), char]))(
+    'U+%s',
+    (_code, char) => {
+      expect(tokensOf(char)).toBe(kindOf(char));
+    },
+  );
+});
