@@ -87,9 +87,6 @@ const NUCLIDES = new Set([
 
 const HYPHEN = 45;
 const STAR = 42;
-const DOT = 0x2e;
-const COLON = 0x3a;
-const UNDERSCORE = 0x5f;
 const DIGIT_0 = 48;
 const DIGIT_9 = 57;
 
@@ -152,105 +149,14 @@ export const fmIds: Family<string> = {
   at: (text, start) => wholeMatchAt(FM_ID_RE, text, start),
 };
 
-// EQUIPMENT_RE read by hand, with isEquipmentId's counts taken in the same pass, so a shape that
-// fails (dates, ranges: no letter) costs no string. Either form of EQUIPMENT_SHAPE has one end
-// worth trying: cutting a segment short leaves a letter or digit next, dropping one leaves "-"
-// and a letter or digit next, and TOKEN_END refuses both. The forms differ at the char after the
-// first run ("-" or "*"). test/tagging/equipment-matcher.test.ts holds it to the regex.
-function isUpperOrDigit(code: number): boolean {
-  return (code >= 0x41 && code <= 0x5a) || (code >= DIGIT_0 && code <= DIGIT_9);
-}
-
-function isWordCode(code: number): boolean {
-  return isUpperOrDigit(code) || (code >= 0x61 && code <= 0x7a) || code === UNDERSCORE;
-}
-
-function codeAt(text: string, index: number): number {
-  return index < text.length ? text.charCodeAt(index) : -1;
-}
-
-function isDigitCode(code: number): boolean {
-  return code >= DIGIT_0 && code <= DIGIT_9;
-}
-
-/** TOKEN_END at `end`: no `[A-Za-z0-9_]`, no `[-.]` before a letter or digit, no ":" before a digit. */
-function tokenEndsAt(text: string, end: number): boolean {
-  const next = codeAt(text, end);
-  if (isWordCode(next)) return false;
-  if (next === HYPHEN || next === DOT) {
-    const after = codeAt(text, end + 1);
-    return !(isWordCode(after) && after !== UNDERSCORE);
-  }
-  if (next === COLON) return !isDigitCode(codeAt(text, end + 1));
-  return true;
-}
-
-function equipmentAt(text: string, start: number): Found<string> | null {
-  const before = start > 0 ? text.charCodeAt(start - 1) : -1;
-  if (isWordCode(before) || before === DOT || before === HYPHEN) return null;
-  let j = start;
-  let letters = 0;
-  let digits = 0;
-  for (let c = codeAt(text, j); isUpperOrDigit(c); c = codeAt(text, ++j)) {
-    if (isDigitCode(c)) digits++;
-    else letters++;
-  }
-  const firstSegmentEnd = j;
-  if (j === start) return null;
-  const joiner = codeAt(text, j);
-  if (joiner === STAR) {
-    // \d[A-Z]{1,5}\* and then a run: the first run is one digit and one to five letters.
-    if (digits !== 1 || text.charCodeAt(start) > DIGIT_9 || letters === 0 || letters > 5 || !isUpperOrDigit(codeAt(text, j + 1))) return null;
-  } else if (joiner !== HYPHEN || !isUpperOrDigit(codeAt(text, j + 1))) return null;
-  let hyphens = 0;
-  let lastSegmentDigits = 0;
-  let lastSegmentLetters = 0;
-  // Segments after the first: "-" (or the one "*") and a run.
-  for (;;) {
-    const c = codeAt(text, j);
-    if (!((c === HYPHEN || (c === STAR && hyphens === 0 && j === firstSegmentEnd)) && isUpperOrDigit(codeAt(text, j + 1)))) break;
-    hyphens++;
-    lastSegmentDigits = 0;
-    lastSegmentLetters = 0;
-    j++;
-    for (let d = codeAt(text, j); isUpperOrDigit(d); d = codeAt(text, ++j)) {
-      if (isDigitCode(d)) {
-        digits++;
-        lastSegmentDigits++;
-      } else {
-        letters++;
-        lastSegmentLetters++;
-      }
-    }
-  }
-  if (!tokenEndsAt(text, j)) return null;
-  // isEquipmentId on the counts.
-  if (digits === 0 || letters === 0) return null;
-  const end = j;
-  const first = text.slice(start, firstSegmentEnd);
-  if (NOT_EQUIPMENT_PREFIXES.has(first)) return null;
-  const item = text.slice(start, end);
-  if (hyphens === 1 && NUCLIDES.has(item)) return null;
-  if (hyphens === 1) {
-    const startsWithDigit = text.charCodeAt(start) <= DIGIT_9;
-    if (startsWithDigit && !UNIT_PREFIXED_RE.test(first)) return null;
-    if (NUMBERED_ITEM_PREFIXES.has(first) || lastSegmentDigits === 0) return null;
-    if (!startsWithDigit && !(firstSegmentEnd - start > 1 || lastSegmentDigits >= 3 || lastSegmentLetters > 0)) return null;
-  }
-  return { end, key: item.toLowerCase(), item };
-}
-
 export const equipmentIds: Family<string> = {
   bit: EQUIPMENT_ID,
   regex: EQUIPMENT_RE,
-  at: equipmentAt,
+  at(text: string, start: number): Found<string> | null {
+    EQUIPMENT_RE.lastIndex = start;
+    if (!EQUIPMENT_RE.test(text)) return null;
+    const end = EQUIPMENT_RE.lastIndex;
+    const item = text.slice(start, end);
+    return isEquipmentId(item) ? { end, key: item.toLowerCase(), item } : null;
+  },
 };
-
-/** The family as the regex and isEquipmentId give it: the reference the hand reading is held to. */
-export function equipmentAtByRegex(text: string, start: number): Found<string> | null {
-  EQUIPMENT_RE.lastIndex = start;
-  if (!EQUIPMENT_RE.test(text)) return null;
-  const end = EQUIPMENT_RE.lastIndex;
-  const item = text.slice(start, end);
-  return isEquipmentId(item) ? { end, key: item.toLowerCase(), item } : null;
-}
