@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Start-up time of every bin (empty input) beside a bare `node -e 0`, measured in one run.
+// Start-up time of every bin (empty input; the rca dispatcher's commands as listed below) beside a bare `node -e 0`, measured in one run.
 // Usage: node bench/startup.mjs [--runs 20] [--modules] [--compare DIR]
 // Wall time and CPU time (user + system of the process: steadier than wall on a shared machine),
 // each run timed by a bash around the one process (EPOCHREALTIME, `times`), bash's own start left out.
@@ -8,7 +8,7 @@
 // --modules: also what each one loads at start: the project's modules, npm packages, and the
 // Node built-ins a bare `node -e 0` does not load (its process.moduleLoadList beyond node's own).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,8 +26,25 @@ const extraArgs = {
   'rca-generate': [['--backend', 'extractive'], ['--dry-run']],
   'rca-summarize': [['--backend', 'extractive'], ['--dry-run']],
 };
-const binVariants = (root, label) =>
-  bins.flatMap((b) => (extraArgs[b] ?? [[]]).map((extra) => [[b, ...extra].join(' ') + label, [join(root, 'bin', b), ...extra]]));
+// The rca dispatcher: its help, a schema, and each command on small input (merge: two empty
+// files) or its --help, and a stage through it. Rows name the empty file EMPTY.
+const emptyDir = mkdtempSync(join(tmpdir(), 'rca-startup-empty-'));
+const EMPTY = join(emptyDir, 'empty.chunks.jsonl');
+writeFileSync(EMPTY, '');
+process.on('exit', () => rmSync(emptyDir, { recursive: true, force: true }));
+const rcaArgs = [
+  ['--help'],
+  ['schema', 'retrieval_summary'],
+  ['cache', '--help'],
+  ['merge', '--inputs', EMPTY, '--outputs', EMPTY],
+  ['report', '--help'],
+  ['export', '--help'],
+  ['tag'],
+];
+const binVariants = (root, label) => [
+  ...bins.flatMap((b) => (extraArgs[b] ?? [[]]).map((extra) => [[b, ...extra].join(' ') + label, [join(root, 'bin', b), ...extra]])),
+  ...rcaArgs.map((args) => [['rca', ...args].join(' ').replaceAll(EMPTY, 'EMPTY') + label, [join(root, 'bin', 'rca'), ...args]]),
+];
 const variants = [['node -e 0', ['-e', '0']], ...binVariants(ROOT, '')];
 const compared = compare ? binVariants(compare, ` (${compare})`) : [];
 // Wall and CPU ms of one `node args`, its stdin an empty pipe (bash's own); bash writes the

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Build step after tsc (npm run build): one CommonJS file per stage bin, dist/bin/rca-<stage>.cjs,
-// bundled from the tsc output in dist/ (which stays the source of truth: tests import it), and a
-// V8 code cache of it (dist/bin/rca-<stage>.cache) taken after a run on empty input, so that a bin
-// starts by reading two files instead of resolving and compiling 25–75 ES modules.
-// bin/rca-<stage> loads it through dist/cli/bin-loader.js; without it, it imports dist/cli/main.js.
+// Build step after tsc (npm run build): one CommonJS file per bin entry, bundled from the tsc output
+// in dist/ (which stays the source of truth: tests import it), and a V8 code cache of it taken after
+// a run on empty input, so that a bin starts by reading two files instead of resolving and compiling
+// 20–110 ES modules. Per stage, dist/bin/rca-<stage>.cjs (bin/rca-<stage>, and `rca <stage>`); per
+// rca command, dist/bin/rca.<command>.cjs (`rca <command>`); dist/bin/rca.cjs for the rest of `rca`
+// (its help, version and usage errors). The bins load them through dist/cli/bin-loader.cjs; without
+// them, they import dist/cli/main.js.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -18,16 +20,31 @@ const STAGES = readdirSync(join(ROOT, 'bin')).filter((f) => f.startsWith('rca-')
 // Packages with no CommonJS entry are bundled in (a require() of them fails on Node 20 before 20.19);
 // every other package stays external and loads from node_modules when first needed.
 const BUNDLED_PACKAGES = new Set(['p-queue', 'p-timeout', 'eventemitter3']);
+// The rca commands, from the registry tsc just wrote.
+const { commandNames } = await import(join(DIST, 'cli', 'registry.js'));
 // A code-cache run per stage: the options that decide which modules a run loads at start.
 const CACHE_RUN_ARGS = { generate: ['--backend', 'extractive'], summarize: ['--backend', 'extractive'] };
+// And per rca command: what its run takes (the command's name first); --help by default.
+const COMMAND_CACHE_ARGS = { schema: ['retrieval_summary'] };
+// Each bundle: its name, the one stage or command module of the registry it holds (none: the
+// dispatcher's own), and the arguments of scripts/code-cache-run.mjs that take its cache.
+const BUNDLES = [
+  ...STAGES.map((stage) => ({ name: `rca-${stage}`, keep: `../transforms/${stage}.js`, cacheRun: [`rca-${stage}`, ...(CACHE_RUN_ARGS[stage] ?? [])] })),
+  ...commandNames().map((command) => ({
+    name: `rca.${command}`,
+    keep: `../commands/${command}.js`,
+    cacheRun: ['--dispatcher', `rca.${command}`, command, ...(COMMAND_CACHE_ARGS[command] ?? ['--help'])],
+  })),
+  { name: 'rca', keep: undefined, cacheRun: ['--dispatcher', 'rca', '--help'] },
+];
 
-/** Per bin: the registry's other stages and all of rca's commands stay out of the bundle (never
- *  loaded by rca-<stage>); import.meta.url becomes the URL of the dist/ module it was written in,
+/** Per bundle: the registry's stages and commands but the one it is for stay out of it (loaded from
+ *  dist/ on the rare run that reaches them: `rca --help` reaches none); import.meta.url becomes the URL of the dist/ module it was written in,
  *  so data files and workers resolve as they do from dist/. */
-function binPlugin(stage) {
+function binPlugin(keep) {
   const registry = join(DIST, 'cli', 'registry.js');
   const isExternal = (spec, importer) => {
-    if (spec.startsWith('.')) return importer === registry && /^\.\.\/(transforms|commands)\//.test(spec) && spec !== `../transforms/${stage}.js`;
+    if (spec.startsWith('.')) return importer === registry && /^\.\.\/(transforms|commands)\//.test(spec) && spec !== keep;
     if (spec.startsWith('node:')) return true;
     return !BUNDLED_PACKAGES.has(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
   };
@@ -52,14 +69,14 @@ function binPlugin(stage) {
 }
 
 rmSync(OUT, { recursive: true, force: true });
-for (const stage of STAGES) {
+for (const { name, keep } of BUNDLES) {
   await build({
-    stdin: { contents: `export { runStageBin } from './cli/main.js';\n`, resolveDir: DIST, sourcefile: `rca-${stage}-entry.js` },
+    stdin: { contents: `export { runDispatcher, runStageBin } from './cli/main.js';\n`, resolveDir: DIST, sourcefile: `${name}-entry.js` },
     bundle: true,
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    outfile: join(OUT, `rca-${stage}.cjs`),
+    outfile: join(OUT, `${name}.cjs`),
     banner: {
       js: [
         '"use strict";',
@@ -68,16 +85,15 @@ for (const stage of STAGES) {
         'var __rcaModuleUrl = (p) => __rcaDistUrl + p;',
       ].join('\n'),
     },
-    plugins: [binPlugin(stage)],
+    plugins: [binPlugin(keep)],
     logLevel: 'warning',
     legalComments: 'none',
   });
-  const bundle = readFileSync(join(OUT, `rca-${stage}.cjs`), 'utf8');
-  if (/\bimport\(/.test(bundle)) throw new Error(`rca-${stage}.cjs: an import() left in the bundle would fail under vm.Script`);
+  const bundle = readFileSync(join(OUT, `${name}.cjs`), 'utf8');
+  if (/\bimport\(/.test(bundle)) throw new Error(`${name}.cjs: an import() left in the bundle would fail under vm.Script`);
 }
-// The code cache: each bin run once on empty input, writing the cache of what that run compiled.
-for (const stage of STAGES) {
-  const args = [join(ROOT, 'scripts', 'code-cache-run.mjs'), stage, ...(CACHE_RUN_ARGS[stage] ?? [])];
-  const r = spawnSync(process.execPath, args, { input: '', cwd: ROOT, encoding: 'utf8' });
-  if (r.status !== 0 || !existsSync(join(OUT, `rca-${stage}.cache`))) throw new Error(`code cache of rca-${stage}: exit ${r.status}: ${r.stderr}`);
+// The code cache: each bundle run once on empty input, writing the cache of what that run compiled.
+for (const { name, cacheRun } of BUNDLES) {
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'code-cache-run.mjs'), ...cacheRun], { input: '', cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0 || !existsSync(join(OUT, `${name}.cache`))) throw new Error(`code cache of ${name}: exit ${r.status}: ${r.stderr}`);
 }

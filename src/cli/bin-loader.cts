@@ -11,6 +11,7 @@ import { Script } from 'node:vm';
 
 interface BinBundle {
   runStageBin(stageName: string): Promise<void>;
+  runDispatcher(): Promise<void>;
 }
 
 type ModuleWrapper = (
@@ -26,8 +27,10 @@ type ModuleWrapper = (
 // from a code cache has lost V8's dynamic-import options, so import() there would fail.
 const importModule = (specifier: string): Promise<unknown> => import(specifier);
 
-const bundleFile = (stageName: string): string => join(__dirname, '..', 'bin', `rca-${stageName}.cjs`);
-const cacheFile = (stageName: string): string => join(__dirname, '..', 'bin', `rca-${stageName}.cache`);
+// A bundle's name: `rca-<stage>` (bin/rca-<stage>, and `rca <stage>`), `rca.<command>` (`rca
+// <command>`), `rca` (the dispatcher's own: help, version, usage errors).
+const bundleFile = (name: string): string => join(__dirname, '..', 'bin', `${name}.cjs`);
+const cacheFile = (name: string): string => join(__dirname, '..', 'bin', `${name}.cache`);
 
 function readOptional(file: string): Buffer | undefined {
   try {
@@ -45,15 +48,15 @@ export interface LoadedBundle {
   cacheRejected: boolean | undefined;
 }
 
-/** The stage's bundle compiled (with its code cache, if asked and present) and evaluated as a
- *  CommonJS module; undefined when the build has no bundle, or an older one than the tsc output
+/** The named bundle compiled (with its code cache, if asked and present) and evaluated as a
+ *  CommonJS module; undefined when the build has no such bundle, or an older one than the tsc output
  *  (a bare `tsc` after `npm run build`: tsc rewrites every file, main.js among them). */
-export function loadBundle(stageName: string, useCache: boolean): LoadedBundle | undefined {
-  const file = bundleFile(stageName);
+export function loadBundle(name: string, useCache: boolean): LoadedBundle | undefined {
+  const file = bundleFile(name);
   const built = statSync(file, { throwIfNoEntry: false });
   if (!built || built.mtimeMs < statSync(join(__dirname, 'main.js')).mtimeMs) return undefined;
   const source = readFileSync(file);
-  const cachedData = useCache ? readOptional(cacheFile(stageName)) : undefined;
+  const cachedData = useCache ? readOptional(cacheFile(name)) : undefined;
   const script = new Script(`(function (exports, require, module, __filename, __dirname, __rcaImport) {${source.toString('utf8')}\n})`, {
     filename: file,
     ...(cachedData ? { cachedData } : {}),
@@ -65,17 +68,34 @@ export function loadBundle(stageName: string, useCache: boolean): LoadedBundle |
 
 /** Entry point of `bin/rca-<stage>`. */
 export async function runStageBin(stageName: string): Promise<void> {
-  const loaded = loadBundle(stageName, true);
+  const loaded = loadBundle(`rca-${stageName}`, true);
   if (loaded) return loaded.bundle.runStageBin(stageName);
   const main = await import('./main.js');
   return main.runStageBin(stageName);
 }
 
-/** Build time (scripts/code-cache-run.mjs): run the bundle without a cache and, at exit, write the
- *  code cache of everything the run compiled. */
-export function writeCodeCache(stageName: string): void {
-  const loaded = loadBundle(stageName, false);
-  if (!loaded) throw new Error(`no ${bundleFile(stageName)}: run scripts/bundle-bins.mjs`);
-  process.on('exit', () => writeFileSync(cacheFile(stageName), loaded.script.createCachedData()));
-  void loaded.bundle.runStageBin(stageName);
+/** The bundle `rca <argv>` runs: its stage's or its command's when the build has one by that name,
+ *  else the dispatcher's own. Each holds all of dist/cli/main.js, so every one dispatches alike. */
+export function dispatcherBundleName(argv: readonly string[]): string {
+  const first = argv[0];
+  if (first === undefined || !/^[a-z][a-z-]*$/.test(first)) return 'rca';
+  for (const name of [`rca-${first}`, `rca.${first}`]) if (statSync(bundleFile(name), { throwIfNoEntry: false })) return name;
+  return 'rca';
+}
+
+/** Entry point of `bin/rca`. */
+export async function runDispatcherBin(): Promise<void> {
+  const loaded = loadBundle(dispatcherBundleName(process.argv.slice(2)), true);
+  if (loaded) return loaded.bundle.runDispatcher();
+  const main = await import('./main.js');
+  return main.runDispatcher();
+}
+
+/** Build time (scripts/code-cache-run.mjs): run the bundle without a cache (as bin/rca-<stage>
+ *  `stage`, or as bin/rca) and, at exit, write the code cache of everything the run compiled. */
+export function writeCodeCache(name: string, entry: { stage: string } | 'dispatcher'): void {
+  const loaded = loadBundle(name, false);
+  if (!loaded) throw new Error(`no ${bundleFile(name)}: run scripts/bundle-bins.mjs`);
+  process.on('exit', () => writeFileSync(cacheFile(name), loaded.script.createCachedData()));
+  void (entry === 'dispatcher' ? loaded.bundle.runDispatcher() : loaded.bundle.runStageBin(entry.stage));
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { EXIT, EXIT_HELP } from '../runtime/exit-codes.js';
 import { messageOf, runStage } from '../runtime/runner.js';
 import type { Stage } from '../runtime/stage.js';
-import { commandNames, loadCommand, loadStage, stageNames } from './registry.js';
+import { commandNames, loadCommand, loadStage, stageNames, summaryOf } from './registry.js';
 
 /** Entry point of `bin/rca-<stage>`. */
 export async function runStageBin(stageName: string): Promise<void> {
@@ -15,12 +15,12 @@ export async function runDispatcher(): Promise<void> {
   const [first, ...rest] = process.argv.slice(2);
   // Asked for, the help is the output (stdout, 0); bare `rca` is a usage error (stderr, 2).
   if (first === undefined) {
-    process.stderr.write(await dispatcherHelp());
+    process.stderr.write(dispatcherHelp());
     process.exitCode = EXIT.USAGE;
     return;
   }
   if (first === '--help' || first === '-h' || first === 'help') {
-    process.stdout.write(await dispatcherHelp());
+    process.stdout.write(dispatcherHelp());
     return;
   }
   if (first === '--version' || first === '-V') {
@@ -77,9 +77,10 @@ function routeConsoleToStderr(): void {
   console.debug = toStderr;
 }
 
-async function dispatcherHelp(): Promise<string> {
-  const stages = await Promise.all(stageNames().map(loadStage));
-  const commands = await Promise.all(commandNames().map(loadCommand));
+function dispatcherHelp(): string {
+  // From the registry's table of summaries: loading every stage to ask would cost the help 110 modules.
+  const stages = stageNames().map((name) => ({ name, summary: summaryOf(name) }));
+  const commands = commandNames().map((name) => ({ name, summary: summaryOf(name) }));
   const width = Math.max(...[...stages, ...commands].map((s) => s.name.length)) + 2;
   return [
     'rca — Unix filters for nuclear-plant reliability documents (JSON Lines in, JSON Lines out)',

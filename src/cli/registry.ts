@@ -24,6 +24,29 @@ const COMMANDS: Readonly<Record<string, Loader<Command>>> = {
   schema: () => import('../commands/schema.js'),
 };
 
+// The one-line summary of each, for `rca --help`, which would otherwise import every stage and
+// command (110 modules) to print them; test/cli/registry.test.ts holds each equal to its own.
+const SUMMARIES: Readonly<Record<string, string>> = {
+  'count-sections': "build each document's section tree: one record per section with its chunk counts, chunk ids, pages and text",
+  flatten: 'add the embedding text of each view: one "LABEL: value" line per non-empty field',
+  generate: 'write the retrieval_summary and rca_frame views of each tagged chunk with a model (Ollama, or an OpenAI-compatible server)',
+  prompt: 'add the model prompt of each view (retrieval_summary, rca_frame) to each tagged chunk',
+  summarize: 'prompt, generate, validate and flatten in one process: tagged chunks in, validated views and embedding text out',
+  tag: 'add the trusted context (doc type, section role, citations) and the NER seed to each chunk',
+  validate: 'stamp trusted provenance on each view, check it against its contract and the chunk text, add flags',
+  cache: 'show, prune or merge response caches of generate/summarize (rca cache --help)',
+  export: 'write the Weaviate Summary/Chunk objects or Chroma records of sections and chunks (rca export --help)',
+  merge: 'check that the outputs of a sharded corpus build hold every input record exactly once (rca merge --help)',
+  report: 'write one self-contained HTML page about a corpus build (rca report OUT/)',
+  schema: 'print the JSON Schema of a record kind (rca schema --list names them)',
+};
+
+/** The summary line of a stage or command, without loading it. */
+export function summaryOf(name: string): string {
+  if (!Object.hasOwn(SUMMARIES, name)) throw new Error(`no summary of '${name}' in cli/registry.ts`);
+  return SUMMARIES[name]!;
+}
+
 export function stageNames(): string[] {
   return Object.keys(STAGES).sort();
 }
