@@ -130,7 +130,14 @@ export function quantityFlags(item: string, text: EvidenceText): string[] {
   // A quantity is a number token: an ASCII item without a digit has none (NFKC can make digits
   // only from other characters).
   if (!DIGIT_OR_NON_ASCII_RE.test(item)) return flags;
-  const quantities = quantitiesOf(tokensOf(item), item);
+  return quantityFlagsOf(item, tokensOf(item), text);
+}
+
+/** quantityFlags of an item whose tokens are given (tokensOf(item)): evidence.ts tokenizes an item once for all its checks. */
+export function quantityFlagsOf(item: string, tokens: readonly Token[], text: EvidenceText): string[] {
+  const flags: string[] = [];
+  if (!DIGIT_OR_NON_ASCII_RE.test(item)) return flags;
+  const quantities = quantitiesOf(tokens, item);
   // The text's quantities only when the item has some.
   if (quantities.length === 0) return flags;
   const byValue = quantitiesByValue(text);
@@ -217,10 +224,18 @@ const MODIFIER_STOP = new Set('a an the of to in on at by for from with and or a
  * modifier, is nowhere in it.
  */
 export function entityMentions(item: string, text: EvidenceText, context: ReadonlySet<string> = new Set()): { mentions: string[]; novel: string[] } {
+  return entityMentionsOf(item, null, text, context);
+}
+
+const NO_NAMES: { mentions: string[]; novel: string[] } = Object.freeze({ mentions: [], novel: [] }) as never;
+
+/** entityMentions with the item's tokens given (tokensOf(item)), or null to make them. An item
+ *  naming nothing gets one shared, empty answer: callers only read it. */
+export function entityMentionsOf(item: string, tokens: readonly Token[] | null, text: EvidenceText, context: ReadonlySet<string> = new Set()): { mentions: string[]; novel: string[] } {
+  // Both kinds of name start with a capital: an ASCII item without one names none.
+  if (!UPPER_OR_NON_ASCII_RE.test(item)) return tokens === null ? { mentions: [], novel: [] } : NO_NAMES;
   const mentions: string[] = [];
   const novel: string[] = [];
-  // Both kinds of name start with a capital: an ASCII item without one names none.
-  if (!UPPER_OR_NON_ASCII_RE.test(item)) return { mentions, novel };
   const textWords = { has: (w: string): boolean => hasWord(text, w) || context.has(w) };
   const acronyms = new Set<string>();
   for (const m of item.matchAll(ACRONYM_RE)) {
@@ -232,7 +247,7 @@ export function entityMentions(item: string, text: EvidenceText, context: Readon
   }
   // "<Name> <head>" with the name capitalised as written ("Charging Pump", "Service Water pump"):
   // a lower-case word before a head noun is as often a verb or an adjective as a name.
-  const words = tokensOf(item);
+  const words = tokens ?? tokensOf(item);
   for (let i = 1; i < words.length; i++) {
     if (!COMPONENT_HEADS.has(words[i]!.norm)) continue;
     const modifier = words[i - 1]!;
@@ -299,7 +314,13 @@ export interface NegatedMention {
 /** The negated mentions an item states as positive facts: ruled_out:<mention>. */
 export function ruledOutFlags(item: string, negated: readonly NegatedMention[]): string[] {
   if (negated.length === 0 || isNegated(item)) return [];
-  const form = ` ${normalisedForm(item)} `;
+  return ruledOutOfForm(normalisedForm(item), negated);
+}
+
+/** ruledOutFlags of an item not negated itself, given its normalised form (normalisedForm(item)). */
+export function ruledOutOfForm(normalised: string, negated: readonly NegatedMention[]): string[] {
+  if (negated.length === 0) return [];
+  const form = ` ${normalised} `;
   const flags: string[] = [];
   const forms = mentionForms(negated);
   negated.forEach((mention, i) => {
