@@ -17,7 +17,7 @@ import type { EvidenceSpan, GroundingSummary, ItemEvidence, ViewEvidence } from 
 import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
 import type { JsonObject } from '../contracts/json.js';
 import { entityMentionsOf, negationCues, quantityFlagsOf, ruledOutOfForm, spanNegated, wordsOf, hasWord, type NegatedMention } from './claims.js';
-import { EvidenceText, normaliseTokens, tokensOf } from './evidence-text.js';
+import { EvidenceText, normaliseTokens, tokensOfOnce } from './evidence-text.js';
 import { contentWords, exactAt, locate, splitSentences, type Located, type MatchKind } from './evidence-match.js';
 import { flat, numbersIn, type GroundingText } from './grounding.js';
 import { VIEW_SHAPES } from './view-shape.js';
@@ -231,7 +231,7 @@ function itemFindings(value: string, role: FieldRole, polarity: boolean, located
   const context = contextWords(grounding, options.context);
   // The item is tokenized once for every check that reads its tokens (units and comparators,
   // polarity, ruled-out mentions, entity names).
-  const tokens = role === 'free' || role === 'id' ? null : tokensOf(value);
+  const tokens = role === 'free' || role === 'id' ? null : tokensOfOnce(value);
   if (role === 'entity') {
     // Not in the text as a phrase, and a word of it in neither the text nor the trusted context.
     const entities = entityMentionsOf(value, tokens, text, context);
@@ -362,6 +362,43 @@ class ViewTally {
     if (options.floor !== undefined && options.floor > 0 && strong < options.floor) flags.push(`weak_grounding:${round(strong)}`);
     return { evidence: { items: this.items, grounding }, flags: flags.length < 2 ? flags : [...new Set(flags)] };
   }
+}
+
+// JSON string literals of the field names and chunk ids seen last: a view's items share them.
+const QUOTED = new Map<string, string>();
+function quoted(value: string): string {
+  let q = QUOTED.get(value);
+  if (q === undefined) {
+    if (QUOTED.size >= 1024) QUOTED.clear();
+    QUOTED.set(value, (q = JSON.stringify(value)));
+  }
+  return q;
+}
+
+/**
+ * JSON.stringify(evidence), written by hand: the shape is known, so the serialiser need not look
+ * up each object's keys, and the strings every item repeats (its field, the chunk id, an empty
+ * list of checks) are quoted once. An item with more than the seven members evidence.ts makes (a
+ * model check added) is left to JSON.stringify.
+ */
+export function viewEvidenceJson(evidence: ViewEvidence): string {
+  let out = '{"items":[';
+  const items = evidence.items;
+  for (let k = 0; k < items.length; k++) {
+    const i = items[k]!;
+    if (k > 0) out += ',';
+    if (i.model_check !== undefined || Object.keys(i).length !== 7) {
+      out += JSON.stringify(i);
+      continue;
+    }
+    out += `{"field":${quoted(i.field)},"index":${i.index},"role":"${i.role}","match":"${i.match}","score":${i.score},"spans":[`;
+    for (let j = 0; j < i.spans.length; j++) {
+      const span = i.spans[j]!;
+      out += `${j > 0 ? ',' : ''}{"source":"${span.source}","id":${span.id === null ? 'null' : quoted(span.id)},"start":${span.start},"end":${span.end}}`;
+    }
+    out += i.checks.length === 0 ? '],"checks":[]}' : `],"checks":${JSON.stringify(i.checks)}}`;
+  }
+  return `${out}],"grounding":${JSON.stringify(evidence.grounding)}}`;
 }
 
 function round(x: number): number {
