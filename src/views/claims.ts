@@ -168,6 +168,8 @@ const CONTRACTED = new Set(['didn', 'doesn', 'don', 'wasn', 'weren', 'isn', 'are
 // Limits and times written with a negation word are not negated facts.
 const NOT_A_NEGATION = ['not to exceed', 'not exceed', 'not more than', 'no more than', 'not less than', 'no less than', 'no later than', 'not later than', 'not greater than', 'not above', 'not below', 'no sooner than'];
 
+const NOT_A_NEGATION_WORDS = NOT_A_NEGATION.map((p) => p.split(' '));
+
 /** Indexes of the negation cues among normalised tokens. */
 export function negationCues(norms: readonly string[]): number[] {
   const cues: number[] = [];
@@ -176,7 +178,7 @@ export function negationCues(norms: readonly string[]): number[] {
     let cue = NEGATION_CUES.has(w) || (CONTRACTED.has(w) && norms[i + 1] === 't') || (w === 'ruled' && norms[i + 1] === 'out');
     // "No. 2" is a number; "no" before a number token is an abbreviation.
     if (w === 'no' && NUMBER_TOKEN_RE.test(norms[i + 1] ?? '')) cue = false;
-    if (cue && NOT_A_NEGATION.some((p) => p.split(' ').every((pw, k) => norms[i + k] === pw))) cue = false;
+    if (cue && NOT_A_NEGATION_WORDS.some((p) => p.every((pw, k) => norms[i + k] === pw))) cue = false;
     if (cue) cues.push(i);
   }
   return cues;
