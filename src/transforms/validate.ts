@@ -1,12 +1,12 @@
 import type { ChunkContext } from '../contracts/chunk.js';
 import { checkerFor } from '../contracts/checkers.js';
 import { asUsage, FatalError, UsageError } from '../runtime/exit-codes.js';
-import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
+import { defineStage, hasLargeString, RawJson, type JsonObject, type Outcome } from '../runtime/stage.js';
 import { chunkTextOf } from '../tagging/chunk-fields.js';
 import { ContextBuilder } from '../tagging/context.js';
 import { negatedMentions } from '../views/claims.js';
 import type { ClaimChecker } from '../views/claim-model.js';
-import { chunkViewItems, GroundingTally, type ViewEvidence } from '../views/evidence.js';
+import { chunkViewItems, GroundingTally, viewEvidenceJson, type ViewEvidence } from '../views/evidence.js';
 import { GroundingText } from '../views/grounding.js';
 import { validateView } from '../views/validate-view.js';
 import { isPlainObject } from '../contracts/json.js';
@@ -200,7 +200,13 @@ class Validator {
       }
       return { records: [out], failed: warnings.length > 0, warnings };
     };
-    if (this.checker === null || Object.keys(evidence).length === 0) return finish();
+    if (this.checker === null || Object.keys(evidence).length === 0) {
+      const outcome = finish();
+      // The record as JSON.stringify would write it, its evidence serialised by viewEvidenceJson
+      // (a record holding a string of megabytes stays an object: the runner writes it in pieces).
+      if (!hasLargeString(out)) outcome.records = [new RawJson(recordJson(out, evidence))];
+      return outcome;
+    }
     const checker = this.checker;
     return (async () => {
       for (const view of VIEW_TYPES) {
@@ -245,3 +251,19 @@ class Validator {
   }
 }
 
+/** JSON.stringify(record), with its `evidence` member (the object `evidence`) written by viewEvidenceJson. */
+export function recordJson(record: JsonObject, evidence: Partial<Record<ViewType, ViewEvidence>>): string {
+  let out = '{';
+  for (const key of Object.keys(record)) {
+    let value: string | undefined;
+    if (key === 'evidence' && record[key] === evidence) {
+      value = '{';
+      for (const view of Object.keys(evidence) as ViewType[]) value += `${value.length > 1 ? ',' : ''}${JSON.stringify(view)}:${viewEvidenceJson(evidence[view]!)}`;
+      value += '}';
+    } else value = JSON.stringify(record[key]);
+    // JSON.stringify leaves out a member whose value has no JSON form (undefined).
+    if (value === undefined) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${value}`;
+  }
+  return `${out}}`;
+}

@@ -130,7 +130,14 @@ export function quantityFlags(item: string, text: EvidenceText): string[] {
   // A quantity is a number token: an ASCII item without a digit has none (NFKC can make digits
   // only from other characters).
   if (!DIGIT_OR_NON_ASCII_RE.test(item)) return flags;
-  const quantities = quantitiesOf(tokensOf(item), item);
+  return quantityFlagsOf(item, tokensOf(item), text);
+}
+
+/** quantityFlags of an item whose tokens are given (tokensOf(item)): evidence.ts tokenizes an item once for all its checks. */
+export function quantityFlagsOf(item: string, tokens: readonly Token[], text: EvidenceText): string[] {
+  const flags: string[] = [];
+  if (!DIGIT_OR_NON_ASCII_RE.test(item)) return flags;
+  const quantities = quantitiesOf(tokens, item);
   // The text's quantities only when the item has some.
   if (quantities.length === 0) return flags;
   const byValue = quantitiesByValue(text);
@@ -161,6 +168,8 @@ const CONTRACTED = new Set(['didn', 'doesn', 'don', 'wasn', 'weren', 'isn', 'are
 // Limits and times written with a negation word are not negated facts.
 const NOT_A_NEGATION = ['not to exceed', 'not exceed', 'not more than', 'no more than', 'not less than', 'no less than', 'no later than', 'not later than', 'not greater than', 'not above', 'not below', 'no sooner than'];
 
+const NOT_A_NEGATION_WORDS = NOT_A_NEGATION.map((p) => p.split(' '));
+
 /** Indexes of the negation cues among normalised tokens. */
 export function negationCues(norms: readonly string[]): number[] {
   const cues: number[] = [];
@@ -169,7 +178,7 @@ export function negationCues(norms: readonly string[]): number[] {
     let cue = NEGATION_CUES.has(w) || (CONTRACTED.has(w) && norms[i + 1] === 't') || (w === 'ruled' && norms[i + 1] === 'out');
     // "No. 2" is a number; "no" before a number token is an abbreviation.
     if (w === 'no' && NUMBER_TOKEN_RE.test(norms[i + 1] ?? '')) cue = false;
-    if (cue && NOT_A_NEGATION.some((p) => p.split(' ').every((pw, k) => norms[i + k] === pw))) cue = false;
+    if (cue && NOT_A_NEGATION_WORDS.some((p) => p.every((pw, k) => norms[i + k] === pw))) cue = false;
     if (cue) cues.push(i);
   }
   return cues;
@@ -217,10 +226,18 @@ const MODIFIER_STOP = new Set('a an the of to in on at by for from with and or a
  * modifier, is nowhere in it.
  */
 export function entityMentions(item: string, text: EvidenceText, context: ReadonlySet<string> = new Set()): { mentions: string[]; novel: string[] } {
+  return entityMentionsOf(item, null, text, context);
+}
+
+const NO_NAMES: { mentions: string[]; novel: string[] } = Object.freeze({ mentions: [], novel: [] }) as never;
+
+/** entityMentions with the item's tokens given (tokensOf(item)), or null to make them. An item
+ *  naming nothing gets one shared, empty answer: callers only read it. */
+export function entityMentionsOf(item: string, tokens: readonly Token[] | null, text: EvidenceText, context: ReadonlySet<string> = new Set()): { mentions: string[]; novel: string[] } {
+  // Both kinds of name start with a capital: an ASCII item without one names none.
+  if (!UPPER_OR_NON_ASCII_RE.test(item)) return tokens === null ? { mentions: [], novel: [] } : NO_NAMES;
   const mentions: string[] = [];
   const novel: string[] = [];
-  // Both kinds of name start with a capital: an ASCII item without one names none.
-  if (!UPPER_OR_NON_ASCII_RE.test(item)) return { mentions, novel };
   const textWords = { has: (w: string): boolean => hasWord(text, w) || context.has(w) };
   const acronyms = new Set<string>();
   for (const m of item.matchAll(ACRONYM_RE)) {
@@ -232,7 +249,7 @@ export function entityMentions(item: string, text: EvidenceText, context: Readon
   }
   // "<Name> <head>" with the name capitalised as written ("Charging Pump", "Service Water pump"):
   // a lower-case word before a head noun is as often a verb or an adjective as a name.
-  const words = tokensOf(item);
+  const words = tokens ?? tokensOf(item);
   for (let i = 1; i < words.length; i++) {
     if (!COMPONENT_HEADS.has(words[i]!.norm)) continue;
     const modifier = words[i - 1]!;
@@ -299,7 +316,13 @@ export interface NegatedMention {
 /** The negated mentions an item states as positive facts: ruled_out:<mention>. */
 export function ruledOutFlags(item: string, negated: readonly NegatedMention[]): string[] {
   if (negated.length === 0 || isNegated(item)) return [];
-  const form = ` ${normalisedForm(item)} `;
+  return ruledOutOfForm(normalisedForm(item), negated);
+}
+
+/** ruledOutFlags of an item not negated itself, given its normalised form (normalisedForm(item)). */
+export function ruledOutOfForm(normalised: string, negated: readonly NegatedMention[]): string[] {
+  if (negated.length === 0) return [];
+  const form = ` ${normalised} `;
   const flags: string[] = [];
   const forms = mentionForms(negated);
   negated.forEach((mention, i) => {

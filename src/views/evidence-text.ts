@@ -58,7 +58,9 @@ export class EvidenceText {
   readonly clauses: Clause[];
 
   constructor(readonly raw: string) {
-    this.tokens = tokenize(raw);
+    // Not through the cache of recent strings: a text is prepared once (GroundingText shares it),
+    // and keying the cache by it would hash every text in full.
+    this.tokens = tokenizeUncached(raw);
     this.clauses = clausesOf(raw, this.tokens);
   }
 
@@ -146,6 +148,12 @@ export class EvidenceText {
 /** The tokens of a string with their offsets (what EvidenceText holds for a text). */
 export function tokensOf(value: string): readonly Token[] {
   return tokenize(value);
+}
+
+/** tokensOf without the cache of recent strings: for a caller that tokenizes each string once
+ *  and hands the tokens to every check (evidence.ts), the lookup and the entry are pure cost. */
+export function tokensOfOnce(value: string): readonly Token[] {
+  return tokenCache.get(value) ?? tokenizeUncached(value);
 }
 
 /** The normalised tokens of a string (what EvidenceText holds for a text). */
