@@ -216,5 +216,12 @@ describe('bin/rca from its bundles and code caches', () => {
       rmSync(join(copy, 'dist'), { recursive: true });
       expect(run([join(copy, 'bin/rca'), '--help'], '', copy)).toEqual({ code: 3, stdout: '', stderr: 'rca: not built yet — run: npm run build\n' });
     });
+
+    it('a dist/ older than the wrappers (pulled, not rebuilt): the same one line, exit 3, no stack trace', () => {
+      mkdirSync(join(copy, 'dist/cli'), { recursive: true });
+      writeFileSync(join(copy, 'dist/cli/bin-loader.cjs'), 'exports.somethingElse = () => {};\n');
+      expect(run([join(copy, 'bin/rca'), '--help'], '', copy)).toEqual({ code: 3, stdout: '', stderr: 'rca: not built yet — run: npm run build\n' });
+      expect(run([join(copy, 'bin/rca-tag')], '', copy)).toEqual({ code: 3, stdout: '', stderr: 'rca-tag: not built yet — run: npm run build\n' });
+    });
   });
 });
