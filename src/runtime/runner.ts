@@ -467,18 +467,23 @@ class Run {
       if (this.window.length === 0) return this.apply(result, meta);
       this.window.push({ meta, done: true, outcome: result, promise: null });
     } else {
-      const entry: Pending = { meta, done: false, outcome: null, promise: null };
-      entry.promise = result.then(
-        (outcome) => outcome,
-        (err: unknown) => internalFailure(err),
-      ).then((outcome) => {
-        entry.done = true;
-        entry.outcome = outcome;
-        return outcome;
-      });
-      this.window.push(entry);
+      this.pend(meta, result);
     }
     await this.drainWindow(this.maxWindow);
+  }
+
+  /** An outcome still to come takes its place in the window; a failure becomes an internal error. */
+  private pend(meta: RecordMeta, result: Promise<Outcome>): void {
+    const entry: Pending = { meta, done: false, outcome: null, promise: null };
+    entry.promise = result.then(
+      (outcome) => outcome,
+      (err: unknown) => internalFailure(err),
+    ).then((outcome) => {
+      entry.done = true;
+      entry.outcome = outcome;
+      return outcome;
+    });
+    this.window.push(entry);
   }
 
   /** Hands a block of lines to the stage; its outcome takes its turn in the window like a record's. */
@@ -489,17 +494,7 @@ class Run {
     } catch (err) {
       result = Promise.reject(err);
     }
-    const meta: RecordMeta = { source: block.source, line: block.lineBefore + 1, raw: '' };
-    const entry: Pending = { meta, done: false, outcome: null, promise: null };
-    entry.promise = result.then(
-      (outcome): Outcome => ({ block: outcome }),
-      (err: unknown) => internalFailure(err),
-    ).then((outcome) => {
-      entry.done = true;
-      entry.outcome = outcome;
-      return outcome;
-    });
-    this.window.push(entry);
+    this.pend({ source: block.source, line: block.lineBefore + 1, raw: '' }, result.then((outcome): Outcome => ({ block: outcome })));
     await this.drainWindow(this.maxWindow);
   }
 
