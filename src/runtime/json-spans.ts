@@ -5,6 +5,8 @@
 // be that (spacing, escapes or number forms of another writer, duplicate keys, keys JavaScript
 // reorders) gets null, and the caller takes its ordinary path: a null costs speed, never bytes.
 
+import { closingQuote } from './record-line.js';
+
 /** The top-level members of a canonical JSON object line: key bodies and value spans. */
 export interface CanonicalMembers {
   /** Each key as written between its quotes (for a key needing no escapes, the key itself). */
@@ -189,16 +191,9 @@ function isControlEscape(line: string, at: number): boolean {
 
 /**
  * The end (one past the closing quote) of the string whose opening quote is at `i`, in a line
- * canonicalMembers accepted (its escapes are known to be well formed: a quote ends the string
- * when an even number of backslashes precede it).
+ * canonicalMembers accepted (its escapes are known to be well formed), or -1.
  */
 export function stringEndIn(line: string, i: number): number {
-  for (let from = i + 1; ; ) {
-    const quote = line.indexOf('"', from);
-    if (quote < 0) return -1;
-    let k = quote - 1;
-    while (k > i && line.charCodeAt(k) === BACKSLASH) k--;
-    if ((quote - 1 - k) % 2 === 0) return quote + 1;
-    from = quote + 1;
-  }
+  const quote = closingQuote(line, i + 1);
+  return quote < 0 ? -1 : quote + 1;
 }

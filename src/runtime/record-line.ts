@@ -68,7 +68,7 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
 }
 
 /** Index of the quote that ends the string whose body starts at `from`, or -1 if it never ends. */
-function closingQuote(text: string, from: number): number {
+export function closingQuote(text: string, from: number): number {
   for (let j = from; ; j++) {
     j = text.indexOf('"', j);
     if (j < 0) return -1;
