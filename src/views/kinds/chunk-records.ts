@@ -165,6 +165,12 @@ const CHUNK_RUN: RecordRun<TaggedChunk, TaggedChunk> = {
   stats: () => null,
 };
 
+/** A chunk view checked against its chunk: what `check` and `checkBuilt` both keep of validateView. */
+function checkedView(kind: ChunkViewKind, chunk: TaggedChunk, grounding: GroundingText, value: JsonObject) {
+  const checked = validateView(kind.name, value, chunk.context, grounding, { negated: negatedMentions(chunk.nerSeed) });
+  return { view: checked.view, flags: checked.flags, fixed: checked.fixed, evidence: checked.evidence };
+}
+
 export const CHUNK_RECORDS: RecordKind<TaggedChunk, TaggedChunk, ChunkViewKind> = {
   read: readTaggedChunk,
   run: () => CHUNK_RUN,
@@ -177,17 +183,14 @@ export const CHUNK_RECORDS: RecordKind<TaggedChunk, TaggedChunk, ChunkViewKind> 
   },
   shrink: () => null,
   check(kind, chunk, grounding, value) {
-    const checked = validateView(kind.name, value, chunk.context, grounding, { negated: negatedMentions(chunk.nerSeed) });
-    return { view: checked.view, flags: checked.flags, fixed: checked.fixed, evidence: checked.evidence, withinContract: checkerFor(kind.name)(checked.view) === null };
+    const checked = checkedView(kind, chunk, grounding, value);
+    return { ...checked, withinContract: checkerFor(kind.name)(checked.view) === null };
   },
   // A view of the extractive builder holds the contract by construction (the skeleton's keys in
   // contract order, strings in its lists, the trusted fields from the checked context): the
   // contract check is left out. test/generation/built-views.property.test.ts holds this to `check`
   // of the view's JSON text.
-  checkBuilt(kind, chunk, grounding, view) {
-    const checked = validateView(kind.name, view, chunk.context, grounding, { negated: negatedMentions(chunk.nerSeed) });
-    return { view: checked.view, flags: checked.flags, fixed: checked.fixed, evidence: checked.evidence, withinContract: true };
-  },
+  checkBuilt: (kind, chunk, grounding, view) => ({ ...checkedView(kind, chunk, grounding, view), withinContract: true }),
   feedbackSource: () => undefined,
   isDone: (kind, value) => isPlainObject(value) && checkerFor(kind.name)(value) === null,
   place(record, results) {
