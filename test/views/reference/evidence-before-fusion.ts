@@ -16,105 +16,25 @@
 // - id: entities.equipment_ids: located (its own check is ungrounded_equipment_id);
 // - free: keywords_synonyms and unknowns (search terms and notes on what the text leaves open):
 //   located, never flagged, not counted in the summary.
-import type { EvidenceSpan, GroundingSummary, ItemEvidence, ViewEvidence } from '../../../src/contracts/evidence.js';
-import { TRUSTED_KEYS } from '../../../src/contracts/vocabulary.js';
+import type { GroundingSummary, ItemEvidence, ViewEvidence } from '../../../src/contracts/evidence.js';
 import type { JsonObject } from '../../../src/contracts/json.js';
 import { entityMentions, negationCues, quantityFlags, ruledOutFlags, spanNegated, wordsOf, hasWord, type NegatedMention } from '../../../src/views/claims.js';
 import { EvidenceText, normaliseTokens } from '../../../src/views/evidence-text.js';
 import { contentWords, exactAt, locate, splitSentences, type Located, type MatchKind } from '../../../src/views/evidence-match.js';
-import { flat, numbersIn, type GroundingText } from '../../../src/views/grounding.js';
-import { VIEW_SHAPES } from '../../../src/views/view-shape.js';
+import { numbersIn, type GroundingText } from '../../../src/views/grounding.js';
 import type { ViewType } from '../../../src/contracts/vocabulary.js';
 
-export type FieldRole = 'claim' | 'summary' | 'entity' | 'id' | 'free';
+// What the fusion left as it was (the field roles, the items of a view, the ids of a string, the
+// limit of located texts) is src/views/evidence.ts's own; only the item checks are the old ones.
+import { chunkViewItems, EVIDENCE_MAX_CHARS, fieldRole, idsIn, type EvidenceOptions, type FieldRole, type SpanMapper } from '../../../src/views/evidence.js';
 
-// The shapes of the evidence record are the contract's (src/contracts/evidence.ts, type-only: no
-// zod at run time).
-export type { EvidenceSpan, GroundingSummary, ItemEvidence, ViewEvidence } from '../../../src/contracts/evidence.js';
-
-export interface EvidenceOptions {
-  /** ner_seed.negated of the record, when the tag stage wrote it. */
-  negated?: readonly NegatedMention[];
-  /** weak_grounding below this share of exact or normalised items (0: off). */
-  floor?: number;
-  /** Trusted text around the source (section path, document id): names an entity may take from it. */
-  context?: readonly string[];
-}
-
-/** Maps a span of the source text to where it is for a reader. */
-export type SpanMapper = (span: { start: number; end: number }) => EvidenceSpan;
-
-const TRUSTED = new Set<string>(TRUSTED_KEYS);
-const FREE_FIELDS = new Set(['keywords_synonyms', 'unknowns']);
-const ENTITY_FIELDS = new Set(['entities.systems', 'entities.components']);
-const ID_FIELDS = new Set(['entities.equipment_ids']);
-const SUMMARY_FIELDS = new Set(['scope']);
 // Fields that state what happened or what to do: an item there keeps the polarity of its clause.
 // Lists of checks and limits are not: "bearing temperature alarms" is what was checked whether or
 // not one came, and "no more than 2 minutes" is the limit "do not … for more than 2 minutes".
 const POLARITY_FIELDS = new Set(['scope', 'symptoms_outcomes', 'mechanisms', 'corrective_actions', 'observed', 'hypotheses', 'candidate_actions', 'summary']);
-// A plant-style identifier inside a claim: letters and digits joined by '-', '_' or '*', with both ("P-101A", "FT-1102", "2RCS*PT455").
-const ID_IN_TEXT_RE = /(?<![\p{L}\p{N}_*-])(?=[\p{L}\p{N}_*-]*\d)(?=[\p{L}\p{N}_*-]*\p{Lu})[\p{L}\p{N}]+(?:[-_*][\p{L}\p{N}]+)+(?![\p{L}\p{N}_*-])/gu;
-const HAS_CONTENT_RE = /[\p{L}\p{N}]/u;
 const FLAG_VALUE_MAX = 80;
-const NO_MATCHES: readonly RegExpMatchArray[] = [];
-
-/** The plant-style identifiers of a string: an id has a digit and a joiner, so a string without both has none. */
-export function idsIn(value: string): Iterable<RegExpMatchArray> {
-  if (!/\d/.test(value) || !/[-_*]/.test(value)) return NO_MATCHES;
-  return value.matchAll(ID_IN_TEXT_RE);
-}
-
-export function fieldRole(field: string): FieldRole {
-  if (FREE_FIELDS.has(field)) return 'free';
-  if (ENTITY_FIELDS.has(field)) return 'entity';
-  if (ID_FIELDS.has(field)) return 'id';
-  if (SUMMARY_FIELDS.has(field)) return 'summary';
-  return 'claim';
-}
-
-// The field names of a shape's keys ("entities.components"), made once: a name built per item
-// would be hashed anew by every lookup of its role.
-const FIELD_NAMES = new Map<ReadonlyMap<string, unknown>, { prefix: string; names: Map<string, string> }>();
-function fieldName(fields: ReadonlyMap<string, unknown>, prefix: string, key: string): string {
-  let known = FIELD_NAMES.get(fields);
-  if (known === undefined) FIELD_NAMES.set(fields, (known = { prefix, names: new Map() }));
-  if (known.prefix !== prefix) return prefix + key;
-  let name = known.names.get(key);
-  if (name === undefined) known.names.set(key, (name = flat(prefix + key)));
-  return name;
-}
-
-/** Every item of a chunk view, in contract order: [field, index, text]. */
-export function chunkViewItems(view: ViewType, obj: JsonObject): [string, number, string][] {
-  const out: [string, number, string][] = [];
-  const walk = (fields: ReadonlyMap<string, { kind: string }>, value: JsonObject, prefix: string): void => {
-    for (const [key, shape] of fields) {
-      if (prefix === '' && TRUSTED.has(key)) continue;
-      const v = value[key];
-      const field = fieldName(fields, prefix, key);
-      if (shape.kind === 'string' && typeof v === 'string' && HAS_CONTENT_RE.test(v)) out.push([field, 0, v]);
-      else if (shape.kind === 'list' && Array.isArray(v)) {
-        for (let i = 0; i < v.length; i++) {
-          const item: unknown = v[i];
-          if (typeof item === 'string' && HAS_CONTENT_RE.test(item)) out.push([field, i, item]);
-        }
-      } else if (shape.kind === 'object' && v !== null && typeof v === 'object' && !Array.isArray(v)) walk((shape as unknown as { fields: ReadonlyMap<string, { kind: string }> }).fields, v as JsonObject, `${field}.`);
-    }
-  };
-  walk(VIEW_SHAPES[view].fields, obj, '');
-  return out;
-}
 
 /** The evidence and claim flags of a chunk view (its checks are the item checks, unique). */
-/**
- * Texts longer than this are located by exact match only: the token, clause and stem tables of
- * normalised and partial matching hold tens of bytes per word, so a chunk of many megabytes (a
- * parser that lost its page breaks) would cost hundreds of megabytes. Such a view's grounding
- * summary says `limited: true`; numbers and ids are still checked against the whole text.
- */
-export const EVIDENCE_MAX_CHARS = 1_000_000;
-
 export function chunkViewEvidence(view: ViewType, obj: JsonObject, grounding: GroundingText, chunkId: string, options: EvidenceOptions = {}): { evidence: ViewEvidence; flags: string[] } {
   const map: SpanMapper = (s) => ({ source: 'chunk', id: chunkId, start: s.start, end: s.end });
   const limited = grounding.source.length > EVIDENCE_MAX_CHARS;
