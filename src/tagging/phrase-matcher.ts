@@ -16,6 +16,7 @@
 //   literally: `I&C`, `I/O`, `approx.`. Classes are per UTF-16 code unit, so characters outside
 //   the BMP count as punctuation.
 // Words compare case-insensitively and exactly: `pump` does not match `pumps`.
+import { collapseWhitespace } from './spacing.js';
 
 const WORD = 1;
 const SPACE = 2;
@@ -279,13 +280,9 @@ function findChild<P>(children: Map<number, TrieNode<P>>, hash: number, lower: s
   return node;
 }
 
-const COLLAPSIBLE = /\s\s|[^\S ]/;
-const WHITESPACE_RUN = /\s+/g;
-
 /** The text of a match as written, internal whitespace collapsed to single spaces. */
 export function surfaceText(text: string, start: number, end: number): string {
-  const raw = text.slice(start, end);
-  return COLLAPSIBLE.test(raw) ? raw.replace(WHITESPACE_RUN, ' ') : raw;
+  return collapseWhitespace(text.slice(start, end));
 }
 
 export function buildPhraseLists<P>(lists: readonly PhraseList<P>[]): PhraseListsMatcher<P> {

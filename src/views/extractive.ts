@@ -10,6 +10,7 @@
 import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import type { RcaFrame, RetrievalSummary, View } from '../contracts/views.js';
 import { negationScopes, type NegationScope } from '../tagging/negation.js';
+import { collapseWhitespace } from '../tagging/spacing.js';
 import { GroundingText, numbersIn } from './grounding.js';
 import { QUALITY_GATES } from '../contracts/vocabulary.js';
 import { emptyView } from './view-skeleton.js';
@@ -225,18 +226,9 @@ function items(selected: Classified[]): string[] {
   return out;
 }
 
-const WHITESPACE_RUN_RE = /\s+/g;
-// Whitespace that replace(WHITESPACE_RUN_RE, ' ') would change: other than a space, or a run. Most
-// items have none, and testing for it allocates nothing.
-const SPACING_RE = /[^\S ]| {2}/;
-
-function singleSpaced(value: string): string {
-  return SPACING_RE.test(value) ? value.replace(WHITESPACE_RUN_RE, ' ') : value;
-}
-
 /** What makes two items the same for dedupe: case and spacing do not count. */
 function itemKey(value: string): string {
-  return singleSpaced(value).toLowerCase();
+  return collapseWhitespace(value).toLowerCase();
 }
 
 /** First-seen order, case- and spacing-insensitive, capped. */
@@ -273,7 +265,7 @@ function scopeOf(text: string, units: TextUnit[]): string {
 }
 
 function collapse(value: string): string {
-  return singleSpaced(value).trim();
+  return collapseWhitespace(value).trim();
 }
 
 /** At most `max` characters, cut at the last space so no word or number is split (still a substring). */

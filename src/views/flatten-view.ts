@@ -3,13 +3,11 @@
 // gives "". Zod-free: flatten runs over whole corpora and must not pay for the schemas (a unit
 // test ties the layouts' paths to them).
 import { VIEW_TYPES, type ViewName, type ViewType } from '../contracts/vocabulary.js';
+import { collapseWhitespace } from '../tagging/spacing.js';
 import { VIEW_KINDS } from './kinds/index.js';
 import type { FlattenLayout } from './kinds/kind.js';
 import type { ViewFields } from './view-types.js';
 
-const WHITESPACE_RE = /\s+/g;
-// Whitespace oneLine's replace would change (other than a space, or a run): most items have none.
-const SPACING_RE = /[^\S ]| {2}/;
 // Items with no letter or digit ("", "----------") add nothing to an embedding.
 const HAS_CONTENT_RE = /[\p{L}\p{N}]/u;
 
@@ -91,7 +89,7 @@ function textOf(value: unknown, separator: string): string {
 }
 
 function oneLine(text: string): string {
-  return (SPACING_RE.test(text) ? text.replace(WHITESPACE_RE, ' ') : text).trim();
+  return collapseWhitespace(text).trim();
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

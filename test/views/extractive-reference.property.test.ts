@@ -2,6 +2,7 @@
 // what the removals alone give. The reference is the function as it was, without the early answer.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { COLLAPSIBLE_SPACING, collapseWhitespace } from '../../src/tagging/spacing.js';
 import { isReference } from '../../src/views/extractive.js';
 
 const DOC_ID_RE = /\b[A-Z]{1,8}(?:[-_ ]?[A-Z0-9]+)*[-_ ]?\d[\w.-]*/g;
@@ -38,10 +39,10 @@ describe('property: isReference with its early answer for prose', () => {
   });
 });
 
-// extractive.ts (itemKey, collapse) and flatten-view.ts (oneLine) replace whitespace runs only where
-// this pattern finds one: a whitespace character other than a space, or two spaces. The replace
-// changes nothing anywhere else.
-const SPACING_RE = /[^\S ]| {2}/;
+// collapseWhitespace (tagging/spacing.ts: match surfaces, extractive items, embedding text) replaces
+// whitespace runs only where this pattern finds one: a whitespace character other than a space, or
+// two in a row. The replace changes nothing anywhere else.
+const SPACING_RE = COLLAPSIBLE_SPACING;
 const WHITESPACE = [' ', '  ', '\t', '\n', '\r\n', '\v', '\f', '\u00a0', '\u1680', '\u2000', '\u2009', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
 
 describe('property: whitespace runs are replaced only where SPACING_RE finds one', () => {
@@ -51,6 +52,7 @@ describe('property: whitespace runs are replaced only where SPACING_RE finds one
       fc.property(spaced, (t) => {
         if (!SPACING_RE.test(t)) expect(t.replace(/\s+/g, ' ')).toBe(t);
         else expect(t.replace(/\s+/g, ' ')).not.toBe(t);
+        expect(collapseWhitespace(t)).toBe(t.replace(/\s+/g, ' '));
       }),
       { numRuns: 5000 },
     );
