@@ -214,16 +214,7 @@ function unknownNotes(view: RetrievalSummary): string[] {
 
 /** dedupe() of the units' items, by the keys the units keep. */
 function items(selected: Classified[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const c of selected) {
-    const key = keyOf(c);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(itemOf(c));
-    if (out.length === MAX_ITEMS) break;
-  }
-  return out;
+  return firstSeen(selected, keyOf, itemOf);
 }
 
 /** What makes two items the same for dedupe: case and spacing do not count. */
@@ -233,13 +224,18 @@ function itemKey(value: string): string {
 
 /** First-seen order, case- and spacing-insensitive, capped. */
 function dedupe(values: string[]): string[] {
+  return firstSeen(values, itemKey, (value) => value);
+}
+
+/** The items of the values in first-seen order of their keys, at most MAX_ITEMS. */
+function firstSeen<T>(values: readonly T[], keyOf: (value: T) => string, itemOf: (value: T) => string): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const value of values) {
-    const key = itemKey(value);
+    const key = keyOf(value);
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(value);
+    out.push(itemOf(value));
     if (out.length === MAX_ITEMS) break;
   }
   return out;
