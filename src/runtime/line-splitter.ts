@@ -7,6 +7,13 @@ export type LineEvent =
   | { kind: 'too-long'; line: number; bytes: number; preview: string }
   | { kind: 'bad-utf8'; line: number; preview: string };
 
+/** The reject of a line refused as it is read (the runner's and rca-tag's block threads' alike). */
+export function refusedLine(event: Extract<LineEvent, { kind: 'too-long' | 'bad-utf8' }>, maxLineBytes: number): { code: string; message: string } {
+  return event.kind === 'too-long'
+    ? { code: 'LINE_TOO_LONG', message: `line of ${event.bytes} bytes exceeds --max-line-bytes ${maxLineBytes}` }
+    : { code: 'BAD_UTF8', message: 'line is not valid UTF-8' };
+}
+
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 const PREVIEW_BYTES = 200;

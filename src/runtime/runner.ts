@@ -7,6 +7,7 @@ import { createSource, type InputFormat, type SourceEvent } from './sources/inde
 import { readDocumentFields } from './sources/document-fields.js';
 import { checkOutputPaths, parseStageArgs, renderHelp } from './options.js';
 import { InputShape } from './input-shape.js';
+import { refusedLine } from './line-splitter.js';
 import { LineWriter } from './output.js';
 import { messageOf, parseRecordLine } from './record-line.js';
 import type { BlockOutcome, Env, InputBlock, JsonObject, Outcome, OutputRecord, Processor, RecordMeta, SetupContext, Stage } from './stage.js';
@@ -421,12 +422,9 @@ class Run {
         if (this.writer.needsFlush) await this.writer.flush();
         continue;
       }
-      if (event.kind === 'too-long') {
-        this.rejectInTurn({ source, line: event.line, raw: event.preview }, 'LINE_TOO_LONG', `line of ${event.bytes} bytes exceeds --max-line-bytes ${this.maxLineBytes}`);
-        continue;
-      }
-      if (event.kind === 'bad-utf8') {
-        this.rejectInTurn({ source, line: event.line, raw: event.preview }, 'BAD_UTF8', 'line is not valid UTF-8');
+      if (event.kind === 'too-long' || event.kind === 'bad-utf8') {
+        const refused = refusedLine(event, this.maxLineBytes);
+        this.rejectInTurn({ source, line: event.line, raw: event.preview }, refused.code, refused.message);
         continue;
       }
       const meta: RecordMeta = { source, line: event.line, raw: event.text, bytes: event.bytes };

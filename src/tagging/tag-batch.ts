@@ -10,7 +10,7 @@
 // own thread, the rare line whose guess was wrong.
 
 import { DOC_TYPES, type DocType } from '../contracts/vocabulary.js';
-import { LineSplitter, type LineEvent } from '../runtime/line-splitter.js';
+import { LineSplitter, refusedLine, type LineEvent } from '../runtime/line-splitter.js';
 import { LineWriter } from '../runtime/output.js';
 import { messageOf, parseRecordLine } from '../runtime/record-line.js';
 import { AppendedJson, RawJson, type JsonObject, type OutputRecord, type Outcome } from '../runtime/stage.js';
@@ -255,12 +255,8 @@ export function createBlockTagger(setup: TagSetup, tagger = new ThreadTagger(set
 
     for (const event of blockLines(job.bytes, job.lineBefore, job.maxLineBytes)) {
       records++;
-      if (event.kind === 'too-long') {
-        rejects.push({ line: event.line, code: 'LINE_TOO_LONG', message: `line of ${event.bytes} bytes exceeds --max-line-bytes ${job.maxLineBytes}`, raw: event.preview });
-        continue;
-      }
-      if (event.kind === 'bad-utf8') {
-        rejects.push({ line: event.line, code: 'BAD_UTF8', message: 'line is not valid UTF-8', raw: event.preview });
+      if (event.kind === 'too-long' || event.kind === 'bad-utf8') {
+        rejects.push({ line: event.line, ...refusedLine(event, job.maxLineBytes), raw: event.preview });
         continue;
       }
       firstLine ??= shapeOf(event.text);
