@@ -60,7 +60,7 @@ clean:
 
 # $(call write,COMMAND): COMMAND's stdout into $@ through $@.tmp, renamed only when COMMAND succeeded.
 write = @echo '$(strip $(1)) > $@'; mkdir -p "$(@D)"; trap 'rm -f "$@.tmp"' EXIT; $(1) > "$@.tmp"; mv -f "$@.tmp" "$@"
-# The same, but exit status 1 (views failed or flagged) also keeps the output when KEEP_FAILED is set.
+# The same, but exit status 1 (views failed) also keeps the output when KEEP_FAILED is set.
 write_keeping_failed = @echo '$(strip $(1)) > $@'; mkdir -p "$(@D)"; trap 'rm -f "$@.tmp"' EXIT; \
 	$(1) > "$@.tmp" || { status=$$?; [ "$$status" -eq 1 ] && [ -n "$(KEEP_FAILED)" ] || exit "$$status"; }; \
 	mv -f "$@.tmp" "$@"
@@ -73,9 +73,9 @@ SAMPLE := examples/sample-corpus.jsonl
 out/sample.tagged.jsonl: $(SAMPLE) $(BUILT) $(TAG_DATA)
 	$(call write,./bin/rca-tag $<)
 
-# --flags-ok: a chunk too poor for three keywords is flagged in the record, not a failed demo.
+# A chunk too poor for three keywords is flagged in the record and named on stderr (exit 0).
 out/sample.summarized.jsonl: out/sample.tagged.jsonl $(BUILT)
-	$(call write,./bin/rca-summarize --backend extractive --flags-ok --combined $<)
+	$(call write,./bin/rca-summarize --backend extractive --combined $<)
 
 # The DACKAR sample lists its table chunks after its text chunks: count-sections takes any order.
 out/sample.sections.jsonl: out/sample.tagged.jsonl $(BUILT)
@@ -84,7 +84,7 @@ out/sample.sections.jsonl: out/sample.tagged.jsonl $(BUILT)
 # A section_summary per section; --bottom-up: a heading without text of its own is summarised from
 # its subsections' summaries. The extractive rules take concepts from the built-in lexicon.
 out/sample.section-summaries.jsonl: out/sample.sections.jsonl $(BUILT) $(TAG_DATA)
-	$(call write,./bin/rca-summarize --view section_summary --bottom-up --backend extractive --flags-ok $<)
+	$(call write,./bin/rca-summarize --view section_summary --bottom-up --backend extractive $<)
 
 demo: out/sample.summarized.jsonl out/sample.sections.jsonl out/sample.section-summaries.jsonl
 	@echo
@@ -117,8 +117,9 @@ INPUT_SUFFIX ?= .chunks.jsonl
 BACKEND ?= ollama
 MODEL ?= $(or $(OLLAMA_MODEL),mistral:latest)
 CONCURRENCY ?= 2
-# Extra rca-summarize flags, e.g. SUMMARIZE_FLAGS='--flags-ok --combined --max-chars 6000'.
-SUMMARIZE_FLAGS ?= --flags-ok
+# Extra rca-summarize flags, e.g. SUMMARIZE_FLAGS='--combined --max-chars 6000' (--fail-on-flags:
+# a file with a flagged view fails, as one with a failed view does).
+SUMMARIZE_FLAGS ?=
 # SERVER_FLAGS: where requests go (--host URL, --base-url URL): not part of the settings, so tasks
 # that each talk to their own local server build one corpus.
 SERVER_FLAGS ?=

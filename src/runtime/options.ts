@@ -16,6 +16,15 @@ const COMMON_OPTIONS = {
   ...INPUT_OPTIONS,
 } as const satisfies OptionsSpec;
 
+/**
+ * The options of a stage whose records carry view flags (generate, summarize, validate). The
+ * runner reads them: it alone turns a run into an exit status (exit-codes.ts, exitStatus).
+ */
+export const FLAG_OPTIONS = {
+  'fail-on-flags': { type: 'boolean', default: false, help: 'a view kept with quality flags makes the exit status 1 (by default flags are warnings: the view is written with its flags, exit 0)' },
+  'flags-ok': { type: 'boolean', default: false, help: 'flags are warnings, exit 0: the default, accepted so that scripts naming it keep working' },
+} as const satisfies OptionsSpec;
+
 export interface ParsedArgs {
   values: Record<string, unknown>;
   files: string[];

@@ -125,6 +125,9 @@ export interface Outcome {
   reject?: { code: string; message: string };
   /** Records written but not fully successful (e.g. a failed view): the exit status becomes 1. */
   failed?: boolean;
+  /** Views written with quality flags: warnings on stderr (a few per view, then a count), and
+   *  exit status 1 only under --fail-on-flags (exit-codes.ts, exitStatus). */
+  flagged?: readonly FlaggedView[];
   /** One-line messages for stderr, prefixed with the tool name and the line. */
   warnings?: string[];
   /** Stop reading: exit 3 after writing what is done. */
@@ -134,6 +137,12 @@ export interface Outcome {
   stop?: string;
   /** What a block of lines became (Processor.processBlock): applied before the fields above. */
   block?: BlockOutcome;
+}
+
+/** A view kept with quality flags, as the runner reports it: `<view>: <flag>, <flag>`. */
+export interface FlaggedView {
+  view: string;
+  flags: readonly string[];
 }
 
 /** The runner's services lent to a transform while it sets up (the only I/O a transform sees). */

@@ -115,7 +115,7 @@ describe('make corpus: the shard count is recorded and held', () => {
     const built = runs.map((r) => [...r.stdout.matchAll(/> \S+\/([\w-]+)\.summarized\.jsonl\n/g)].map((m) => m[1]!));
     built.forEach((share, i) => expect(share.every((name) => shardOf(`${name}.chunks.jsonl`, 3) === i + 1)).toBe(true));
     expect(built.flat().sort()).toEqual([...FILES].sort());
-    expect(readFileSync(join(outDir, '.settings'), 'utf8')).toBe('--backend extractive --flags-ok\nshards 3\n');
+    expect(readFileSync(join(outDir, '.settings'), 'utf8')).toBe('--backend extractive\nshards 3\n');
 
     for (const bad of [{ SHARD: '1/1' }, {}, { SHARD: '2/4' }] as Record<string, string>[]) {
       const r = await make('corpus', { ...vars, ...bad });
