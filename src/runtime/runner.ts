@@ -246,8 +246,9 @@ class Run {
       this.io.signals?.off('SIGTERM', onSignal);
     }
     await this.writeWhatIsDone();
-    if (this.writer.error) {
-      this.say(`cannot write output: ${messageOf(this.writer.error)}`);
+    const writeError = this.writer.takeError();
+    if (writeError) {
+      this.say(`cannot write output: ${messageOf(writeError)}`);
       this.fatal = true;
     }
     this.printSummary();
@@ -271,7 +272,7 @@ class Run {
     try {
       await this.writer.end();
     } catch (err) {
-      this.writer.error ??= err instanceof Error ? err : new Error(String(err));
+      this.writer.failed(err instanceof Error ? err : new Error(String(err)));
     }
   }
 
