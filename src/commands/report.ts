@@ -9,6 +9,7 @@ import { createReadStream, readdirSync, readFileSync, statSync, writeFileSync } 
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { EXIT } from '../runtime/exit-codes.js';
+import { checkInputPaths } from '../runtime/options.js';
 import type { OptionsSpec } from '../runtime/stage.js';
 import { splitSentences } from '../views/evidence-match.js';
 import { commandHelp, parseCommandArgs, type Command, type CommandIO } from './command.js';
@@ -32,7 +33,8 @@ script) and safe to open on untrusted text.
 
 `,
   OPTIONS,
-  `Exit status: 0 written; 1 --chunk ID not found (the page is still written); 2 usage error; 3 a file cannot be read or written.
+  `Exit status: 0 written; 1 --chunk ID not found (the page is still written); 2 usage error (a build folder
+or file that is missing or unreadable); 3 a file fails while it is read, or the page cannot be written.
 `,
 );
 
@@ -94,6 +96,12 @@ const command: Command = {
     let statsFiles: string[] = [];
     let folder: string | null = null;
     try {
+      checkInputPaths([target], { label: 'build', folders: true });
+    } catch (err) {
+      say((err as Error).message);
+      return EXIT.USAGE;
+    }
+    try {
       if (statSync(target).isDirectory()) {
         folder = target;
         const names = readdirSync(target).sort();
@@ -106,6 +114,12 @@ const command: Command = {
     }
     if (files.length === 0) {
       say(`no *.summarized.jsonl files in '${target}'`);
+      return EXIT.USAGE;
+    }
+    try {
+      checkInputPaths([...files, ...statsFiles]);
+    } catch (err) {
+      say((err as Error).message);
       return EXIT.USAGE;
     }
     const output = parsed.values.output ?? (folder === null ? null : join(folder, 'report.html'));

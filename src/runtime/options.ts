@@ -84,6 +84,45 @@ export function checkOutputPaths(spec: OptionsSpec, values: Record<string, unkno
   }
 }
 
+/**
+ * The one check of the files a stage or a command reads, made before the first record: each path
+ * (not "-", stdin) must exist and be readable, and be a file, or a folder where `folders` says a
+ * folder stands for its files (rca report OUT/, rca merge --inputs DIR). A problem is a UsageError
+ * of one line (exit 2): a missing file, a folder given as a file and an unreadable file are all
+ * the command line's fault, found before anything is read or written.
+ */
+export function checkInputPaths(paths: readonly string[], opts: { label?: string; folders?: boolean } = {}): void {
+  const label = opts.label ?? 'input file';
+  for (const path of paths) {
+    if (path === '-') continue;
+    const problem = unreadable(path, opts.folders === true);
+    if (problem) throw new UsageError(`cannot read ${label} '${path}': ${problem}`);
+  }
+}
+
+function unreadable(path: string, folders: boolean): string | null {
+  let st;
+  try {
+    st = statSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return folders ? 'no such file or folder' : 'no such file';
+    return problemOf(code, err);
+  }
+  if (st.isDirectory() && !folders) return 'it is a folder, not a file';
+  try {
+    accessSync(path, constants.R_OK | (st.isDirectory() ? constants.X_OK : 0));
+  } catch (err) {
+    return problemOf((err as NodeJS.ErrnoException).code, err);
+  }
+  return null;
+}
+
+function problemOf(code: string | undefined, err: unknown): string {
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return code ?? String(err);
+}
+
 function unwritable(path: string): string | null {
   if (path === '') return 'empty path';
   let st;

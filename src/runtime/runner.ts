@@ -1,11 +1,11 @@
-import { accessSync, constants, createReadStream, closeSync, fstatSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { createReadStream, closeSync, fstatSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { EXIT, exitStatus, FatalError, UsageError } from './exit-codes.js';
 import { createSource, type InputFormat, type SourceEvent } from './sources/index.js';
 import { readDocumentFields } from './sources/document-fields.js';
-import { checkOutputPaths, parseStageArgs, renderHelp } from './options.js';
+import { checkInputPaths, checkOutputPaths, parseStageArgs, renderHelp } from './options.js';
 import { InputShape } from './input-shape.js';
 import { refusedLine } from './line-splitter.js';
 import { LineWriter } from './output.js';
@@ -64,14 +64,7 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
   let processor: Processor;
   let rejectsFd: number | null = null;
   try {
-    for (const file of sources) {
-      if (file === '-') continue;
-      try {
-        accessSync(file, constants.R_OK);
-      } catch {
-        throw new UsageError(`cannot read input file '${file}'`);
-      }
-    }
+    checkInputPaths(sources);
     checkOutputPaths(stage.options, args.values);
     processor = await stage.create(args.values as never, { ...setupContext(io.env), inputBytes: inputBytes(sources, io.stdin) });
     const rejectsPath = args.values.rejects as string | undefined;
