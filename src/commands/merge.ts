@@ -128,7 +128,7 @@ const command: Command = {
     }
     const maxReport = Number(values['max-report']);
     if (!Number.isInteger(maxReport) || maxReport < 0) {
-      say(`--max-report expects a whole number, got '${values['max-report']}'`);
+      say(Number.isInteger(maxReport) ? `--max-report must be at least 0, got ${maxReport}` : `--max-report expects a whole number, got '${values['max-report']}'`);
       return EXIT.USAGE;
     }
     const shards = values.shards === undefined ? null : Number(values.shards);

@@ -52,7 +52,7 @@ export function parseOptions(all: OptionsSpec, argv: readonly string[], allowPos
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: config, allowPositionals, strict: true });
+    parsed = parseArgs({ args: joinNegativeValues(all, argv), options: config, allowPositionals, strict: true });
   } catch (err) {
     throw new UsageError(cleanParseError(err));
   }
@@ -175,8 +175,47 @@ function convert(name: string, opt: OptionSpec, raw: unknown): unknown {
   return raw;
 }
 
+// A number: -1, -0.5, -.5, -1e3 (what Number() reads; the option's own check says the rest).
+const NEGATIVE_NUMBER = /^-(?:\d|\.\d)/;
+
+/**
+ * parseArgs takes a value that starts with '-' for an option, and refuses it ("argument is
+ * ambiguous"): a negative number after an option that takes a value is that option's value, so
+ * `--max-depth -1` gets rca's own range message and `--keep-alive -1` or `--seed -1` just work.
+ * Joined as parseArgs reads a value of its own: `--name=-1`, `-o-1`. Nothing after `--` is touched.
+ */
+function joinNegativeValues(all: OptionsSpec, argv: readonly string[]): string[] {
+  const takesValue = new Set<string>();
+  for (const [name, opt] of Object.entries(all)) {
+    if (opt.type === 'boolean') continue;
+    takesValue.add(`--${name}`);
+    if (opt.short) takesValue.add(`-${opt.short}`);
+  }
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      args.push(...argv.slice(i));
+      break;
+    }
+    const next = argv[i + 1];
+    if (takesValue.has(arg) && next !== undefined && NEGATIVE_NUMBER.test(next)) {
+      args.push(arg.startsWith('--') ? `${arg}=${next}` : `${arg}${next}`);
+      i++;
+      continue;
+    }
+    args.push(arg);
+  }
+  return args;
+}
+
+const AMBIGUOUS = /^Option '(-[^' ]+)[^']*' argument is ambiguous\./;
+
 function cleanParseError(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
+  // Any other value starting with '-' (--model -x): say how to give it, in rca's words.
+  const ambiguous = AMBIGUOUS.exec(message);
+  if (ambiguous) return `${ambiguous[1]} needs a value: what follows it starts with '-' and is read as an option (a value that starts with '-' is written ${ambiguous[1]}=-VALUE)`;
   // parseArgs explains how to pass a positional that starts with '-'; keep the first sentence only.
   return message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '');
 }
