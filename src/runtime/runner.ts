@@ -66,7 +66,7 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
   try {
     checkInputPaths(sources);
     checkOutputPaths(stage.options, args.values);
-    processor = await stage.create(args.values as never, { ...setupContext(io.env), inputBytes: inputBytes(sources, io.stdin) });
+    processor = await stage.create(args.values as never, { ...setupContext(io.env), inputBytes: inputBytes(sources, io.stdin), say });
     const rejectsPath = args.values.rejects as string | undefined;
     if (rejectsPath) {
       try {

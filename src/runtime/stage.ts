@@ -157,6 +157,9 @@ export interface SetupContext {
   env: Env;
   /** The input's size in bytes when every source is a regular file (null for a pipe; absent when not known). */
   inputBytes?: number | null;
+  /** Says one line on stderr now, prefixed with the tool name: for a set-up that makes the user
+   *  wait (a server not up yet), which cannot wait for the first record to be said. */
+  say?(line: string): void;
 }
 
 export interface Processor {

@@ -209,13 +209,17 @@ describe('fault paths (one view of the first record; the other record is untouch
 });
 
 describe('preflight and fatal errors', () => {
-  it('exits 3 when the server cannot be reached', async () => {
+  it('exits 3 when the server cannot be reached, after saying at once what it waits for and until when', async () => {
     const gone = await startFakeOllama();
     await gone.close();
-    const r = await run('generate', gone.url, await taggedLines(1));
+    const r = await run('generate', gone.url, await taggedLines(1), ['--give-up-after', '0.3', '--retry-delay', '20']);
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`rca-generate: cannot reach Ollama at ${gone.url} — is it running? (or use --backend extractive)\n`);
+    const refused = `cannot reach Ollama at ${gone.url} — is it running? (or use --backend extractive)`;
+    expect(r.stderr).toBe(
+      `rca-generate: waiting for Ollama at ${gone.url} to start for up to 0.3 s (--give-up-after SECONDS), trying again with backoff (random waits of up to 0.02 s, doubling to 2 s); Ctrl-C stops. Now: ${refused}\n` +
+        `rca-generate: ${refused} (no answer within --give-up-after 0.3 s; a larger value waits longer)\n`,
+    );
   });
 
   it('exits 3 when the model is not pulled', async () => {
