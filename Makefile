@@ -60,7 +60,7 @@ clean:
 
 # $(call write,COMMAND): COMMAND's stdout into $@ through $@.tmp, renamed only when COMMAND succeeded.
 write = @echo '$(strip $(1)) > $@'; mkdir -p "$(@D)"; trap 'rm -f "$@.tmp"' EXIT; $(1) > "$@.tmp"; mv -f "$@.tmp" "$@"
-# The same, but exit status 1 (views failed or flagged) also keeps the output when KEEP_FAILED is set.
+# The same, but exit status 1 (views failed) also keeps the output when KEEP_FAILED is set.
 write_keeping_failed = @echo '$(strip $(1)) > $@'; mkdir -p "$(@D)"; trap 'rm -f "$@.tmp"' EXIT; \
 	$(1) > "$@.tmp" || { status=$$?; [ "$$status" -eq 1 ] && [ -n "$(KEEP_FAILED)" ] || exit "$$status"; }; \
 	mv -f "$@.tmp" "$@"
@@ -69,35 +69,37 @@ write_keeping_failed = @echo '$(strip $(1)) > $@'; mkdir -p "$(@D)"; trap 'rm -f
 # examples/sample-corpus.jsonl: the DACKAR sample (a condition report) and the written SOP, WO and
 # ECA fixtures of test/fixtures, one file. Views come from the extractive backend.
 SAMPLE := examples/sample-corpus.jsonl
+# Where the demo writes (a test runs it into a temporary folder and holds the README's table to it).
+DEMO_OUT ?= out
 
-out/sample.tagged.jsonl: $(SAMPLE) $(BUILT) $(TAG_DATA)
+$(DEMO_OUT)/sample.tagged.jsonl: $(SAMPLE) $(BUILT) $(TAG_DATA)
 	$(call write,./bin/rca-tag $<)
 
-# --flags-ok: a chunk too poor for three keywords is flagged in the record, not a failed demo.
-out/sample.summarized.jsonl: out/sample.tagged.jsonl $(BUILT)
-	$(call write,./bin/rca-summarize --backend extractive --flags-ok --combined $<)
+# A chunk too poor for three keywords is flagged in the record and named on stderr (exit 0).
+$(DEMO_OUT)/sample.summarized.jsonl: $(DEMO_OUT)/sample.tagged.jsonl $(BUILT)
+	$(call write,./bin/rca-summarize --backend extractive --combined $<)
 
 # The DACKAR sample lists its table chunks after its text chunks: count-sections takes any order.
-out/sample.sections.jsonl: out/sample.tagged.jsonl $(BUILT)
+$(DEMO_OUT)/sample.sections.jsonl: $(DEMO_OUT)/sample.tagged.jsonl $(BUILT)
 	$(call write,./bin/rca-count-sections $<)
 
 # A section_summary per section; --bottom-up: a heading without text of its own is summarised from
 # its subsections' summaries. The extractive rules take concepts from the built-in lexicon.
-out/sample.section-summaries.jsonl: out/sample.sections.jsonl $(BUILT) $(TAG_DATA)
-	$(call write,./bin/rca-summarize --view section_summary --bottom-up --backend extractive --flags-ok $<)
+$(DEMO_OUT)/sample.section-summaries.jsonl: $(DEMO_OUT)/sample.sections.jsonl $(BUILT) $(TAG_DATA)
+	$(call write,./bin/rca-summarize --view section_summary --bottom-up --backend extractive $<)
 
-demo: out/sample.summarized.jsonl out/sample.sections.jsonl out/sample.section-summaries.jsonl
+demo: $(DEMO_OUT)/sample.summarized.jsonl $(DEMO_OUT)/sample.sections.jsonl $(DEMO_OUT)/sample.section-summaries.jsonl
 	@echo
 	@echo "Sample corpus $(SAMPLE) tagged, summarized (extractive backend, no model), counted into sections and the sections summarized:"
 	@echo
-	@node examples/summary-table.mjs --by document --sections out/sample.sections.jsonl --section-summaries out/sample.section-summaries.jsonl out/sample.summarized.jsonl
+	@node examples/summary-table.mjs --by document --sections $(DEMO_OUT)/sample.sections.jsonl --section-summaries $(DEMO_OUT)/sample.section-summaries.jsonl $(DEMO_OUT)/sample.summarized.jsonl
 	@echo
 	@echo "Results:"
-	@echo "  out/sample.tagged.jsonl             each chunk with its context, section_id and NER seed"
-	@echo "  out/sample.summarized.jsonl         + retrieval_summary, rca_frame, flags, generation, embedding_text"
-	@echo "  out/sample.sections.jsonl           one record per section, with its chunk ids and counts"
-	@echo "  out/sample.section-summaries.jsonl  + section_summary (summary, concepts), view_flags, generation, embedding_text"
-	@echo "With a model: ./bin/rca-summarize out/sample.tagged.jsonl > out/sample.model.jsonl  (Ollama at \$$OLLAMA_HOST)"
+	@echo "  $(DEMO_OUT)/sample.tagged.jsonl             each chunk with its context, section_id and NER seed"
+	@echo "  $(DEMO_OUT)/sample.summarized.jsonl         + retrieval_summary, rca_frame, flags, generation, embedding_text"
+	@echo "  $(DEMO_OUT)/sample.sections.jsonl           one record per section, with its chunk ids and counts"
+	@echo "  $(DEMO_OUT)/sample.section-summaries.jsonl  + section_summary (summary, concepts), view_flags, generation, embedding_text"
+	@echo "With a model: ./bin/rca-summarize $(DEMO_OUT)/sample.tagged.jsonl > $(DEMO_OUT)/sample.model.jsonl  (Ollama at \$$OLLAMA_HOST)"
 
 # --- corpus: make corpus IN=chunks/ OUT=out/corpus/ MODEL=qwen2.5:7b ------------------------------
 # One chain per input file: IN/x.chunks.jsonl → OUT/x.tagged.jsonl → OUT/x.summarized.jsonl.
@@ -117,8 +119,9 @@ INPUT_SUFFIX ?= .chunks.jsonl
 BACKEND ?= ollama
 MODEL ?= $(or $(OLLAMA_MODEL),mistral:latest)
 CONCURRENCY ?= 2
-# Extra rca-summarize flags, e.g. SUMMARIZE_FLAGS='--flags-ok --combined --max-chars 6000'.
-SUMMARIZE_FLAGS ?= --flags-ok
+# Extra rca-summarize flags, e.g. SUMMARIZE_FLAGS='--combined --max-chars 6000' (--fail-on-flags:
+# a file with a flagged view fails, as one with a failed view does).
+SUMMARIZE_FLAGS ?=
 # SERVER_FLAGS: where requests go (--host URL, --base-url URL): not part of the settings, so tasks
 # that each talk to their own local server build one corpus.
 SERVER_FLAGS ?=

@@ -1,44 +1,69 @@
 // The top of the program: the bin entry points. Everything below is reached from here.
 import { readFileSync } from 'node:fs';
 import { EXIT, EXIT_HELP } from '../runtime/exit-codes.js';
+import { OutputGuard } from '../runtime/output.js';
 import { messageOf, runStage } from '../runtime/runner.js';
 import type { Stage } from '../runtime/stage.js';
 import { commandNames, loadCommand, loadStage, stageNames, summaryOf } from './registry.js';
 
 /** Entry point of `bin/rca-<stage>`. */
 export async function runStageBin(stageName: string): Promise<void> {
-  process.exitCode = await runNamedStage(stageName, process.argv.slice(2));
+  const out = guardStandardStreams();
+  process.exitCode = await withOutput(out, `rca-${stageName}`, await runNamedStage(stageName, process.argv.slice(2)));
 }
 
 /** Entry point of `bin/rca`: `rca <stage> [options]`. */
 export async function runDispatcher(): Promise<void> {
+  const out = guardStandardStreams();
   const [first, ...rest] = process.argv.slice(2);
+  const tool = first !== undefined && commandNames().includes(first) ? `rca ${first}` : first !== undefined && stageNames().includes(first) ? `rca-${first}` : 'rca';
+  process.exitCode = await withOutput(out, tool, await dispatch(first, rest));
+}
+
+async function dispatch(first: string | undefined, rest: string[]): Promise<number> {
   // Asked for, the help is the output (stdout, 0); bare `rca` is a usage error (stderr, 2).
   if (first === undefined) {
     process.stderr.write(dispatcherHelp());
-    process.exitCode = EXIT.USAGE;
-    return;
+    return EXIT.USAGE;
   }
   if (first === '--help' || first === '-h' || first === 'help') {
     process.stdout.write(dispatcherHelp());
-    return;
+    return EXIT.OK;
   }
   if (first === '--version' || first === '-V') {
     process.stdout.write(`rca ${version()}\n`);
-    return;
+    return EXIT.OK;
   }
   if (commandNames().includes(first)) {
     routeConsoleToStderr();
     const command = await loadCommand(first);
-    process.exitCode = await command.run({ argv: rest, stdout: process.stdout, stderr: process.stderr, env: process.env });
-    return;
+    return command.run({ argv: rest, stdout: process.stdout, stderr: process.stderr, env: process.env });
   }
   if (!stageNames().includes(first)) {
     process.stderr.write(`rca: unknown command '${first}' (see rca --help)\n`);
-    process.exitCode = EXIT.USAGE;
-    return;
+    return EXIT.USAGE;
   }
-  process.exitCode = await runNamedStage(first, rest);
+  return runNamedStage(first, rest);
+}
+
+/**
+ * Every write to stdout, a stage's records, a command's output or a --help, goes through stdout's
+ * one OutputGuard (runtime/output.ts), taken here before the first write: a reader gone away
+ * (`| head -1`) is a quiet end, as in the stages. stderr gets one too, so that a closed stderr is
+ * no crash either (there is nowhere left to say anything).
+ */
+function guardStandardStreams(): OutputGuard {
+  OutputGuard.of(process.stderr);
+  return OutputGuard.of(process.stdout);
+}
+
+/** The run's status, once its output is out: a write failure nobody said yet (ENOSPC) is said and is fatal. */
+async function withOutput(out: OutputGuard, tool: string, code: number): Promise<number> {
+  await out.settled();
+  if (out.error === null || out.reported) return code;
+  out.reported = true;
+  process.stderr.write(`${tool}: cannot write output: ${messageOf(out.error)}\n`);
+  return code === EXIT.INTERRUPTED ? code : EXIT.FATAL;
 }
 
 async function runNamedStage(stageName: string, argv: string[]): Promise<number> {

@@ -4,6 +4,7 @@ import { commandHelp, parseCommandArgs, type Command, type CommandIO } from './c
 import { defaultCachePath, parseDuration } from '../cache/cache-options.js';
 import type { CacheStats, MergeCounts } from '../cache/response-cache.js';
 import { EXIT } from '../runtime/exit-codes.js';
+import { checkInputPaths } from '../runtime/options.js';
 import type { OptionsSpec } from '../runtime/stage.js';
 
 const OPTIONS = {
@@ -39,7 +40,7 @@ Examples:
 
 Exit status:
   0    done (a cache that does not exist yet has 0 entries)
-  2    usage error
+  2    usage error (merge: a SOURCE that is missing, a folder or unreadable)
   3    the cache cannot be opened, read or written (merge: a SOURCE is not a cache)
 `,
 );
@@ -100,6 +101,12 @@ const command: Command = {
     }
     const path = values.cache ?? defaultCachePath(io.env);
     if (action === 'merge') {
+      try {
+        checkInputPaths(extra, { label: 'SOURCE cache file' });
+      } catch (err) {
+        say((err as Error).message);
+        return EXIT.USAGE;
+      }
       const target = sameFile(path);
       const self = extra.find((source) => sameFile(source) === target);
       if (self !== undefined) {

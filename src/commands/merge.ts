@@ -10,6 +10,7 @@ import { basename, join } from 'node:path';
 import { canonicalJson } from '../cache/cache-key.js';
 import { VIEW_TYPES } from '../contracts/vocabulary.js';
 import { EXIT } from '../runtime/exit-codes.js';
+import { checkInputPaths } from '../runtime/options.js';
 import type { OptionsSpec } from '../runtime/stage.js';
 import { LineSplitter, type LineEvent } from '../runtime/line-splitter.js';
 import { parseRecordLine } from '../runtime/record-line.js';
@@ -59,8 +60,8 @@ Example:
 Exit status:
   0    every input record appears exactly once, and nothing else
   1    records are missing, duplicated or unexpected
-  2    usage error
-  3    a file cannot be read
+  2    usage error (an input or output file or folder that is missing or unreadable)
+  3    a file fails while it is read
 `,
 );
 
@@ -127,7 +128,7 @@ const command: Command = {
     }
     const maxReport = Number(values['max-report']);
     if (!Number.isInteger(maxReport) || maxReport < 0) {
-      say(`--max-report expects a whole number, got '${values['max-report']}'`);
+      say(Number.isInteger(maxReport) ? `--max-report must be at least 0, got ${maxReport}` : `--max-report expects a whole number, got '${values['max-report']}'`);
       return EXIT.USAGE;
     }
     const shards = values.shards === undefined ? null : Number(values.shards);
@@ -264,13 +265,8 @@ function expand(paths: readonly string[], suffix: string, option: string): strin
   if (paths.length === 0) throw new Error(`${option} is needed (see rca merge --help)`);
   const files: string[] = [];
   for (const path of paths) {
-    let isDirectory: boolean;
-    try {
-      isDirectory = statSync(path).isDirectory();
-    } catch {
-      throw new Error(`${option}: cannot read '${path}'`);
-    }
-    if (!isDirectory) {
+    checkInputPaths([path], { label: option, folders: true });
+    if (!statSync(path).isDirectory()) {
       files.push(path);
       continue;
     }
@@ -279,6 +275,7 @@ function expand(paths: readonly string[], suffix: string, option: string): strin
       .sort()
       .map((name) => join(path, name));
     if (found.length === 0) throw new Error(`${option}: no *${suffix} files in '${path}'`);
+    checkInputPaths(found, { label: `${option} file` });
     files.push(...found);
   }
   return [...new Set(files)];

@@ -9,7 +9,9 @@ import { createReadStream, readdirSync, readFileSync, statSync, writeFileSync } 
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { EXIT } from '../runtime/exit-codes.js';
+import { checkInputPaths } from '../runtime/options.js';
 import type { OptionsSpec } from '../runtime/stage.js';
+import { SeenDocuments } from '../sections/seen-documents.js';
 import { splitSentences } from '../views/evidence-match.js';
 import { commandHelp, parseCommandArgs, type Command, type CommandIO } from './command.js';
 import { VIEW_NAMES } from '../contracts/vocabulary.js';
@@ -26,13 +28,15 @@ Writes one HTML page about a corpus build: the records of OUT/*.summarized.jsonl
 names them; a FILE argument is read as given) and, when present, the --stats files OUT/*.stats.json.
 The page shows, per document, records and views ok / flagged / failed / from the cache; flags and
 evidence grounding (exact, normalised, partial, none) by kind; failed views by cause; tokens, and
-throughput when stats files exist; and with --chunk ID that chunk's text with the evidence of every
-item of its views highlighted. The page is self-contained (no network, no external assets, no
+throughput when stats files exist; records that repeat a chunk (or section) of their document
+already read (duplicate_chunk_id: counted, and named on stderr); and with --chunk ID that chunk's
+text with the evidence of every item of its views highlighted. The page is self-contained (no network, no external assets, no
 script) and safe to open on untrusted text.
 
 `,
   OPTIONS,
-  `Exit status: 0 written; 1 --chunk ID not found (the page is still written); 2 usage error; 3 a file cannot be read or written.
+  `Exit status: 0 written; 1 --chunk ID not found (the page is still written); 2 usage error (a build folder
+or file that is missing or unreadable); 3 a file fails while it is read, or the page cannot be written.
 `,
 );
 
@@ -52,7 +56,8 @@ interface DocRow {
 
 interface Totals {
   docs: Map<string, DocRow>;
-  flagKinds: Map<string, number>;
+  /** Per flag kind: how many flags of it, and how many views carry at least one. */
+  flagKinds: Map<string, { flags: number; views: number }>;
   failures: Map<string, number>;
   matches: Record<Match, number>;
   matchesByView: Map<string, Record<Match, number>>;
@@ -62,6 +67,8 @@ interface Totals {
   outputTokens: number;
   files: string[];
   badLines: number;
+  /** Records whose (document, chunk id) an earlier record of the build had (each still counted). */
+  duplicates: { count: number; first: string | null };
   chunk: Record<string, unknown> | null;
   stats: { wallSeconds: number; records: number; files: number };
 }
@@ -94,6 +101,12 @@ const command: Command = {
     let statsFiles: string[] = [];
     let folder: string | null = null;
     try {
+      checkInputPaths([target], { label: 'build', folders: true });
+    } catch (err) {
+      say((err as Error).message);
+      return EXIT.USAGE;
+    }
+    try {
       if (statSync(target).isDirectory()) {
         folder = target;
         const names = readdirSync(target).sort();
@@ -106,6 +119,12 @@ const command: Command = {
     }
     if (files.length === 0) {
       say(`no *.summarized.jsonl files in '${target}'`);
+      return EXIT.USAGE;
+    }
+    try {
+      checkInputPaths([...files, ...statsFiles]);
+    } catch (err) {
+      say((err as Error).message);
       return EXIT.USAGE;
     }
     const output = parsed.values.output ?? (folder === null ? null : join(folder, 'report.html'));
@@ -129,6 +148,10 @@ const command: Command = {
       return EXIT.FATAL;
     }
     if (totals.badLines > 0) say(`${totals.badLines} lines were not JSON objects and are not counted`);
+    if (totals.duplicates.count > 0) {
+      const n = totals.duplicates.count;
+      say(`duplicate_chunk_id: ${n} ${n === 1 ? 'record repeats' : 'records repeat'} a chunk (or section) of its document already read, each counted; the first at ${totals.duplicates.first}`);
+    }
     if (parsed.values.chunk !== undefined && totals.chunk === null) {
       say(`chunk '${parsed.values.chunk}' not found in the build`);
       return EXIT.RECORDS_FAILED;
@@ -154,12 +177,17 @@ export async function collect(files: readonly string[], statsFiles: readonly str
     outputTokens: 0,
     files: files.map((f) => basename(f)),
     badLines: 0,
+    duplicates: { count: 0, first: null },
     chunk: null,
     stats: { wallSeconds: 0, records: 0, files: 0 },
   };
+  // Fingerprints of (document, chunk id), not the ids: a corpus-sized build stays a few bytes a chunk.
+  const seen = new SeenDocuments();
   for (const file of files) {
     const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+    let lineNumber = 0;
     for await (const line of lines) {
+      lineNumber++;
       if (line.trim() === '') continue;
       let rec: unknown;
       try {
@@ -173,6 +201,13 @@ export async function collect(files: readonly string[], statsFiles: readonly str
         continue;
       }
       addRecord(t, rec);
+      const id = recordKey(rec);
+      if (id !== null) {
+        if (seen.has(id.key)) {
+          t.duplicates.count++;
+          t.duplicates.first ??= `${file}:${lineNumber}, ${id.label}`;
+        } else seen.add(id.key);
+      }
       if (chunkId !== null && t.chunk === null && (rec.chunk_id === chunkId || rec.section_id === chunkId)) t.chunk = rec;
     }
   }
@@ -184,6 +219,16 @@ export async function collect(files: readonly string[], statsFiles: readonly str
     if (typeof s.records === 'number') t.stats.records += s.records;
   }
   return t;
+}
+
+/** What a record is known by in a build: its document and chunk id (a section: its section id). */
+function recordKey(rec: Json): { key: string; label: string } | null {
+  const context = isObject(rec.context) ? rec.context : {};
+  const doc = String(rec.doc_id ?? context.doc_id ?? '');
+  const section = rec.kind === 'section';
+  const id = section ? rec.section_id : (rec.chunk_id ?? context.chunk_id);
+  if (typeof id !== 'string' && typeof id !== 'number') return null;
+  return { key: JSON.stringify([section ? 's' : 'c', doc, String(id)]), label: `${section ? 'section' : 'chunk'} ${JSON.stringify(String(id))} of document ${JSON.stringify(doc)}` };
 }
 
 function addRecord(t: Totals, rec: Json): void {
@@ -214,9 +259,14 @@ function addRecord(t: Totals, rec: Json): void {
       if (viewFlags.length > 0) row.flagged++;
       else row.ok++;
     }
+    const kinds = new Set<string>();
     for (const flag of viewFlags) {
       const kind = flag.includes(':') ? flag.slice(0, flag.indexOf(':')) : flag;
-      t.flagKinds.set(kind, (t.flagKinds.get(kind) ?? 0) + 1);
+      const entry = t.flagKinds.get(kind) ?? { flags: 0, views: 0 };
+      entry.flags++;
+      if (!kinds.has(kind)) entry.views++;
+      kinds.add(kind);
+      t.flagKinds.set(kind, entry);
     }
     const ev = evidence[view];
     if (isObject(ev) && Array.isArray(ev.items)) {
@@ -282,8 +332,10 @@ function renderPage(t: Totals, chunkId: string | null, title: string): string {
   const docTable = `<table><thead><tr><th>document</th><th>type</th><th>records</th><th>views ok</th><th>flagged</th><th>failed</th><th>cached</th></tr></thead><tbody>${[...rows, total]
     .map((r) => `<tr><td>${escapeHtml(r.doc)}</td><td>${escapeHtml(r.type)}</td><td>${r.records}</td><td>${r.ok}</td><td>${r.flagged}</td><td>${r.failed}</td><td>${r.cached}</td></tr>`)
     .join('')}</tbody></table>`;
-  const flagEntries = [...t.flagKinds].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  const flagTable = flagEntries.length === 0 ? '<p class="muted">No view carries a flag.</p>' : `<table><thead><tr><th>flag</th><th>views</th></tr></thead><tbody>${flagEntries.map(([k, n]) => `<tr><td><code>${escapeHtml(k)}</code></td><td>${n}</td></tr>`).join('')}</tbody></table>`;
+  const flagEntries = [...t.flagKinds].sort((a, b) => b[1].flags - a[1].flags || (a[0] < b[0] ? -1 : 1));
+  // A view may carry a kind more than once (ungrounded_number:4, ungrounded_number:7): both counts.
+  const flagTable = flagEntries.length === 0 ? '<p class="muted">No view carries a flag.</p>' : `<table><thead><tr><th>flag</th><th>flags</th><th>views</th></tr></thead><tbody>${flagEntries.map(([k, n]) => `<tr><td><code>${escapeHtml(k)}</code></td><td>${n.flags}</td><td>${n.views}</td></tr>`).join('')}</tbody></table>`;
+  const duplicates = t.duplicates.count === 0 ? '' : `<p class="none"><code>duplicate_chunk_id</code>: ${t.duplicates.count} ${t.duplicates.count === 1 ? 'record repeats' : 'records repeat'} a chunk (or section) of its document already read, each counted above; the first at ${escapeHtml(t.duplicates.first)}. <code>rca merge</code> tells which outputs hold it twice.</p>`;
   const items = MATCHES.reduce((s, m) => s + t.matches[m], 0);
   const groundingRows = [...t.matchesByView].map(([view, m]) => {
     const n = MATCHES.reduce((s, k) => s + m[k], 0);
@@ -305,7 +357,7 @@ function renderPage(t: Totals, chunkId: string | null, title: string): string {
     'evidence of items',
     MATCHES.map((m) => [m, t.matches[m]]),
     (k) => COLOURS[k]!,
-  )}${flagEntries.length > 0 ? barChart('flags by kind', flagEntries.slice(0, 8)) : ''}</div>`;
+  )}${flagEntries.length > 0 ? barChart('flags by kind', flagEntries.slice(0, 8).map(([k, n]) => [k, n.flags])) : ''}</div>`;
   const chunk = chunkId === null ? '' : `<h2>Chunk ${escapeHtml(chunkId)}</h2>${t.chunk === null ? '<p class="none">Not found in the build.</p>' : renderChunk(t.chunk)}`;
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -318,7 +370,7 @@ function renderPage(t: Totals, chunkId: string | null, title: string): string {
 <h1>rca report: ${escapeHtml(title)}</h1>
 <p class="muted">${t.files.length} ${t.files.length === 1 ? 'file' : 'files'}: ${t.files.map(escapeHtml).join(', ')}</p>
 ${charts}
-<h2>Documents</h2>${docTable}
+<h2>Documents</h2>${docTable}${duplicates}
 <h2>Flags by kind</h2>${flagTable}
 <h2>Grounding</h2>${groundingTable}
 <h2>Failures by cause</h2>${failureTable}

@@ -768,7 +768,7 @@ export const JSON_SCHEMAS = {
         "items": {
           "type": "string"
         },
-        "description": "unsectioned, missing_doc_id, missing_chunk_id, missing_text, section_id_mismatch"
+        "description": "unsectioned, missing_doc_id, missing_chunk_id, missing_text, section_id_mismatch, section_path_folded, duplicate_chunk_id"
       }
     },
     "required": [

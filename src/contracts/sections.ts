@@ -30,7 +30,7 @@ export const SectionRecord = z
     last_order: order,
     text: z.string().describe("the section's own chunks' text, joined, up to --max-text-chars"),
     text_truncated: z.boolean(),
-    flags: z.array(z.string()).describe('unsectioned, missing_doc_id, missing_chunk_id, missing_text, section_id_mismatch'),
+    flags: z.array(z.string()).describe('unsectioned, missing_doc_id, missing_chunk_id, missing_text, section_id_mismatch, section_path_folded, duplicate_chunk_id'),
   })
   .describe("section: one node of a document's section tree, children before their parent, as rca-count-sections writes it");
 export type SectionRecord = z.infer<typeof SectionRecord>;

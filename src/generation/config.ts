@@ -4,6 +4,7 @@
 import { CACHE_OPTIONS, CacheSettingError, resolveCacheSetting, type CacheSetting } from '../cache/cache-options.js';
 import { DEFAULT_HOST, HostListError, parseHostSpecs, type HostSpec } from '../llm/host-pool.js';
 import { resolveBaseUrl } from '../llm/openai-client.js';
+import { FLAG_OPTIONS } from '../runtime/options.js';
 import type { Env, OptionsSpec, OptionValues } from '../runtime/stage.js';
 import { SECTION_VIEW, VIEW_TYPES, type ViewName, type ViewType } from '../contracts/vocabulary.js';
 import { parseViewList, ViewListError } from '../views/view-types.js';
@@ -80,7 +81,7 @@ export const GENERATE_OPTIONS = {
   'truncate-chars': { type: 'number', placeholder: 'N', default: 4000, min: 1, integer: true, help: 'the third attempt cuts the chunk text to N characters at a sentence boundary' },
   'max-chars': { type: 'number', placeholder: 'N', min: 1, integer: true, help: 'cut the chunk text to N characters in every attempt (default: no cut)' },
   views: { type: 'list', placeholder: 'VIEWS', default: [...VIEW_TYPES], help: `comma-separated views to generate (${VIEW_TYPES.join(', ')})` },
-  'flags-ok': { type: 'boolean', default: false, help: 'a view kept with quality flags does not make the exit status 1' },
+  ...FLAG_OPTIONS,
   overwrite: { type: 'boolean', default: false, help: 'regenerate views already present and valid (default: such records pass through untouched)' },
   'dry-run': { type: 'boolean', default: false, help: 'write the requests (host, model, options, format, prompt) as records under "requests"; call no model' },
   ...CACHE_OPTIONS,
@@ -165,7 +166,6 @@ export interface GenerateConfig {
   truncateChars: number;
   maxChars: number | undefined;
   views: ViewType[];
-  flagsOk: boolean;
   overwrite: boolean;
   dryRun: boolean;
   /** The response cache; only the model backends use it, and never in a dry run. */
@@ -203,7 +203,6 @@ export function resolveConfig(options: GenerateOptionValues, env: Env): Generate
     truncateChars: options['truncate-chars'],
     maxChars: options['max-chars'],
     views: parseViewList(options.views),
-    flagsOk: options['flags-ok'],
     overwrite: options.overwrite,
     dryRun: options['dry-run'],
     cache,

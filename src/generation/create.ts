@@ -30,6 +30,8 @@ export interface CreateOptions {
   /** Tests inject a store; by default the SQLite cache at config.cache.path. */
   openStore?: (path: string) => ReplyStore;
   now?: Clock;
+  /** One line on stderr now (SetupContext.say): a wait for a server is said when it starts. */
+  say?: (line: string) => void;
 }
 
 /** The servers of a run, checked: who sends, the digest they agree on, how many requests they take at once. */
@@ -91,20 +93,10 @@ async function connect(config: GenerateConfig, opts: CreateOptions, now: Clock):
   if (BACKEND_TRAITS[config.backend].server === 'base-url') {
     const describe = `the server at ${host}`;
     if (config.dryRun) return { client: null, digest: null, slots: config.concurrency, describe, hosts: null, notices: [] };
-    const [{ createOpenAiClient }, { waitForServer }] = await Promise.all([import('../llm/openai-client.js'), import('../llm/transport-retry.js')]);
+    const { createOpenAiClient } = await import('../llm/openai-client.js');
     const client = opts.client ?? createOpenAiClient({ baseUrl: host, apiKey: config.apiKey?.reveal() ?? null });
-    // A server started just before rca (a script, `make corpus`) may not listen yet, or answer 503
-    // "Loading model" (llama-server) until its weights are in: waited for, up to --give-up-after.
-    const { value: info, waited } = await preflight(() =>
-      waitForServer(() => client.preflight(config.model), {
-        giveUpAfterMs: config.giveUpAfterMs,
-        baseDelayMs: Math.max(config.retryDelayMs, 1),
-        maxDelayMs: PREFLIGHT_MAX_DELAY_MS,
-        now,
-      }),
-    );
-    const messages = waited === null ? [] : [`waited ${(waited.ms / 1000).toFixed(1)} s for ${describe} to start (${waited.tries} ${waited.tries === 1 ? 'try' : 'tries'}; last: ${waited.last.message})`];
-    return { client, digest: info.digest, slots: config.concurrency, describe, hosts: null, notices: messages };
+    const { value: info, waited } = await preflight(() => untilUp(config, now, describe, opts.say, () => client.preflight(config.model)));
+    return { client, digest: info.digest, slots: config.concurrency, describe, hosts: null, notices: waited };
   }
 
   const specs = config.hosts;
@@ -112,12 +104,12 @@ async function connect(config: GenerateConfig, opts: CreateOptions, now: Clock):
   const allSlots = specs.reduce((sum, s) => sum + s.slots, 0);
   if (config.dryRun) return { client: null, digest: null, slots: allSlots, describe, hosts: null, notices: [] };
   const single = async (client: ModelClient): Promise<Servers> => {
-    const info = await preflight(() => client.preflight(config.model));
+    const { value: info, waited } = await preflight(() => untilUp(config, now, describe, opts.say, () => client.preflight(config.model)));
     // Loaded now, on --load-timeout, so the first requests do not spend their --timeout on it.
     if (client.load !== undefined) {
       await preflight(() => client.load!({ model: config.model, keepAlive: config.keepAlive, numCtx: config.modelOptions.num_ctx, timeoutMs: config.loadTimeoutMs }));
     }
-    return { client, digest: info.digest, slots: allSlots, describe, hosts: null, notices: contextNotices(config, info.contextLength ?? null) };
+    return { client, digest: info.digest, slots: allSlots, describe, hosts: null, notices: [...waited, ...contextNotices(config, info.contextLength ?? null)] };
   };
   if (opts.client !== undefined) return single(opts.client);
   const { createOllamaClient } = await import('../llm/ollama-client.js');
@@ -130,11 +122,54 @@ async function connect(config: GenerateConfig, opts: CreateOptions, now: Clock):
   );
   // Hosts without the model are left out (a message each); only a pool where none has it, or
   // hosts whose digests differ, stop the run before it starts.
-  const checked = await preflight(() => pool.checkHosts(config.model));
+  const { value: checked, waited } = await preflight(() => untilUp(config, now, describe, opts.say, () => pool.checkHosts(config.model)));
   // The gate lets exactly the pool's slots through: requests waiting inside the pool, ready for the
   // next free slot, were measured to gain nothing (bench/multi-host-throughput.mjs: rca-generate
   // already runs at the rate the pool and client alone reach against the same hosts).
-  return { client: pool, digest: checked.info.digest, slots: pool.capacity, describe, hosts: { stats: () => pool.stats(), messages }, notices: [] };
+  return { client: pool, digest: checked.info.digest, slots: pool.capacity, describe, hosts: { stats: () => pool.stats(), messages }, notices: waited };
+}
+
+/**
+ * Runs a server's preflight until the server is up, for either backend: a server started just
+ * before rca (a script, `make corpus`, a job step) may not listen yet, or answer 503 "Loading
+ * model" (llama-server) until its weights are in. The wait is said at once, with what it waits
+ * for, how it backs off and until when; it ends at --give-up-after (0: never). The notices say how
+ * long it took, with the first record.
+ */
+async function untilUp<T>(config: GenerateConfig, now: Clock, describe: string, say: ((line: string) => void) | undefined, check: () => Promise<T>): Promise<{ value: T; waited: string[] }> {
+  const { waitForServer, isStarting } = await import('../llm/transport-retry.js');
+  const baseDelayMs = Math.max(config.retryDelayMs, 1);
+  let waiting = false;
+  try {
+    const { value, waited } = await waitForServer(check, {
+      giveUpAfterMs: config.giveUpAfterMs,
+      baseDelayMs,
+      maxDelayMs: PREFLIGHT_MAX_DELAY_MS,
+      now,
+      onWait(failure) {
+        waiting = true;
+        say?.(`waiting for ${describe} to start ${waitPlan(baseDelayMs, config.giveUpAfterMs)}; Ctrl-C stops. Now: ${failure.message}`);
+      },
+    });
+    const notices = waited === null ? [] : [`waited ${(waited.ms / 1000).toFixed(1)} s for ${describe} to start (${waited.tries} ${waited.tries === 1 ? 'try' : 'tries'}; last: ${waited.last.message})`];
+    return { value, waited: notices };
+  } catch (err) {
+    if (waiting && isStarting(err)) throw new Error(`${err.message} (no answer within --give-up-after ${seconds(config.giveUpAfterMs)} s; a larger value waits longer)`);
+    throw err;
+  }
+}
+
+/** How a server that is not up is waited for, in words: until when, and the backoff. */
+function waitPlan(baseDelayMs: number, giveUpAfterMs: number): string {
+  const until = giveUpAfterMs > 0 ? `for up to ${seconds(giveUpAfterMs)} s (--give-up-after SECONDS)` : 'for as long as it takes (--give-up-after 0)';
+  const backoff = baseDelayMs >= PREFLIGHT_MAX_DELAY_MS
+    ? `every ${seconds(PREFLIGHT_MAX_DELAY_MS)} s at most`
+    : `with backoff (random waits of up to ${seconds(baseDelayMs)} s, doubling to ${seconds(PREFLIGHT_MAX_DELAY_MS)} s)`;
+  return `${until}, trying again ${backoff}`;
+}
+
+function seconds(ms: number): string {
+  return String(Number((ms / 1000).toFixed(3)));
 }
 
 // Ollama caps num_ctx at the model's trained context: the num_ctx recorded would not be what ran.

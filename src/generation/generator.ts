@@ -7,7 +7,7 @@
 // before the first unfinished one, so the run resumes from that input line.
 import { isPlainObject, type JsonObject } from '../contracts/json.js';
 import type { HostStats } from '../llm/host-pool.js';
-import { RawJson, type Outcome, type Processor, type RecordMeta } from '../runtime/stage.js';
+import { RawJson, type FlaggedView, type Outcome, type Processor, type RecordMeta } from '../runtime/stage.js';
 import type { GroundingText } from '../views/grounding.js';
 import type { ViewKind } from '../views/kinds/kind.js';
 import type { RecordRun } from '../views/kinds/record-kind.js';
@@ -154,16 +154,17 @@ export class ViewGenerator implements Processor {
     // Once the run has stopped, a failed view may be a casualty of the stop, not a real answer.
     if (this.deps.control.stopped && results.some((r) => r.status === 'failed')) return { outcome: {}, unfinished: true };
     const warnings: string[] = [];
+    const flagged: FlaggedView[] = [];
     let failed = false;
     jobs.forEach((job, i) => {
-      if (this.tally(job.kind.name, results[i]!, warnings)) failed = true;
+      if (this.tally(job.kind.name, results[i]!, warnings, flagged)) failed = true;
     });
     const cacheWarning = this.deps.cache?.takeWarning();
     if (cacheWarning) warnings.push(cacheWarning);
     const extra = this.deps.run.written(input);
     let out = this.deps.records.place(record, jobs.map((job, i) => [job.kind, results[i]!] as const), extra);
     if (this.deps.finishRecord) out = this.deps.finishRecord(out);
-    return { outcome: { records: [out], failed, warnings }, unfinished: false };
+    return { outcome: { records: [out], failed, warnings, ...(flagged.length > 0 ? { flagged } : {}) }, unfinished: false };
   }
 
   private passThrough(record: JsonObject, meta: RecordMeta): Prepared {
@@ -171,8 +172,8 @@ export class ViewGenerator implements Processor {
     return { outcome: { records: [out] }, unfinished: false };
   }
 
-  /** Counts a view's result and adds its warning; true when it makes the record count as failed. */
-  private tally(view: string, result: ViewResult, warnings: string[]): boolean {
+  /** Counts a view's result and adds its warning or its flags; true when the view failed. */
+  private tally(view: string, result: ViewResult, warnings: string[], flagged: FlaggedView[]): boolean {
     this.counters.countView(result);
     for (const notice of result.notices ?? []) warnings.push(`${view}: ${notice}`);
     if (result.status === 'failed') {
@@ -180,10 +181,8 @@ export class ViewGenerator implements Processor {
       warnings.push(`${view}: failed after ${error.attempts} ${error.attempts === 1 ? 'attempt' : 'attempts'}: ${error.code}: ${error.message}`);
       return true;
     }
-    if (result.status === 'flagged' && !this.deps.config.flagsOk) {
-      warnings.push(`${view}: ${result.flags.join(', ')}`);
-      return true;
-    }
+    // Kept with its flags: the runner reports it and decides what it does to the exit status.
+    if (result.status === 'flagged') flagged.push({ view, flags: result.flags });
     return false;
   }
 

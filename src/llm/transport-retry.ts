@@ -158,11 +158,18 @@ export interface ServerWaitPolicy {
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
+  /** Called once, at the first failure that is waited out, before the first wait. */
+  onWait?: (failure: ModelError) => void;
 }
 
 // A server that is still starting: nothing listens yet (vLLM), or it answers 503 "Loading model"
 // on every route until the weights are in (llama-server). Anything else is an answer.
 const STARTING_CODES: ReadonlySet<string> = new Set(['UNREACHABLE', 'SERVER_BUSY']);
+
+/** A failure that says the server is not up yet (waitForServer waits these out). */
+export function isStarting(err: unknown): err is ModelError {
+  return err instanceof ModelError && STARTING_CODES.has(err.code);
+}
 // Full jitter may draw 0: a floor keeps a starting server from being polled in a tight loop.
 const MIN_WAIT_MS = 50;
 
@@ -184,6 +191,7 @@ export async function waitForServer<T>(check: () => Promise<T>, policy: ServerWa
       const elapsed = policy.now() - start;
       const delay = Math.max(MIN_WAIT_MS, backoffDelay(n, policy, err.retryAfterMs));
       if (policy.signal?.aborted || (policy.giveUpAfterMs > 0 && elapsed + delay > policy.giveUpAfterMs)) throw err;
+      if (lastFailure === null) policy.onWait?.(err);
       lastFailure = err;
       try {
         await sleep(delay, policy.signal);

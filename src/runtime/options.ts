@@ -16,6 +16,15 @@ const COMMON_OPTIONS = {
   ...INPUT_OPTIONS,
 } as const satisfies OptionsSpec;
 
+/**
+ * The options of a stage whose records carry view flags (generate, summarize, validate). The
+ * runner reads them: it alone turns a run into an exit status (exit-codes.ts, exitStatus).
+ */
+export const FLAG_OPTIONS = {
+  'fail-on-flags': { type: 'boolean', default: false, help: 'a view kept with quality flags makes the exit status 1 (by default flags are warnings: the view is written with its flags, exit 0)' },
+  'flags-ok': { type: 'boolean', default: false, help: 'flags are warnings, exit 0: the default, accepted so that scripts naming it keep working' },
+} as const satisfies OptionsSpec;
+
 export interface ParsedArgs {
   values: Record<string, unknown>;
   files: string[];
@@ -43,7 +52,7 @@ export function parseOptions(all: OptionsSpec, argv: readonly string[], allowPos
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: config, allowPositionals, strict: true });
+    parsed = parseArgs({ args: joinNegativeValues(all, argv), options: config, allowPositionals, strict: true });
   } catch (err) {
     throw new UsageError(cleanParseError(err));
   }
@@ -73,6 +82,45 @@ export function checkOutputPaths(spec: OptionsSpec, values: Record<string, unkno
       if (problem) throw new UsageError(`cannot write --${name} file '${path}': ${problem}`);
     }
   }
+}
+
+/**
+ * The one check of the files a stage or a command reads, made before the first record: each path
+ * (not "-", stdin) must exist and be readable, and be a file, or a folder where `folders` says a
+ * folder stands for its files (rca report OUT/, rca merge --inputs DIR). A problem is a UsageError
+ * of one line (exit 2): a missing file, a folder given as a file and an unreadable file are all
+ * the command line's fault, found before anything is read or written.
+ */
+export function checkInputPaths(paths: readonly string[], opts: { label?: string; folders?: boolean } = {}): void {
+  const label = opts.label ?? 'input file';
+  for (const path of paths) {
+    if (path === '-') continue;
+    const problem = unreadable(path, opts.folders === true);
+    if (problem) throw new UsageError(`cannot read ${label} '${path}': ${problem}`);
+  }
+}
+
+function unreadable(path: string, folders: boolean): string | null {
+  let st;
+  try {
+    st = statSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return folders ? 'no such file or folder' : 'no such file';
+    return problemOf(code, err);
+  }
+  if (st.isDirectory() && !folders) return 'it is a folder, not a file';
+  try {
+    accessSync(path, constants.R_OK | (st.isDirectory() ? constants.X_OK : 0));
+  } catch (err) {
+    return problemOf((err as NodeJS.ErrnoException).code, err);
+  }
+  return null;
+}
+
+function problemOf(code: string | undefined, err: unknown): string {
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return code ?? String(err);
 }
 
 function unwritable(path: string): string | null {
@@ -127,8 +175,47 @@ function convert(name: string, opt: OptionSpec, raw: unknown): unknown {
   return raw;
 }
 
+// A number: -1, -0.5, -.5, -1e3 (what Number() reads; the option's own check says the rest).
+const NEGATIVE_NUMBER = /^-(?:\d|\.\d)/;
+
+/**
+ * parseArgs takes a value that starts with '-' for an option, and refuses it ("argument is
+ * ambiguous"): a negative number after an option that takes a value is that option's value, so
+ * `--max-depth -1` gets rca's own range message and `--keep-alive -1` or `--seed -1` just work.
+ * Joined as parseArgs reads a value of its own: `--name=-1`, `-o-1`. Nothing after `--` is touched.
+ */
+function joinNegativeValues(all: OptionsSpec, argv: readonly string[]): string[] {
+  const takesValue = new Set<string>();
+  for (const [name, opt] of Object.entries(all)) {
+    if (opt.type === 'boolean') continue;
+    takesValue.add(`--${name}`);
+    if (opt.short) takesValue.add(`-${opt.short}`);
+  }
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      args.push(...argv.slice(i));
+      break;
+    }
+    const next = argv[i + 1];
+    if (takesValue.has(arg) && next !== undefined && NEGATIVE_NUMBER.test(next)) {
+      args.push(arg.startsWith('--') ? `${arg}=${next}` : `${arg}${next}`);
+      i++;
+      continue;
+    }
+    args.push(arg);
+  }
+  return args;
+}
+
+const AMBIGUOUS = /^Option '(-[^' ]+)[^']*' argument is ambiguous\./;
+
 function cleanParseError(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
+  // Any other value starting with '-' (--model -x): say how to give it, in rca's words.
+  const ambiguous = AMBIGUOUS.exec(message);
+  if (ambiguous) return `${ambiguous[1]} needs a value: what follows it starts with '-' and is read as an option (a value that starts with '-' is written ${ambiguous[1]}=-VALUE)`;
   // parseArgs explains how to pass a positional that starts with '-'; keep the first sentence only.
   return message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '');
 }

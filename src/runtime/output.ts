@@ -30,6 +30,56 @@ export function appendPoint(bytes: Uint8Array): number {
 }
 
 /**
+ * What became of the writes to one output stream, for everything that writes to it: the runner's
+ * LineWriter, rca's commands and every --help (cli/main.ts takes stdout's guard before the first
+ * write). A reader that went away (EPIPE, `| head -1`) is a normal end: the stream is closed and
+ * what is written after it is dropped quietly. Any other failure (ENOSPC, EIO) closes it too and is
+ * kept, so the run can say it once and exit 3. One guard per stream: its 'error' listener is what
+ * keeps Node from turning the failure into an uncaught exception with a stack trace.
+ */
+export class OutputGuard {
+  private static readonly guards = new WeakMap<Writable, OutputGuard>();
+  closed = false;
+  /** The failure that was not a reader going away, or null. */
+  error: Error | null = null;
+  /** The error has been said on stderr (by the runner): nobody says it again. */
+  reported = false;
+  private readonly listeners: Array<() => void> = [];
+
+  static of(stream: Writable): OutputGuard {
+    let guard = OutputGuard.guards.get(stream);
+    if (guard === undefined) OutputGuard.guards.set(stream, (guard = new OutputGuard(stream)));
+    return guard;
+  }
+
+  private constructor(private readonly stream: Writable) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      // A write after the stream was destroyed fails again; the first failure is the one to keep.
+      if (!this.closed && err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') this.error = err;
+      if (this.closed) return;
+      this.closed = true;
+      for (const listener of this.listeners.splice(0)) listener();
+    });
+  }
+
+  /** Calls `listener` once, when the stream closes (at once if it has). */
+  onClose(listener: () => void): void {
+    if (this.closed) listener();
+    else this.listeners.push(listener);
+  }
+
+  /** Resolves when everything written so far has been handed to the OS, or the stream has closed. */
+  settled(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.closed || this.stream.destroyed) return resolve();
+      this.onClose(resolve);
+      // stdout is never really ended (Node owns it); an empty write's callback means all before it is out.
+      this.stream.write('', () => resolve());
+    });
+  }
+}
+
+/**
  * Batches output lines as UTF-8 bytes and writes them with backpressure: Node does not block on a
  * full pipe, so every write() that returns false is followed by waiting for 'drain' before more is
  * written. Lines are encoded straight into a batch buffer (no joined string, no second copy made
@@ -45,20 +95,17 @@ export class LineWriter {
   private used = 0;
   /** Lines batched and not handed to the stream yet. */
   private lines = 0;
-  closed = false;
-  error: Error | null = null;
-  /** Lines handed to the stream so far (what the end-of-run summary reports as written). */
+  private readonly guard: OutputGuard;
+  /**
+   * Lines the stream has taken: counted when the write of the last piece holding them succeeds,
+   * so after a failed write (a full disk) the end-of-run summary does not count what was lost.
+   */
   written = 0;
   private waiters: Array<() => void> = [];
 
   constructor(private readonly stream: Writable, private readonly onClosed: () => void) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') {
-        this.closed = true;
-      } else {
-        this.error = err;
-        this.closed = true;
-      }
+    this.guard = OutputGuard.of(stream);
+    this.guard.onClose(() => {
       this.pending = [];
       this.pendingBytes = 0;
       this.used = 0;
@@ -67,6 +114,28 @@ export class LineWriter {
       this.wakeAll();
     });
     stream.on('drain', () => this.wakeAll());
+  }
+
+  /** The reader went away or the stream failed: everything pushed now is dropped. */
+  get closed(): boolean {
+    return this.guard.closed;
+  }
+
+  /** The failure (not a reader going away) that closed the stream, or null. */
+  get error(): Error | null {
+    return this.guard.error;
+  }
+
+  /** Records a failure found while ending (a rejected promise); it closes nothing by itself. */
+  failed(err: Error): void {
+    this.guard.error ??= err;
+  }
+
+  /** Takes the failure to say it: returns it once, and marks it said for the others who write here. */
+  takeError(): Error | null {
+    if (this.guard.error === null || this.guard.reported) return null;
+    this.guard.reported = true;
+    return this.guard.error;
   }
 
   push(line: string): void {
@@ -139,14 +208,17 @@ export class LineWriter {
     if (this.closed || this.lines === 0) return;
     this.sealBuffer();
     const pieces = this.pending;
-    this.written += this.lines;
+    const lines = this.lines;
     this.lines = 0;
     this.pending = [];
     this.pendingBytes = 0;
     let ok = true;
     // A written buffer is never reused: the stream's reader may keep it (a PassThrough hands on
-    // the very object).
-    for (const piece of pieces) ok = this.stream.write(piece);
+    // the very object). Callbacks come in write order: the last one stands for the whole batch.
+    const last = pieces.length - 1;
+    pieces.forEach((piece, i) => {
+      ok = i === last ? this.stream.write(piece, (err) => this.took(err, lines)) : this.stream.write(piece);
+    });
     if (!ok) await this.waitDrain();
   }
 
@@ -209,17 +281,16 @@ export class LineWriter {
       if (!this.stream.write(part)) await this.waitDrain();
     }
     if (this.closed) return;
-    this.written++;
-    if (!this.stream.write('\n')) await this.waitDrain();
+    if (!this.stream.write('\n', (err) => this.took(err, 1))) await this.waitDrain();
+  }
+
+  private took(err: Error | null | undefined, lines: number): void {
+    if (!err) this.written += lines;
   }
 
   /** Flushes and waits until the stream has handed everything to the OS. */
   async end(): Promise<void> {
     await this.flush();
-    if (this.closed) return;
-    await new Promise<void>((resolve) => {
-      // stdout is never really ended (Node owns it); an empty write's callback means all before it is out.
-      this.stream.write('', () => resolve());
-    });
+    await this.guard.settled();
   }
 }

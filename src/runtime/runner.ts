@@ -1,11 +1,11 @@
-import { accessSync, constants, createReadStream, closeSync, fstatSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { createReadStream, closeSync, fstatSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { EXIT, FatalError, UsageError } from './exit-codes.js';
+import { EXIT, exitStatus, FatalError, UsageError } from './exit-codes.js';
 import { createSource, type InputFormat, type SourceEvent } from './sources/index.js';
 import { readDocumentFields } from './sources/document-fields.js';
-import { checkOutputPaths, parseStageArgs, renderHelp } from './options.js';
+import { checkInputPaths, checkOutputPaths, parseStageArgs, renderHelp } from './options.js';
 import { InputShape } from './input-shape.js';
 import { refusedLine } from './line-splitter.js';
 import { LineWriter } from './output.js';
@@ -30,6 +30,8 @@ const STDIN_NAME = 'stdin';
 const DOCUMENT_FIELD_BYTES = 256 * 1024 * 1024;
 /** Rejects of one code printed on stderr; the rest are counted in one line at the end (all go to --rejects). */
 export const REJECTS_SHOWN_PER_CODE = 5;
+/** Flagged views of one view printed on stderr, as rejects are; the rest are counted at the end. */
+export const FLAGGED_SHOWN_PER_VIEW = REJECTS_SHOWN_PER_CODE;
 
 /** Runs one stage over its inputs and returns the exit status. Never throws. */
 export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<number> {
@@ -50,6 +52,10 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
     return EXIT.OK;
   }
 
+  if (args.values['fail-on-flags'] === true && args.values['flags-ok'] === true) {
+    say('--fail-on-flags and --flags-ok say opposite things: give one (see --help)');
+    return EXIT.USAGE;
+  }
   if (args.values['input-format'] === 'jsonl' && args.values['records-at'] !== undefined) {
     say('--records-at reads a JSON document: it cannot go with --input-format jsonl (see --help)');
     return EXIT.USAGE;
@@ -58,16 +64,9 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
   let processor: Processor;
   let rejectsFd: number | null = null;
   try {
-    for (const file of sources) {
-      if (file === '-') continue;
-      try {
-        accessSync(file, constants.R_OK);
-      } catch {
-        throw new UsageError(`cannot read input file '${file}'`);
-      }
-    }
+    checkInputPaths(sources);
     checkOutputPaths(stage.options, args.values);
-    processor = await stage.create(args.values as never, { ...setupContext(io.env), inputBytes: inputBytes(sources, io.stdin) });
+    processor = await stage.create(args.values as never, { ...setupContext(io.env), inputBytes: inputBytes(sources, io.stdin), say });
     const rejectsPath = args.values.rejects as string | undefined;
     if (rejectsPath) {
       try {
@@ -83,6 +82,7 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
 
   const run = new Run(stage.name, tool, processor, io, rejectsFd, args.values['max-line-bytes'] as number);
   run.inputFormat = { format: args.values['input-format'] as InputFormat, recordsAt: args.values['records-at'] as string | undefined };
+  run.failOnFlags = args.values['fail-on-flags'] === true;
   const progress = (args.values.progress as boolean | undefined) ?? Boolean((io.stderr as { isTTY?: boolean }).isTTY);
   const stopProgress = progress ? run.showProgress(inputBytes(sources, io.stdin)) : () => {};
   let code: number;
@@ -178,6 +178,11 @@ class Run {
   inputFormat: { format: InputFormat; recordsAt: string | undefined } = { format: 'auto', recordsAt: undefined };
   /** Rejects per code, for the cap on stderr. */
   private readonly rejectsByCode = new Map<string, number>();
+  /** Flagged views per view name, for the same cap. */
+  private readonly flaggedByView = new Map<string, number>();
+  private flagged = 0;
+  /** --fail-on-flags (stages whose records carry view flags). */
+  failOnFlags = false;
   /** Per source: does it look like one JSON document rather than JSON Lines? */
   private readonly shapes = new Map<string, InputShape>();
 
@@ -234,15 +239,13 @@ class Run {
       this.io.signals?.off('SIGTERM', onSignal);
     }
     await this.writeWhatIsDone();
-    if (this.writer.error) {
-      this.say(`cannot write output: ${messageOf(this.writer.error)}`);
+    const writeError = this.writer.takeError();
+    if (writeError) {
+      this.say(`cannot write output: ${messageOf(writeError)}`);
       this.fatal = true;
     }
     this.printSummary();
-    if (this.interrupted) return EXIT.INTERRUPTED;
-    if (this.fatal) return EXIT.FATAL;
-    if (this.rejected > 0 || this.failed) return EXIT.RECORDS_FAILED;
-    return EXIT.OK;
+    return exitStatus({ interrupted: this.interrupted, fatal: this.fatal, rejected: this.rejected, failed: this.failed, flagged: this.flagged, failOnFlags: this.failOnFlags });
   }
 
   /**
@@ -262,7 +265,7 @@ class Run {
     try {
       await this.writer.end();
     } catch (err) {
-      this.writer.error ??= err instanceof Error ? err : new Error(String(err));
+      this.writer.failed(err instanceof Error ? err : new Error(String(err)));
     }
   }
 
@@ -318,6 +321,11 @@ class Run {
       const where = this.rejectsFd === null ? ' (--rejects FILE keeps every one)' : ' (all in --rejects)';
       const more = count - REJECTS_SHOWN_PER_CODE;
       this.say(`… ${more} more ${code} ${more === 1 ? 'reject' : 'rejects'}${where}`);
+    }
+    for (const [view, count] of this.flaggedByView) {
+      if (count <= FLAGGED_SHOWN_PER_VIEW) continue;
+      const more = count - FLAGGED_SHOWN_PER_VIEW;
+      this.say(`… ${more} more flagged ${view} ${more === 1 ? 'view' : 'views'} (each record's flags field names its flags)`);
     }
     for (const shape of this.shapes.values()) {
       const hint = shape.hint();
@@ -539,6 +547,12 @@ class Run {
     if (outcome.block) await this.applyBlock(outcome.block, meta.source);
     if (outcome.reject) this.reject(meta, outcome.reject.code, outcome.reject.message);
     for (const warning of outcome.warnings ?? []) this.say(`${where}${warning}`);
+    for (const { view, flags } of outcome.flagged ?? []) {
+      this.flagged++;
+      const sameView = (this.flaggedByView.get(view) ?? 0) + 1;
+      this.flaggedByView.set(view, sameView);
+      if (sameView <= FLAGGED_SHOWN_PER_VIEW) this.say(`${where}${view}: ${flags.join(', ')}`);
+    }
     if (outcome.failed) this.failed = true;
     if (outcome.records) {
       // Flush inside the loop: one outcome may carry a whole document's records (grouping stages).

@@ -125,6 +125,9 @@ export interface Outcome {
   reject?: { code: string; message: string };
   /** Records written but not fully successful (e.g. a failed view): the exit status becomes 1. */
   failed?: boolean;
+  /** Views written with quality flags: warnings on stderr (a few per view, then a count), and
+   *  exit status 1 only under --fail-on-flags (exit-codes.ts, exitStatus). */
+  flagged?: readonly FlaggedView[];
   /** One-line messages for stderr, prefixed with the tool name and the line. */
   warnings?: string[];
   /** Stop reading: exit 3 after writing what is done. */
@@ -134,6 +137,12 @@ export interface Outcome {
   stop?: string;
   /** What a block of lines became (Processor.processBlock): applied before the fields above. */
   block?: BlockOutcome;
+}
+
+/** A view kept with quality flags, as the runner reports it: `<view>: <flag>, <flag>`. */
+export interface FlaggedView {
+  view: string;
+  flags: readonly string[];
 }
 
 /** The runner's services lent to a transform while it sets up (the only I/O a transform sees). */
@@ -148,6 +157,9 @@ export interface SetupContext {
   env: Env;
   /** The input's size in bytes when every source is a regular file (null for a pipe; absent when not known). */
   inputBytes?: number | null;
+  /** Says one line on stderr now, prefixed with the tool name: for a set-up that makes the user
+   *  wait (a server not up yet), which cannot wait for the first record to be said. */
+  say?(line: string): void;
 }
 
 export interface Processor {

@@ -5,7 +5,7 @@ import { SeenDocuments } from './seen-documents.js';
 export const UNSECTIONED_TITLE = '(unsectioned)';
 const TEXT_SEPARATOR = '\n\n';
 
-export const SECTION_FLAGS = ['unsectioned', 'missing_doc_id', 'missing_chunk_id', 'missing_text', 'section_id_mismatch', 'section_path_folded'] as const;
+export const SECTION_FLAGS = ['unsectioned', 'missing_doc_id', 'missing_chunk_id', 'missing_text', 'section_id_mismatch', 'section_path_folded', 'duplicate_chunk_id'] as const;
 export type SectionFlag = (typeof SECTION_FLAGS)[number];
 const FLAG_BIT = Object.fromEntries(SECTION_FLAGS.map((flag, i) => [flag, 1 << i])) as Record<SectionFlag, number>;
 
@@ -45,7 +45,17 @@ export type SectionStats = {
   max_depth: number;
   unsectioned: number;
   flags: Partial<Record<SectionFlag, number>>;
+  /** Chunks read under a chunk id their document had already given another chunk (each counted). */
+  duplicate_chunks: number;
 };
+
+/** A chunk id read more than once in one document, for the summary (the first few). */
+export interface DuplicateChunk {
+  docId: string;
+  chunkId: string;
+  times: number;
+}
+const DUPLICATES_NAMED = 5;
 
 export interface SectionTreeOptions {
   maxTextChars: number;
@@ -86,6 +96,11 @@ export class SectionTreeBuilder {
   // One fingerprint per document: the only state that grows with the corpus, needed to see a
   // document re-appear (its sections would otherwise be emitted twice).
   private readonly seenDocs = new SeenDocuments();
+  // The chunk ids of the open document (fingerprints, as for documents): a document's chunks all
+  // pass here together, sorted input or not, so this is held for one document at a time.
+  private docChunks = new SeenDocuments();
+  private duplicateCount = 0;
+  private readonly duplicates: DuplicateChunk[] = [];
   private readonly counts = { chunks: 0, sections: 0, maxDepth: 0, unsectioned: 0 };
   private readonly flagCounts = new Map<SectionFlag, number>();
 
@@ -152,13 +167,20 @@ export class SectionTreeBuilder {
       max_depth: this.counts.maxDepth,
       unsectioned: this.counts.unsectioned,
       flags,
+      duplicate_chunks: this.duplicateCount,
     };
+  }
+
+  /** The first chunk ids read more than once (in the order they were seen again), with their counts. */
+  duplicateChunks(): readonly DuplicateChunk[] {
+    return this.duplicates;
   }
 
   private openDocument(chunk: SectionChunk): void {
     this.docId = chunk.docId;
     this.docFlags = chunk.docIdMissing ? FLAG_BIT.missing_doc_id : 0;
     this.seenDocs.add(chunk.docId);
+    this.docChunks = new SeenDocuments();
   }
 
   private closeDocument(out: SectionRecord[]): void {
@@ -199,11 +221,26 @@ export class SectionTreeBuilder {
     node.totalCount++;
     if (chunk.folded) node.flags |= FLAG_BIT.section_path_folded;
     if (chunk.chunkId === undefined) node.flags |= FLAG_BIT.missing_chunk_id;
-    else node.chunkIds.push(chunk.chunkId);
+    else {
+      node.chunkIds.push(chunk.chunkId);
+      // The same chunk read twice (two input files overlap, a parser ran twice), or two chunks
+      // given one id: which copy is right is not knowable here, so each is counted, and the
+      // section says so instead of holding a silent double count.
+      if (this.docChunks.has(chunk.chunkId)) this.duplicate(node, chunk.chunkId);
+      else this.docChunks.add(chunk.chunkId);
+    }
     if (chunk.taggedSectionId !== undefined && chunk.taggedSectionId !== node.id) node.flags |= FLAG_BIT.section_id_mismatch;
     mergeRange(node, chunk.pageMin, chunk.pageMax, chunk.order, chunk.order);
     if (chunk.text === undefined) node.flags |= FLAG_BIT.missing_text;
     else if (chunk.text !== '') this.appendText(node, chunk.text);
+  }
+
+  private duplicate(node: Node, chunkId: string): void {
+    node.flags |= FLAG_BIT.duplicate_chunk_id;
+    this.duplicateCount++;
+    const known = this.duplicates.find((d) => d.docId === this.docId && d.chunkId === chunkId);
+    if (known) known.times++;
+    else if (this.duplicates.length < DUPLICATES_NAMED) this.duplicates.push({ docId: this.docId ?? '', chunkId, times: 2 });
   }
 
   private appendText(node: Node, text: string): void {

@@ -26,7 +26,9 @@ emphasis, Unicode NFC and whitespace clean-up, so "CP 5.31" is never an ancestor
 A chunk without a path belongs to its document's "(unsectioned)" section (flag unsectioned).
 Flags: unsectioned, missing_doc_id, missing_chunk_id, missing_text, section_id_mismatch (a tagged
 chunk whose section_id differs from the one computed here), section_path_folded (a path deeper
-than --max-depth: the deeper headings are folded into the last kept one, as rca-tag does).
+than --max-depth: the deeper headings are folded into the last kept one, as rca-tag does),
+duplicate_chunk_id (a chunk id its document had already given a chunk: both are counted, and the
+summary line on stderr names the first few).
 
 Input: chunk records, tagged or not, read as rca-tag reads them (rca schema chunk): section_segments
 (an array, never split), else section_path / sectionPath / section / section_title (joined with
@@ -182,8 +184,17 @@ export class SectionCounter implements Processor {
     return [
       `${count(s.chunks, 'chunk')}, ${count(s.documents, 'document')}, ${count(s.sections, 'section')}, ` +
         `max depth ${s.max_depth}, ${s.unsectioned} unsectioned, flags: ${flags.length ? flags.join(', ') : 'none'}`,
+      ...this.duplicateLines(s.duplicate_chunks),
       ...this.toc.summary(),
     ];
+  }
+
+  /** Chunk ids read more than once: how many, and the first few by name. */
+  private duplicateLines(duplicates: number): string[] {
+    if (duplicates === 0) return [];
+    const named = this.builder.duplicateChunks().map((d) => `chunk ${JSON.stringify(d.chunkId)} of document ${JSON.stringify(d.docId)} ${d.times} times`);
+    const more = duplicates > named.length ? ', …' : '';
+    return [`duplicate_chunk_id: ${count(duplicates, 'chunk')} read under a chunk id already read in its document, each counted (its section is flagged duplicate_chunk_id): ${named.join('; ')}${more}`];
   }
 
   private explain(problem: NotSorted): string {

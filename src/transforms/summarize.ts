@@ -46,14 +46,15 @@ ${SECTION_DESCRIPTION}`,
     const config = asUsage(() => resolveConfig(options, setup.env), CONFIG_ERRORS);
     const sections = asUsage(() => resolveSectionMode(options), CONFIG_ERRORS);
     const lexicon = extractiveSetup(setup);
+    const said = setup.say ? { say: setup.say } : {};
     if (sections !== null) {
       if (options.combined) throw new UsageError('--combined joins the chunk views; a section has one view, its embedding text is already whole');
       const flatten = !config.dryRun && options.flatten;
-      return createGenerator(config, { sections, extractiveSetup: lexicon, ...(flatten ? { finishRecord: withSectionText } : {}) });
+      return createGenerator(config, { sections, extractiveSetup: lexicon, ...said, ...(flatten ? { finishRecord: withSectionText } : {}) });
     }
-    if (config.dryRun || !options.flatten) return createGenerator(config, { extractiveSetup: lexicon });
+    if (config.dryRun || !options.flatten) return createGenerator(config, { extractiveSetup: lexicon, ...said });
     const combined = options.combined;
-    return createGenerator(config, { extractiveSetup: lexicon, finishRecord: (record) => ({ ...record, embedding_text: embeddingTexts(record, DEFAULT_VIEW_FIELDS, combined) }) });
+    return createGenerator(config, { extractiveSetup: lexicon, ...said, finishRecord: (record) => ({ ...record, embedding_text: embeddingTexts(record, DEFAULT_VIEW_FIELDS, combined) }) });
   },
 });
 

@@ -1,7 +1,8 @@
 import type { ChunkContext } from '../contracts/chunk.js';
 import { checkerFor } from '../contracts/checkers.js';
 import { asUsage, FatalError, UsageError } from '../runtime/exit-codes.js';
-import { defineStage, hasLargeString, RawJson, type JsonObject, type Outcome } from '../runtime/stage.js';
+import { FLAG_OPTIONS } from '../runtime/options.js';
+import { defineStage, hasLargeString, RawJson, type FlaggedView, type JsonObject, type Outcome } from '../runtime/stage.js';
 import { chunkTextOf } from '../tagging/chunk-fields.js';
 import { ContextBuilder } from '../tagging/context.js';
 import { negatedMentions } from '../views/claims.js';
@@ -37,8 +38,8 @@ Adds:
                          path with markdown emphasis, page -1 for unknown): replaced, not forged
   evidence               {<view>: {items: [{field, index, role, match, score, spans, checks}], grounding}}:
                          where each item is supported in the text (rca schema view_evidence)
-A view with flags makes the exit status 1 (with a warning naming the view and its flags) unless
---flags-ok. Flags: bad_view_type, missing_<key>, scope_not_str, <list>_not_list,
+A view with flags is written with them and named on stderr (the first 5 of each view, then a
+count); the exit status stays 0 unless --fail-on-flags. Flags: bad_view_type, missing_<key>, scope_not_str, <list>_not_list,
 entities_not_object, entities_<k>_missing_or_not_list, citations_not_object,
 citations_<k>_missing, citations_<k>_wrong_type, view_not_object, <list>_item_not_string,
 <list>_item_blank, <list>_item_duplicate, <list>_item_stringified, unexpected_key_<key>,
@@ -49,8 +50,8 @@ negation_mismatch:<sentence>, ruled_out:<mention>, novel_entity:<name>, weak_gro
 model_unsupported:<field>[<i>].`,
   examples: [
     'rca-validate < generated.jsonl > validated.jsonl',
-    'rca-validate --from-fields retrieval_summary_json,rca_frame_json --flags-ok enriched.jsonl',
-    "rca-validate --flags-ok generated.jsonl | jq -c '{chunk_id, flags}'",
+    'rca-validate --from-fields retrieval_summary_json,rca_frame_json enriched.jsonl',
+    "rca-validate --fail-on-flags generated.jsonl | jq -c '{chunk_id, flags}'   # exit 1 when a view is flagged",
   ],
   options: {
     'from-fields': {
@@ -58,11 +59,7 @@ model_unsupported:<field>[<i>].`,
       placeholder: 'FIELDS',
       help: 'record fields holding the views: FIELD,FIELD for retrieval_summary then rca_frame, or VIEW=FIELD [default: retrieval_summary,rca_frame]',
     },
-    'flags-ok': {
-      type: 'boolean',
-      default: false,
-      help: 'record the flags but exit 0 and print no per-record warnings',
-    },
+    ...FLAG_OPTIONS,
     'check-claims': {
       type: 'string',
       placeholder: 'MODEL',
@@ -100,7 +97,7 @@ model_unsupported:<field>[<i>].`,
       }
       checker = new Checker(client, model);
     }
-    return new Validator(asUsage(() => parseViewFields(options['from-fields']), [ViewListError]), options['flags-ok'], floor, checker, options['from-fields'].length > 0);
+    return new Validator(asUsage(() => parseViewFields(options['from-fields']), [ViewListError]), floor, checker, options['from-fields'].length > 0);
   },
 });
 
@@ -119,7 +116,6 @@ class Validator {
 
   constructor(
     private readonly fields: ViewFields,
-    private readonly flagsOk: boolean,
     private readonly floor = 0,
     private readonly checker: ClaimChecker | null = null,
     fieldsGiven = false,
@@ -162,7 +158,6 @@ class Validator {
     const fixed: Partial<Record<ViewType, string[]>> = {};
     const normalised: Partial<Record<ViewType, string[]>> = {};
     const evidence: Partial<Record<ViewType, ViewEvidence>> = {};
-    const warnings: string[] = [];
     const negated = negatedMentions(record.ner_seed);
     // Names a view may take from the document rather than the chunk: its path, id and title.
     const contextText = [context.section_path, context.doc_id, ...['doc_name', 'doc_title', 'title'].flatMap((k) => (typeof record[k] === 'string' ? [record[k] as string] : []))];
@@ -192,13 +187,14 @@ class Validator {
     out.provenance_normalised = normalised;
     out.evidence = evidence;
     const finish = (): Outcome => {
+      const flagged: FlaggedView[] = [];
       for (const view of VIEW_TYPES) {
         const viewFlags = flags[view];
         if (viewFlags === undefined) continue;
         this.count(viewFlags);
-        if (viewFlags.length > 0 && !this.flagsOk) warnings.push(`${view}: ${viewFlags.join(', ')}`);
+        if (viewFlags.length > 0) flagged.push({ view, flags: viewFlags });
       }
-      return { records: [out], failed: warnings.length > 0, warnings };
+      return flagged.length > 0 ? { records: [out], flagged } : { records: [out] };
     };
     if (this.checker === null || Object.keys(evidence).length === 0) {
       const outcome = finish();

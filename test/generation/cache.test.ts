@@ -150,10 +150,10 @@ describe('flagged views: the whole ladder is kept and replayed with its flags', 
   const FLAGGED: Script = { [key(1)]: ['short-scope', 'short-scope', 'short-scope'], [key(3, 'rca_frame')]: ['short-scope', 'short-scope', 'short-scope'] };
   const flagsOf = (jsonl: string) => parseLines(jsonl).map((rec) => rec.flags ?? null);
 
-  it('a re-run under --flags-ok sends no request and writes the same records, flags and all', async () => {
+  it('a re-run sends no request and writes the same records, flags and all', async () => {
     const cache = tempCache();
     const input = await taggedLines(5);
-    const args = ['--cache', cache, '--flags-ok'];
+    const args = ['--cache', cache];
     const first = await serve(FLAGGED);
     const r1 = await run('generate', first.server, input, args);
     expect(r1.code).toBe(0);
@@ -168,8 +168,8 @@ describe('flagged views: the whole ladder is kept and replayed with its flags', 
     expect(unmarked(r2.stdout)).toBe(r1.stdout);
     expect(flagsOf(r2.stdout)).toEqual(flagsOf(r1.stdout));
     expect(r2.stderr).toContain('views 8 ok, 2 flagged, 0 failed (10 from the cache); 0 attempts');
-    // Without --flags-ok the replayed flags count as they did: exit 1, one warning per view.
-    const strict = await run('generate', (await serve()).server, input, ['--cache', cache]);
+    // Under --fail-on-flags the replayed flags count as they did: exit 1, one warning per view.
+    const strict = await run('generate', (await serve()).server, input, ['--cache', cache, '--fail-on-flags']);
     expect(strict.code).toBe(1);
     expect(unmarked(strict.stdout)).toBe(r1.stdout);
   });

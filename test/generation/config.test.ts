@@ -158,7 +158,6 @@ describe('the rest of the options', () => {
       truncateChars: 4000,
       maxChars: undefined,
       views: ['retrieval_summary', 'rca_frame'],
-      flagsOk: false,
       overwrite: false,
       dryRun: false,
       cache: { path: expect.stringMatching(/\/\.cache\/rca\/responses\.sqlite$/), refresh: false },

@@ -42,16 +42,16 @@ describe('make corpus: one file’s trouble never stops the others', () => {
 
   it('a file whose stage fails is left unbuilt with its reason; the files after it are built; the table names it and the exit status is not 0; the next run retries it', async () => {
     const { inDir, outDir } = folder({ 'a.chunks.jsonl': lines(0, 2), 'c.chunks.jsonl': lines(2, 2) });
-    // A folder where a file should be: rca-tag cannot read it (exit 3).
+    // A folder where a file should be: rca-tag refuses it before reading anything (exit 2).
     mkdirSync(join(inDir, 'b.chunks.jsonl'));
     const r = await make('corpus', { IN: inDir, OUT: outDir, BACKEND: 'extractive' });
     expect(r.code).toBe(2);
     expect(existsSync(join(outDir, 'a.summarized.jsonl'))).toBe(true);
     expect(existsSync(join(outDir, 'c.summarized.jsonl'))).toBe(true);
     expect(existsSync(join(outDir, 'b.summarized.jsonl'))).toBe(false);
-    expect(readFileSync(join(outDir, 'b.failed'), 'utf8')).toBe('rca-tag exited 3\n');
-    expect(r.stderr).toContain('make corpus: b: rca-tag exited 3; the other files go on');
-    expect(r.stdout).toMatch(/b\.summarized\.jsonl +0 +0 +0 +0 +0 +0 +FAILED: rca-tag exited 3\n/);
+    expect(readFileSync(join(outDir, 'b.failed'), 'utf8')).toBe('rca-tag exited 2\n');
+    expect(r.stderr).toContain('make corpus: b: rca-tag exited 2; the other files go on');
+    expect(r.stdout).toMatch(/b\.summarized\.jsonl +0 +0 +0 +0 +0 +0 +FAILED: rca-tag exited 2\n/);
     expect(r.stdout).toContain('1 of 3 files failed');
     rmSync(join(inDir, 'b.chunks.jsonl'), { recursive: true });
     writeFileSync(join(inDir, 'b.chunks.jsonl'), `${lines(4, 1).join('\n')}\n`);
@@ -115,7 +115,7 @@ describe('make corpus: the shard count is recorded and held', () => {
     const built = runs.map((r) => [...r.stdout.matchAll(/> \S+\/([\w-]+)\.summarized\.jsonl\n/g)].map((m) => m[1]!));
     built.forEach((share, i) => expect(share.every((name) => shardOf(`${name}.chunks.jsonl`, 3) === i + 1)).toBe(true));
     expect(built.flat().sort()).toEqual([...FILES].sort());
-    expect(readFileSync(join(outDir, '.settings'), 'utf8')).toBe('--backend extractive --flags-ok\nshards 3\n');
+    expect(readFileSync(join(outDir, '.settings'), 'utf8')).toBe('--backend extractive\nshards 3\n');
 
     for (const bad of [{ SHARD: '1/1' }, {}, { SHARD: '2/4' }] as Record<string, string>[]) {
       const r = await make('corpus', { ...vars, ...bad });

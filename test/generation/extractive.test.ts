@@ -114,9 +114,10 @@ describe('the extractive backend as a stage backend', () => {
   });
 
   it('an unreachable server suggests it, and nothing else changes', async () => {
-    const r = await runInProcess(STAGES.summarize, [await taggedLines(1)], ['--host', NO_SERVER, '--no-cache']);
+    const r = await runInProcess(STAGES.summarize, [await taggedLines(1)], ['--host', NO_SERVER, '--no-cache', '--give-up-after', '0.3', '--retry-delay', '20']);
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe(`rca-summarize: cannot reach Ollama at ${NO_SERVER} — is it running? (or use --backend extractive)\n`);
+    expect(r.stderr).toContain(`Now: cannot reach Ollama at ${NO_SERVER} — is it running? (or use --backend extractive)\n`);
+    expect(r.stderr).toMatch(/\nrca-summarize: cannot reach Ollama at \S+ — is it running\? \(or use --backend extractive\) \(no answer within --give-up-after 0\.3 s; a larger value waits longer\)\n$/);
   });
 });
 

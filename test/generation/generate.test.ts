@@ -147,8 +147,10 @@ describe('fault paths (one view of the first record; the other record is untouch
     'prose every time': { steps: ['not-json', 'not-json', 'not-json'], status: 'failed', attempts: 3, requests: 3, error: 'REPLY_NOT_JSON', exit: 1 },
     'a missing key every time': { steps: ['missing-key', 'missing-key', 'missing-key'], status: 'failed', attempts: 3, requests: 3, error: 'REPLY_INVALID', exit: 1 },
     'cut every time': { steps: ['length', 'length', 'length'], status: 'failed', attempts: 3, requests: 3, error: 'REPLY_CUT', exit: 1 },
-    'flagged every time: kept with its flags': { steps: ['short-scope', 'short-scope', 'short-scope'], status: 'flagged', attempts: 3, requests: 3, exit: 1 },
-    'flagged every time with --flags-ok': { steps: ['short-scope', 'short-scope', 'short-scope'], args: ['--flags-ok'], status: 'flagged', attempts: 3, requests: 3, exit: 0 },
+    // A view kept with flags is a processed record with a warning (exit 0); --fail-on-flags makes it 1.
+    'flagged every time: kept with its flags': { steps: ['short-scope', 'short-scope', 'short-scope'], status: 'flagged', attempts: 3, requests: 3, exit: 0 },
+    'flagged every time with --flags-ok (the default, spelled out)': { steps: ['short-scope', 'short-scope', 'short-scope'], args: ['--flags-ok'], status: 'flagged', attempts: 3, requests: 3, exit: 0 },
+    'flagged every time with --fail-on-flags': { steps: ['short-scope', 'short-scope', 'short-scope'], args: ['--fail-on-flags'], status: 'flagged', attempts: 3, requests: 3, exit: 1 },
     '--max-tries 1 takes the first reply': { steps: ['not-json'], args: ['--max-tries', '1'], status: 'failed', attempts: 1, requests: 1, error: 'REPLY_NOT_JSON', exit: 1 },
   };
 
@@ -169,6 +171,8 @@ describe('fault paths (one view of the first record; the other record is untouch
       expect(first!.retrieval_summary).toMatchObject({ chunk_id: chunk(0).chunk_id, view_type: 'retrieval_summary' });
       expect(entry.error).toBeNull();
       expect(first!.flags.retrieval_summary).toEqual(c.status === 'ok' ? [] : ['scope_too_short']);
+      // Flagged or not, the view is named on stderr only when it carries flags.
+      if (c.status === 'flagged') expect(r.stderr).toContain('rca-generate: stdin:1: retrieval_summary: scope_too_short');
     }
     if (c.feedback) {
       const retry = model.seen.filter((p) => `${p.chunkId} ${p.view}` === key(0))[1]!;
@@ -205,13 +209,17 @@ describe('fault paths (one view of the first record; the other record is untouch
 });
 
 describe('preflight and fatal errors', () => {
-  it('exits 3 when the server cannot be reached', async () => {
+  it('exits 3 when the server cannot be reached, after saying at once what it waits for and until when', async () => {
     const gone = await startFakeOllama();
     await gone.close();
-    const r = await run('generate', gone.url, await taggedLines(1));
+    const r = await run('generate', gone.url, await taggedLines(1), ['--give-up-after', '0.3', '--retry-delay', '20']);
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`rca-generate: cannot reach Ollama at ${gone.url} — is it running? (or use --backend extractive)\n`);
+    const refused = `cannot reach Ollama at ${gone.url} — is it running? (or use --backend extractive)`;
+    expect(r.stderr).toBe(
+      `rca-generate: waiting for Ollama at ${gone.url} to start for up to 0.3 s (--give-up-after SECONDS), trying again with backoff (random waits of up to 0.02 s, doubling to 2 s); Ctrl-C stops. Now: ${refused}\n` +
+        `rca-generate: ${refused} (no answer within --give-up-after 0.3 s; a larger value waits longer)\n`,
+    );
   });
 
   it('exits 3 when the model is not pulled', async () => {

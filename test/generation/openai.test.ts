@@ -175,12 +175,15 @@ describe('what stops a run with --backend openai', () => {
     expect(r.stderr).toMatch(/rca-generate: stdin:3: fatal: model "mistral:latest" not found at the OpenAI-compatible server at http:\/\/127\.0\.0\.1:\d+\/v1 \(404\): .*; stopped after 2 records/);
   });
 
-  it('an unreachable server: exit 3 once --give-up-after has passed, with the same message', async () => {
+  it('an unreachable server: the wait is said at once; exit 3 once --give-up-after has passed', async () => {
     const { server } = await serveOpenAi();
     await server.close();
     const r = await runWith('summarize', await taggedLines(1), [...openAi(server.url), '--give-up-after', '0.4', '--retry-delay', '20']);
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe(`rca-summarize: cannot reach the OpenAI-compatible server at ${server.url}/v1 — is it running?\n`);
+    expect(r.stderr).toBe(
+      `rca-summarize: waiting for the server at ${server.url}/v1 to start for up to 0.4 s (--give-up-after SECONDS), trying again with backoff (random waits of up to 0.02 s, doubling to 2 s); Ctrl-C stops. Now: cannot reach the OpenAI-compatible server at ${server.url}/v1 — is it running?\n` +
+      `rca-summarize: cannot reach the OpenAI-compatible server at ${server.url}/v1 — is it running? (no answer within --give-up-after 0.4 s; a larger value waits longer)\n`,
+    );
   });
 
   it('a server still loading its model (503 "Loading model" on every route) is waited for, and the wait reported', async () => {
@@ -189,7 +192,7 @@ describe('what stops a run with --backend openai', () => {
     expect(r.code).toBe(0);
     expect(server.stats.faults.loading503).toBeGreaterThan(0);
     expect(r.stderr).toMatch(
-      new RegExp(`^rca-generate: stdin:1: waited [\\d.]+ s for the server at ${server.url}/v1 to start \\(\\d+ tries; last: the OpenAI-compatible server at ${server.url}/v1 is busy \\(503\\): Loading model\\)\n`),
+      new RegExp(`^rca-generate: waiting for the server at ${server.url}/v1 to start for up to 120 s .*Now: the OpenAI-compatible server at ${server.url}/v1 is busy \\(503\\): Loading model\nrca-generate: stdin:1: waited [\\d.]+ s for the server at ${server.url}/v1 to start \\(\\d+ tries; last: the OpenAI-compatible server at ${server.url}/v1 is busy \\(503\\): Loading model\\)\n`),
     );
     expect(parseLines(r.stdout)[0]!.generation.rca_frame.error).toBeNull();
   });
@@ -203,7 +206,7 @@ describe('what stops a run with --backend openai', () => {
     await serveOpenAi({}, { port });
     const r = await run;
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^rca-generate: stdin:1: waited [\d.]+ s for the server at http:\/\/127\.0\.0\.1:\d+\/v1 to start \(\d+ tries; last: cannot reach the OpenAI-compatible server/);
+    expect(r.stderr).toMatch(/^rca-generate: waiting for the server at http:\/\/127\.0\.0\.1:\d+\/v1 to start for up to 120 s .*\nrca-generate: stdin:1: waited [\d.]+ s for the server at http:\/\/127\.0\.0\.1:\d+\/v1 to start \(\d+ tries; last: cannot reach the OpenAI-compatible server/);
   });
 });
 

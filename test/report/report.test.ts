@@ -54,3 +54,41 @@ describe('rca report --chunk SECTION_ID', () => {
     expect(html).toContain(`<mark class="exact" title="#1 section_summary.summary[0] exact">${escapeHtml(sentence.slice(0, 20))}`);
   });
 });
+
+describe('rca report: what its tables count', () => {
+  async function reportOf(files: Record<string, string>) {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { Writable } = await import('node:stream');
+    const report = (await import('../../src/commands/report.js')).default;
+    const dir = mkdtempSync(join(tmpdir(), 'rca-report-counts-'));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    let stderr = '';
+    const sink = (append: (s: string) => void) => new Writable({ write: (chunk, _e, cb) => (append(String(chunk)), cb()) });
+    const code = await report.run({ argv: [dir], stdout: sink(() => {}), stderr: sink((s) => (stderr += s)), env: {} });
+    return { code, stderr, dir, html: readFileSync(join(dir, 'report.html'), 'utf8') };
+  }
+  const record = (chunk: string, flags: string[]) =>
+    JSON.stringify({ doc_id: 'cr-1', chunk_id: chunk, context: { doc_id: 'cr-1', doc_type: 'CR' }, rca_frame: { view_type: 'rca_frame' }, flags: { rca_frame: flags }, generation: { rca_frame: { backend: 'extractive', cached: false } } }) + '\n';
+
+  it('"Flags by kind" counts flags and views apart: a view with a kind twice is 2 flags, 1 view', async () => {
+    const { html } = await reportOf({ 'a.summarized.jsonl': record('c1', ['ungrounded_number:4', 'ungrounded_number:7', 'few_keywords']) + record('c2', ['few_keywords']) });
+    const table = html.split('<h2>Flags by kind</h2>')[1]!.split('</table>')[0]!;
+    expect(table).toContain('<thead><tr><th>flag</th><th>flags</th><th>views</th></tr></thead>');
+    expect(table).toContain('<tr><td><code>ungrounded_number</code></td><td>2</td><td>1</td></tr>');
+    expect(table).toContain('<tr><td><code>few_keywords</code></td><td>2</td><td>2</td></tr>');
+  });
+
+  it('a chunk read twice in one build is counted as read, and said: duplicate_chunk_id, on stderr and on the page', async () => {
+    const one = record('c1', []);
+    const { code, stderr, html, dir } = await reportOf({ 'a.summarized.jsonl': one + record('c2', []), 'b.summarized.jsonl': one });
+    expect(code).toBe(0);
+    expect(stderr).toContain(`rca report: duplicate_chunk_id: 1 record repeats a chunk (or section) of its document already read, each counted; the first at ${dir}/b.summarized.jsonl:1, chunk "c1" of document "cr-1"\n`);
+    expect(html).toMatch(/<tr><td>cr-1<\/td><td>CR<\/td><td>3<\/td>/);
+    expect(html).toContain('<code>duplicate_chunk_id</code>: 1 record repeats a chunk (or section) of its document already read');
+    const clean = await reportOf({ 'a.summarized.jsonl': one + record('c2', []) });
+    expect(clean.stderr).not.toContain('duplicate_chunk_id');
+    expect(clean.html).not.toContain('duplicate_chunk_id');
+  });
+});

@@ -1,7 +1,9 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { appendPoint, LineWriter } from '../../src/runtime/output.js';
 import { AppendedJson, appendMembers } from '../../src/runtime/stage.js';
+import { runInProcess } from '../support/run-in-process.js';
+import { echoStage } from '../support/stages.js';
 
 /** What a writer wrote, as bytes. */
 async function written(fill: (w: LineWriter) => void | Promise<void>): Promise<Buffer> {
@@ -89,5 +91,41 @@ describe('LineWriter', () => {
     expect(writer.written).toBe(0);
     await writer.flush();
     expect(writer.written).toBe(3);
+  });
+});
+
+/** A stdout on a full disk: the first `room` bytes are taken, every write after them fails with ENOSPC. */
+function fullDisk(room: number): { stream: Writable; taken: Buffer[] } {
+  const taken: Buffer[] = [];
+  let used = 0;
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      if (used + chunk.length > room) return cb(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' }));
+      used += chunk.length;
+      taken.push(Buffer.from(chunk));
+      cb();
+    },
+  });
+  return { stream, taken };
+}
+
+describe('a full disk (ENOSPC)', () => {
+  it('is said once and is fatal; the count line says no record was written when none was', async () => {
+    const disk = fullDisk(0);
+    const r = await runInProcess(echoStage, ['{"id":1}\n{"id":2}\n{"id":3}\n'], [], { stdout: disk.stream });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe('rca-echo: cannot write output: ENOSPC: no space left on device, write\nrca-echo: stopped after reading 3 records; 0 records written\n');
+  });
+
+  it('counts exactly the records of the batches the disk took', async () => {
+    // Records of 1 KiB: batches of 64 KiB; the disk takes two batches and refuses the third.
+    const input = Array.from({ length: 1000 }, (_, id) => JSON.stringify({ id, pad: 'x'.repeat(1000) })).join('\n') + '\n';
+    const disk = fullDisk(150 * 1024);
+    const r = await runInProcess(echoStage, [input], [], { stdout: disk.stream });
+    expect(r.code).toBe(3);
+    const onDisk = Buffer.concat(disk.taken).toString('utf8');
+    const whole = onDisk.split('\n').length - 1;
+    expect(whole).toBeGreaterThan(100);
+    expect(r.stderr).toMatch(new RegExp(`; ${whole} records written\n$`));
   });
 });

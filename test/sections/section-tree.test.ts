@@ -213,3 +213,31 @@ describe('the DACKAR sample', () => {
     expect(run.sections.at(-1)!.chunk_ids).toEqual(['chunk:ad61d26ecf6e:sec1', 'table:ad61d26ecf6e:1']);
   });
 });
+
+describe('duplicate_chunk_id: a chunk id read twice in one document is counted and flagged, not silently counted twice', () => {
+  const rec = (doc: string, id: string, path: string) => ({ doc_id: doc, chunk_id: id, section_path: path, text: `${id} text` });
+
+  it.each([[false], [true]])('unsorted: %s', (unsorted) => {
+    // The same chunk twice (two input files overlapping), and the same id in another document (not a duplicate).
+    const records = [rec('d', 'c1', 'A'), rec('d', 'c2', 'A > B'), rec('d', 'c1', 'A'), rec('e', 'c1', 'A')];
+    const input = unsorted ? records : [records[0]!, records[2]!, records[1]!, records[3]!];
+    const run = countSections(input, { unsorted });
+    const a = run.sections.find((s) => s.doc_id === 'd' && s.section_path === 'A')!;
+    expect(a.chunk_ids).toEqual(['c1', 'c1']);
+    expect(a.direct_count).toBe(2);
+    expect(a.flags).toEqual(['duplicate_chunk_id']);
+    expect(run.sections.find((s) => s.doc_id === 'd' && s.section_path === 'A > B')!.flags).toEqual([]);
+    expect(run.sections.find((s) => s.doc_id === 'e')!.flags).toEqual([]);
+    expect(run.summary[0]).toContain('flags: duplicate_chunk_id 1');
+    expect(run.summary[1]).toBe('duplicate_chunk_id: 1 chunk read under a chunk id already read in its document, each counted (its section is flagged duplicate_chunk_id): chunk "c1" of document "d" 2 times');
+  });
+
+  it('names the first few, with how many times each was read, and counts the rest', () => {
+    const records = [...Array.from({ length: 8 }, (_, i) => rec('d', `c${i}`, 'A')), ...Array.from({ length: 8 }, (_, i) => rec('d', `c${i}`, 'A')), rec('d', 'c0', 'A')];
+    const run = countSections(records, { unsorted: true });
+    expect(run.summary[1]).toBe(
+      'duplicate_chunk_id: 9 chunks read under a chunk id already read in its document, each counted (its section is flagged duplicate_chunk_id): ' +
+        'chunk "c0" of document "d" 3 times; chunk "c1" of document "d" 2 times; chunk "c2" of document "d" 2 times; chunk "c3" of document "d" 2 times; chunk "c4" of document "d" 2 times, …',
+    );
+  });
+});

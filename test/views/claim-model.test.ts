@@ -37,7 +37,8 @@ describe('rca-validate --check-claims MODEL', () => {
   it('asks about every claim, records the answer per item, and flags a "no"', async () => {
     const r = await runInProcess(validateStage, [JSON.stringify(RECORD) + '\n'], ['--check-claims', MODEL, '--claims-host', server.url]);
     expect(claims).toEqual(['AFW Train B remained available', 'vibration peaked at 6.2 mils']);
-    expect(r.code).toBe(1);
+    // A flag is a warning: the view is written with it, exit 0 (--fail-on-flags would make it 1).
+    expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.flags.rca_frame).toEqual(['model_unsupported:observed[1]']);
     expect(out.evidence.rca_frame.items.map((i: any) => i.model_check)).toEqual([
