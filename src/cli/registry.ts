@@ -18,10 +18,13 @@ const STAGES: Readonly<Record<string, Loader<Stage>>> = {
 
 const COMMANDS: Readonly<Record<string, Loader<Command>>> = {
   cache: () => import('../commands/cache.js'),
+  'eval-retrieval': () => import('../commands/eval-retrieval.js'),
   export: () => import('../commands/export.js'),
+  index: () => import('../commands/index.js'),
   merge: () => import('../commands/merge.js'),
   report: () => import('../commands/report.js'),
   schema: () => import('../commands/schema.js'),
+  search: () => import('../commands/search.js'),
 };
 
 // The one-line summary of each, for `rca --help`, which would otherwise import every stage and
@@ -35,10 +38,13 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   tag: 'add the trusted context (doc type, section role, citations) and the NER seed to each chunk',
   validate: 'stamp trusted provenance on each view, check it against its contract and the chunk text, add flags',
   cache: 'show, prune or merge response caches of generate/summarize (rca cache --help)',
+  'eval-retrieval': 'measure recall@k, MRR and nDCG@10 of each search mode and indexed text on labelled questions, next to flat BM25 over the raw text (rca eval-retrieval --help)',
   export: 'write the Weaviate Summary/Chunk objects or Chroma records of sections and chunks (rca export --help)',
+  index: 'write chunk and section records into a search index with full-text and vector search (rca index --help)',
   merge: 'check that the outputs of a sharded corpus build hold every input record exactly once (rca merge --help)',
   report: 'write one self-contained HTML page about a corpus build (rca report OUT/)',
   schema: 'print the JSON Schema of a record kind (rca schema --list names them)',
+  search: 'search an index for a question: flat, hierarchical (sections first) or hybrid (keyword and vector ranks fused) (rca search --help)',
 };
 
 /** The summary line of a stage or command, without loading it. */
