@@ -86,7 +86,12 @@ out/sample.sections.jsonl: out/sample.tagged.jsonl $(BUILT)
 out/sample.section-summaries.jsonl: out/sample.sections.jsonl $(BUILT) $(TAG_DATA)
 	$(call write,./bin/rca-summarize --view section_summary --bottom-up --backend extractive --flags-ok $<)
 
-demo: out/sample.summarized.jsonl out/sample.sections.jsonl out/sample.section-summaries.jsonl
+# The search index of both (keyword search: no model); rebuilt whole, so a changed view never lingers.
+out/sample.index.sqlite: out/sample.summarized.jsonl out/sample.section-summaries.jsonl $(BUILT)
+	@echo './bin/rca index --db $@ $(filter %.jsonl,$^)'; rm -f "$@" "$@-wal" "$@-shm" "$@.tmp"*; \
+	./bin/rca index --db "$@.tmp" $(filter %.jsonl,$^) && mv -f "$@.tmp" "$@"
+
+demo: out/sample.summarized.jsonl out/sample.sections.jsonl out/sample.section-summaries.jsonl out/sample.index.sqlite
 	@echo
 	@echo "Sample corpus $(SAMPLE) tagged, summarized (extractive backend, no model), counted into sections and the sections summarized:"
 	@echo
@@ -97,6 +102,12 @@ demo: out/sample.summarized.jsonl out/sample.sections.jsonl out/sample.section-s
 	@echo "  out/sample.summarized.jsonl         + retrieval_summary, rca_frame, flags, generation, embedding_text"
 	@echo "  out/sample.sections.jsonl           one record per section, with its chunk ids and counts"
 	@echo "  out/sample.section-summaries.jsonl  + section_summary (summary, concepts), view_flags, generation, embedding_text"
+	@echo "  out/sample.index.sqlite             the search index of both (rca index; keyword search needs no model)"
+	@echo
+	@echo './bin/rca search --db out/sample.index.sqlite -k 3 "what did the operator do after the vibration alarm"'
+	@./bin/rca search --db out/sample.index.sqlite -k 3 "what did the operator do after the vibration alarm"
+	@echo
+	@echo "Measured on labelled questions: ./bin/rca eval-retrieval --db out/sample.index.sqlite --questions test/fixtures/retrieval/sample.questions.jsonl"
 	@echo "With a model: ./bin/rca-summarize out/sample.tagged.jsonl > out/sample.model.jsonl  (Ollama at \$$OLLAMA_HOST)"
 
 # --- corpus: make corpus IN=chunks/ OUT=out/corpus/ MODEL=qwen2.5:7b ------------------------------

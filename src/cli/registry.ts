@@ -8,6 +8,7 @@ type Loader<T> = () => Promise<{ default: T }>;
 
 const STAGES: Readonly<Record<string, Loader<Stage>>> = {
   'count-sections': () => import('../transforms/count-sections.js'),
+  embed: () => import('../transforms/embed.js'),
   flatten: () => import('../transforms/flatten.js'),
   generate: () => import('../transforms/generate.js'),
   prompt: () => import('../transforms/prompt.js'),
@@ -31,6 +32,7 @@ const COMMANDS: Readonly<Record<string, Loader<Command>>> = {
 // command (110 modules) to print them; test/cli/registry.test.ts holds each equal to its own.
 const SUMMARIES: Readonly<Record<string, string>> = {
   'count-sections': "build each document's section tree: one record per section with its chunk counts, chunk ids, pages and text",
+  embed: 'add the embedding vector of each chunk or section record (Ollama /api/embed, or an OpenAI-compatible /v1/embeddings)',
   flatten: 'add the embedding text of each view: one "LABEL: value" line per non-empty field',
   generate: 'write the retrieval_summary and rca_frame views of each tagged chunk with a model (Ollama, or an OpenAI-compatible server)',
   prompt: 'add the model prompt of each view (retrieval_summary, rca_frame) to each tagged chunk',
