@@ -258,9 +258,25 @@ $(out_dir)/%.summarized.jsonl: $(out_dir)/%.tagged.jsonl $(BUILT) $(out_dir)/.se
 	[ -s "$(out_dir)/$*.summarize-rejects.jsonl" ] || rm -f "$(out_dir)/$*.summarize-rejects.jsonl"; \
 	$(call settle,summarize,$(if $(KEEP_FAILED),1))
 
+# INDEX=1: also index every summarized file into OUT/index.sqlite (rca index: keyword search, and
+# vector search of records embedded with rca-embed). Only the files newer than the index are
+# indexed again, each replacing its records, so the shards of a job array add to one index
+# (several writers at once are safe). QUESTIONS=FILE (implies INDEX=1): rca eval-retrieval on it,
+# into OUT/retrieval.jsonl, which the report shows as its Retrieval table.
+INDEX ?=
+QUESTIONS ?=
+CORPUS_INDEX := $(if $(or $(INDEX),$(QUESTIONS)),$(out_dir)/index.sqlite) $(if $(QUESTIONS),$(out_dir)/retrieval.jsonl)
+
+$(out_dir)/index.sqlite: $(SUMMARIZED) $(BUILT)
+	@files='$(wildcard $(filter %.summarized.jsonl,$?))'; \
+	if [ -n "$$files" ]; then echo "./bin/rca index --db $@ $$files"; ./bin/rca index --db $@ $$files; fi; touch $@
+
+$(out_dir)/retrieval.jsonl: $(out_dir)/index.sqlite $(QUESTIONS) $(BUILT)
+	$(call write,./bin/rca eval-retrieval --db $< --questions $(QUESTIONS) --json)
+
 # The table: one row per file of this build (or shard), its rejects, and the files that failed.
 # Exit status 1 when a file failed (make then exits 2), after every file was tried.
-corpus: $(SUMMARIZED)
+corpus: $(SUMMARIZED) $(CORPUS_INDEX)
 	@if [ -z "$(ALL_CHUNK_FILES)" ]; then echo "make corpus: no $(in_dir)/*$(INPUT_SUFFIX) files (IN=dir/ names the folder, INPUT_SUFFIX the ending of its file names)" >&2; exit 2; fi
 	@if [ -z "$(CHUNK_FILES)" ]; then echo "make corpus: no file of $(in_dir)/ falls in shard $(SHARD); nothing to do"; \
 	else status=0; node examples/summary-table.mjs --corpus $(SUMMARIZED) || status=$$?; \

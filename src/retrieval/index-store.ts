@@ -23,6 +23,17 @@ const BATCH = 256;
 // Porter stemming over Unicode words: "vibrating" finds "vibration"; accents fold.
 const TOKENIZE = `tokenize = 'porter unicode61 remove_diacritics 2'`;
 
+/**
+ * One FTS5 table per chunk text searched, each over the text kept once in `chunks` (external
+ * content): BM25's document frequencies are those of the text searched alone, so the raw-text
+ * baseline does not move with the views indexed beside it.
+ */
+export const CHUNK_FTS: readonly (readonly [string, readonly string[]])[] = [
+  ['fts_text', ['text']],
+  ['fts_views', ['views']],
+  ['fts_both', ['text', 'views']],
+];
+
 const CREATE_SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
 CREATE TABLE chunks (
@@ -34,11 +45,13 @@ CREATE TABLE chunks (
   doc_type TEXT NOT NULL,
   section_role TEXT NOT NULL,
   authority TEXT NOT NULL,
+  text TEXT NOT NULL,
+  views TEXT NOT NULL,
   UNIQUE (doc_id, chunk_id)
 ) STRICT;
 CREATE INDEX chunks_by_section ON chunks (section_id);
 CREATE INDEX chunks_by_chunk_id ON chunks (chunk_id);
-CREATE VIRTUAL TABLE chunk_fts USING fts5(text, views, ${TOKENIZE});
+${CHUNK_FTS.map(([table, columns]) => `CREATE VIRTUAL TABLE ${table} USING fts5(${columns.join(', ')}, content='chunks', content_rowid='id', ${TOKENIZE});`).join('\n')}
 CREATE TABLE sections (
   id INTEGER PRIMARY KEY,
   section_id TEXT NOT NULL UNIQUE,
@@ -205,17 +218,22 @@ export class IndexStore {
   }
 
   private putChunk(c: IndexedChunk): PutResult {
-    const existing = this.statement('SELECT id FROM chunks WHERE doc_id = ? AND chunk_id = ?').get(c.docId, c.chunkId) as { id: number } | undefined;
-    const values = [c.sectionId, c.sectionPath, c.docType, c.sectionRole, c.authority];
+    const existing = this.statement('SELECT id, text, views FROM chunks WHERE doc_id = ? AND chunk_id = ?').get(c.docId, c.chunkId) as { id: number; text: string; views: string } | undefined;
+    const values = [c.sectionId, c.sectionPath, c.docType, c.sectionRole, c.authority, c.text, c.views];
     let id: number;
     if (existing === undefined) {
-      id = Number(this.statement('INSERT INTO chunks (section_id, section_path, doc_type, section_role, authority, doc_id, chunk_id) VALUES (?, ?, ?, ?, ?, ?, ?)').run(...values, c.docId, c.chunkId).lastInsertRowid);
+      id = Number(this.statement('INSERT INTO chunks (section_id, section_path, doc_type, section_role, authority, text, views, doc_id, chunk_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(...values, c.docId, c.chunkId).lastInsertRowid);
     } else {
       id = existing.id;
-      this.statement('UPDATE chunks SET section_id = ?, section_path = ?, doc_type = ?, section_role = ?, authority = ? WHERE id = ?').run(...values, id);
-      this.statement('DELETE FROM chunk_fts WHERE rowid = ?').run(id);
+      // An external-content index forgets a row by being told its old values.
+      for (const [table, columns] of CHUNK_FTS) {
+        this.statement(`INSERT INTO ${table} (${table}, rowid, ${columns.join(', ')}) VALUES ('delete', ?, ${columns.map(() => '?').join(', ')})`).run(id, ...columns.map((col) => existing[col as 'text' | 'views']));
+      }
+      this.statement('UPDATE chunks SET section_id = ?, section_path = ?, doc_type = ?, section_role = ?, authority = ?, text = ?, views = ? WHERE id = ?').run(...values, id);
     }
-    this.statement('INSERT INTO chunk_fts (rowid, text, views) VALUES (?, ?, ?)').run(id, c.text, c.views);
+    for (const [table, columns] of CHUNK_FTS) {
+      this.statement(`INSERT INTO ${table} (rowid, ${columns.join(', ')}) VALUES (?, ${columns.map(() => '?').join(', ')})`).run(id, ...columns.map((col) => c[col as 'text' | 'views']));
+    }
     const vector = this.putVector('chunk', id, c.vector, existing !== undefined, [c.docId, c.docType, c.sectionRole, c.authority]);
     return { added: existing === undefined, vector };
   }

@@ -37,8 +37,3 @@ export function queryTerms(question: string): QueryTerms {
   }
   return { terms, match: terms.map((t) => `"${t}"`).join(' OR ') };
 }
-
-/** The expression limited to some columns of an FTS5 table: `{text views} : (...)`. */
-export function inColumns(match: string, columns: readonly string[]): string {
-  return `{${columns.join(' ')}} : (${match})`;
-}

@@ -6,7 +6,7 @@
 // - hybrid: the BM25 ranking and the vector ranking of the chunks fused by reciprocal rank (RRF),
 //   which needs no calibration between a BM25 score and a cosine distance.
 import type { IndexStore } from './index-store.js';
-import { inColumns, queryTerms } from './query.js';
+import { queryTerms } from './query.js';
 
 export const SEARCH_MODES = ['flat', 'hierarchical', 'hybrid'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -75,8 +75,12 @@ export class SearchError extends Error {
   override readonly name = 'SearchError';
 }
 
-const COLUMNS: Record<ChunkText, string[]> = { text: ['text'], views: ['views'], 'text+views': ['text', 'views'] };
-const CHUNK_COLUMNS = ['text', 'views'];
+// The FTS5 table of each chunk text (index-store.ts CHUNK_FTS) and its columns.
+const FTS: Record<ChunkText, { table: string; columns: string[] }> = {
+  text: { table: 'fts_text', columns: ['text'] },
+  views: { table: 'fts_views', columns: ['views'] },
+  'text+views': { table: 'fts_both', columns: ['text', 'views'] },
+};
 const SECTION_COLUMNS = ['path', 'summary'];
 // BM25 weights of a section's path and summary: the headings say more per word (dev questions).
 const SECTION_WEIGHTS = '1.0, 0.5';
@@ -129,9 +133,10 @@ function filterSql(filters: SearchFilters, alias: string): { sql: string; params
 function keywordChunks(store: IndexStore, match: string, options: SearchOptions, limit: number, within?: readonly string[]): ChunkRow[] {
   const filter = filterSql(options.filters, 'c');
   const scope = within === undefined ? '' : ' AND c.section_id IN (SELECT value FROM json_each(?))';
-  const sql = `SELECT ${CHUNK_FIELDS}, bm25(chunk_fts) AS bm FROM chunk_fts JOIN chunks c ON c.id = chunk_fts.rowid
-    WHERE chunk_fts MATCH ?${filter.sql}${scope} ORDER BY bm, c.doc_id, c.chunk_id LIMIT ?`;
-  const params: unknown[] = [inColumns(match, COLUMNS[options.text]), ...filter.params, ...(within === undefined ? [] : [JSON.stringify(within)]), limit];
+  const { table } = FTS[options.text];
+  const sql = `SELECT ${CHUNK_FIELDS}, bm25(${table}) AS bm FROM ${table} JOIN chunks c ON c.id = ${table}.rowid
+    WHERE ${table} MATCH ?${filter.sql}${scope} ORDER BY bm, c.doc_id, c.chunk_id LIMIT ?`;
+  const params: unknown[] = [match, ...filter.params, ...(within === undefined ? [] : [JSON.stringify(within)]), limit];
   return store.statement(sql).all(...params) as ChunkRow[];
 }
 
@@ -231,16 +236,16 @@ function hitOf(store: IndexStore, row: ChunkRow, rank: number, score: number, ma
     docType: row.doc_type,
     sectionRole: row.section_role,
     authority: row.authority,
-    matched: options.explain && match !== '' ? marked(store, 'chunk_fts', COLUMNS[options.text], row.id, match, CHUNK_COLUMNS) : {},
+    matched: options.explain && match !== '' ? marked(store, FTS[options.text].table, FTS[options.text].columns, row.id, match) : {},
     via: null,
   };
 }
 
 // The words FTS5 itself matched, per column: highlight() marks them in the column's text. `+rowid`:
 // given both MATCH and rowid = ?, FTS5 (SQLite 3.53) answers every matching row.
-function marked(store: IndexStore, table: string, columns: readonly string[], rowid: number, match: string, all: readonly string[] = columns): Record<string, string[]> {
-  const selects = columns.map((c) => `highlight(${table}, ${all.indexOf(c)}, char(1), char(2)) AS "${c}"`).join(', ');
-  const row = store.statement(`SELECT ${selects} FROM ${table} WHERE ${table} MATCH ? AND +rowid = ?`).get(inColumns(match, columns), rowid) as Record<string, string> | undefined;
+function marked(store: IndexStore, table: string, columns: readonly string[], rowid: number, match: string): Record<string, string[]> {
+  const selects = columns.map((c, i) => `highlight(${table}, ${i}, char(1), char(2)) AS "${c}"`).join(', ');
+  const row = store.statement(`SELECT ${selects} FROM ${table} WHERE ${table} MATCH ? AND +rowid = ?`).get(match, rowid) as Record<string, string> | undefined;
   const out: Record<string, string[]> = {};
   for (const column of columns) {
     const words: string[] = [];
