@@ -7,7 +7,8 @@
 // 3. rca-embed throughput (texts per second) against the same server driven alone with the same
 //    batches and concurrency: the fake Ollama (a process of its own) and, when it is built,
 //    llama-server --embedding --pooling mean with the tiny model.
-// Usage: node bench/retrieval.mjs [--records 10000] [--runs 3] [--embed-records 2000]
+// Usage: node bench/retrieval.mjs [--records 10000] [--runs 3] [--embed-records 2000] [--llama-records 100]
+//   (llama-server embeds a few texts a second with the tiny model on 2 cores: it gets fewer)
 // Needs a build (npm run build); llama-server from scripts/build-llama-server.sh, when present.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { fmt, machine, measure, OUT, ROOT, stats } from './measure.mjs';
 import { compileFakeModel, requireBuilt, spawnFakeOllama } from './fake-model.mjs';
 import { loadEngine } from './engine.mjs';
 
-const { values } = parseArgs({ options: { records: { type: 'string', default: '10000' }, runs: { type: 'string', default: '3' }, 'embed-records': { type: 'string', default: '2000' } } });
+const { values } = parseArgs({ options: { records: { type: 'string', default: '10000' }, runs: { type: 'string', default: '3' }, 'embed-records': { type: 'string', default: '2000' }, 'llama-records': { type: 'string', default: '100' } } });
 const N = Number(values.records);
 const RUNS = Number(values.runs);
 const EMBED_N = Number(values['embed-records']);
@@ -94,8 +95,12 @@ for (const [name, l] of Object.entries(latency)) console.log(`  ${name.padEnd(18
 
 // 3. Embedding throughput: rca-embed, and the server alone with the same batches.
 const embedInput = join(work, 'embed.jsonl');
-writeFileSync(embedInput, readFileSync(chunks, 'utf8').split('\n').filter((l) => l !== '').slice(0, EMBED_N).join('\n') + '\n');
-const texts = readFileSync(embedInput, 'utf8').trim().split('\n').map((l) => JSON.parse(l).text);
+let texts = [];
+function useFirst(n) {
+  writeFileSync(embedInput, readFileSync(chunks, 'utf8').split('\n').filter((l) => l !== '').slice(0, n).join('\n') + '\n');
+  texts = readFileSync(embedInput, 'utf8').trim().split('\n').map((l) => JSON.parse(l).text);
+}
+useFirst(EMBED_N);
 
 async function alone(url, body, parse) {
   const start = process.hrtime.bigint();
@@ -144,6 +149,7 @@ try {
 if (llama === null) console.log('  llama-server: not built here (scripts/build-llama-server.sh), not measured');
 else {
   // -ub 2048: every text of the corpus fits the physical batch, so both sides send the same requests.
+  useFirst(Number(values['llama-records']));
   const server = await engine.startLlamaServer({ bin: llama, logFile: join(work, 'server.log'), slots: CONCURRENCY, ctx: 8192, extraArgs: ['--embedding', '--pooling', 'mean', '-ub', '2048', '-b', '2048'] });
   try {
     await throughput('llama-server --embedding (tiny model, 8 dims)', ['--backend', 'openai', '--base-url', `${server.url}/v1`, '--model', engine.MODEL_ALIAS, '--max-input-tokens', '2048'], () =>

@@ -1,6 +1,7 @@
 // Embeds texts through a model server, for rca-embed and for the questions of hybrid search:
-// texts are gathered into batches (--batch; a batch also leaves when no more texts arrive in the
-// same turn of the event loop, so the runner's window never waits on a half batch), sent through
+// texts are gathered into batches (--batch; a part batch leaves only when no request is in flight,
+// at the end of a turn of the event loop or when the last request comes back, so the runner's
+// window never waits on it; leaving earlier halved the batches and the throughput), sent through
 // generate's request gate (bounded, oldest record first, narrowed on 503) with its transport
 // retries and give-up clock, and kept in the response cache by model, digest, options and text.
 // An input the server refuses as too long (Ollama's 400 with truncate: false, llama-server's
@@ -93,6 +94,7 @@ export class Embedder {
   private readonly gate: RequestGate;
   private queue: Waiting[] = [];
   private scheduled = false;
+  private inFlight = 0;
   private cacheFailure: string | null = null;
 
   constructor(
@@ -128,14 +130,18 @@ export class Embedder {
     }
     return new Promise<number[]>((resolve, reject) => {
       this.queue.push({ text, key, seq, resolve, reject });
-      if (this.queue.length >= this.settings.batch) this.flush();
-      else if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => {
-          this.scheduled = false;
-          this.flush();
-        });
-      }
+      this.flush(false);
+      this.schedule();
+    });
+  }
+
+  // A part batch waits while a request is in flight: the texts that come meanwhile fill it.
+  private schedule(): void {
+    if (this.scheduled || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (this.inFlight === 0) this.flush(true);
     });
   }
 
@@ -143,18 +149,20 @@ export class Embedder {
     this.control.interrupt();
   }
 
-  private flush(): void {
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.settings.batch);
-      void this.send(batch);
+  /** Sends the full batches waiting, and with `part` the last part batch too. */
+  private flush(part: boolean): void {
+    while (this.queue.length >= this.settings.batch || (part && this.queue.length > 0)) {
+      void this.send(this.queue.splice(0, this.settings.batch));
     }
   }
 
   private async send(batch: Waiting[]): Promise<void> {
+    this.inFlight++;
     let reply;
     try {
       reply = await this.request(batch);
     } catch (err) {
+      this.settled();
       const error = err instanceof ModelError ? err : new ModelError('BAD_RESPONSE', String(err), { retryable: false });
       // One input too long fails the whole batch (Ollama runs them in one errgroup): find it.
       if (error.code === 'PROMPT_TOO_LONG' && batch.length > 1) {
@@ -165,11 +173,17 @@ export class Embedder {
       for (const w of batch) w.reject(error);
       return;
     }
+    this.settled();
     batch.forEach((w, i) => {
       const vector = reply[i]!;
       if (w.key !== null) this.store(w.key, vector);
       w.resolve(vector);
     });
+  }
+
+  private settled(): void {
+    this.inFlight--;
+    this.schedule();
   }
 
   private async request(batch: Waiting[]): Promise<number[][]> {

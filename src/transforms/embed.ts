@@ -88,8 +88,8 @@ class EmbedStage implements Processor {
   private readonly counts = { records: 0, embedded: 0, failed: 0, passedThrough: 0, split: 0, halved: 0 };
 
   constructor(private readonly config: EmbedConfig) {
-    // Enough records in progress to fill a batch for every request in flight, twice over.
-    this.window = config.window ?? 2 * config.batch * Math.max(1, config.hosts.reduce((n, h) => n + h.slots, 0) || config.concurrency) + 8;
+    // Enough records in progress to fill a batch for every request in flight, four times over.
+    this.window = config.window ?? 4 * config.batch * Math.max(1, config.hosts.reduce((n, h) => n + h.slots, 0) || config.concurrency) + 8;
   }
 
   process(record: JsonObject, meta: RecordMeta): Outcome | Promise<Outcome> {
