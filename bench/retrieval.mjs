@@ -7,7 +7,7 @@
 // 3. rca-embed throughput (texts per second) against the same server driven alone with the same
 //    batches and concurrency: the fake Ollama (a process of its own) and, when it is built,
 //    llama-server --embedding --pooling mean with the tiny model.
-// Usage: node bench/retrieval.mjs [--records 10000] [--runs 3] [--embed-records 2000] [--llama-records 100]
+// Usage: node bench/retrieval.mjs [--records 10000] [--runs 3] [--embed-records 2000] [--llama-records 100] [--parts index,search,embed]
 //   (llama-server embeds a few texts a second with the tiny model on 2 cores: it gets fewer)
 // Needs a build (npm run build); llama-server from scripts/build-llama-server.sh, when present.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -19,7 +19,8 @@ import { fmt, machine, measure, OUT, ROOT, stats } from './measure.mjs';
 import { compileFakeModel, requireBuilt, spawnFakeOllama } from './fake-model.mjs';
 import { loadEngine } from './engine.mjs';
 
-const { values } = parseArgs({ options: { records: { type: 'string', default: '10000' }, runs: { type: 'string', default: '3' }, 'embed-records': { type: 'string', default: '2000' }, 'llama-records': { type: 'string', default: '100' } } });
+const { values } = parseArgs({ options: { records: { type: 'string', default: '10000' }, runs: { type: 'string', default: '3' }, 'embed-records': { type: 'string', default: '2000' }, 'llama-records': { type: 'string', default: '100' }, parts: { type: 'string', default: 'index,search,embed' } } });
+const PARTS = new Set(values.parts.split(','));
 const N = Number(values.records);
 const RUNS = Number(values.runs);
 const EMBED_N = Number(values['embed-records']);
@@ -56,7 +57,7 @@ console.log(`input: ${lines(chunks)} chunk records and ${lines(sections)} sectio
 const db = join(work, 'index.sqlite');
 const index = [];
 const identity = [];
-for (let run = 0; run < RUNS; run++) {
+for (let run = 0; run < (PARTS.has('index') ? RUNS : 1); run++) {
   identity.push(await measure(process.execPath, [join(ROOT, 'bench/identity.mjs')], both));
   rmSync(db, { force: true });
   index.push(await measure(bin('rca'), ['index', '--db', db], both));
@@ -69,6 +70,7 @@ console.log(`\nrca index (${RUNS} runs, median): ${fmt(per10k(ix.median), 2)} s 
 console.log(`  index file ${(bytes / 2 ** 20).toFixed(1)} MB = ${(per10k(bytes) / 2 ** 20).toFixed(1)} MB per 10k records (input ${(per10k(statSync(both).size) / 2 ** 20).toFixed(1)} MB per 10k); peak RSS ${fmt(Math.max(...index.map((r) => r.peakMB)))} MB (identity ${fmt(Math.max(...identity.map((r) => r.peakMB)))} MB)`);
 
 // 2. Search latency, in process over the built index: the sample questions, each mode.
+if (PARTS.has('search')) {
 const { IndexStore } = await import(join(ROOT, 'dist/retrieval/index-store.js'));
 const { search } = await import(join(ROOT, 'dist/retrieval/search.js'));
 const questions = readFileSync(join(ROOT, 'test/fixtures/retrieval/sample.questions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).question);
@@ -92,6 +94,7 @@ store.close();
 const base = latency['flat/text'];
 console.log(`\nsearch latency over that index (${questions.length * 4} queries each, with the matched words of each hit):`);
 for (const [name, l] of Object.entries(latency)) console.log(`  ${name.padEnd(18)} median ${fmt(l.median, 2)} ms, p95 ${fmt(l.p95, 2)} ms (${fmt(l.median / base.median, 2)}x flat/text)`);
+}
 
 // 3. Embedding throughput: rca-embed, and the server alone with the same batches.
 const embedInput = join(work, 'embed.jsonl');
@@ -131,6 +134,7 @@ async function throughput(label, rcaArgs, aloneRun) {
   console.log(`  ${label}: rca-embed ${fmt(a, 0)} texts/s, the server alone ${fmt(d, 0)} texts/s: ${fmt(a / d, 2)}x (${RUNS} runs, medians; ${texts.length} texts, batch ${BATCH}, ${CONCURRENCY} in flight)`);
 }
 
+if (PARTS.has('embed')) {
 console.log('\nembedding throughput:');
 compileFakeModel();
 const fake = await spawnFakeOllama({ models: [{ name: 'nomic-embed-text:latest', digest: 'e'.repeat(64), capabilities: ['embedding'], dims: 768, contextLength: 8192 }], slots: CONCURRENCY });
@@ -158,5 +162,6 @@ else {
   } finally {
     await server.stop();
   }
+}
 }
 rmSync(work, { recursive: true, force: true });

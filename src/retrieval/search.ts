@@ -110,7 +110,7 @@ export function search(store: IndexStore, question: string, options: SearchOptio
   if (match === '') return { terms, hits: [], sections: [], reached: [] };
   if (options.mode === 'flat') {
     const rows = keywordChunks(store, match, options, options.k);
-    return { terms, hits: rows.map((row, i) => hitOf(store, row, i + 1, -row.bm, match, options)), sections: [], reached: [] };
+    return { terms, hits: explained(store, rows.map((row, i) => hitOf(row, i + 1, -row.bm)), rows, match, options), sections: [], reached: [] };
   }
   return hierarchical(store, terms, match, options);
 }
@@ -130,13 +130,21 @@ function filterSql(filters: SearchFilters, alias: string): { sql: string; params
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
 
+// Ranked by BM25 inside FTS5 first and joined to the chunks after: joining every matching row
+// before the sort took 6x as long (33 against 5.5 ms a question on 10k chunks). The inner list
+// runs TIE_SLACK deeper so that the final order of equal scores is by doc_id and chunk_id.
+const TIE_SLACK = 32;
+
 function keywordChunks(store: IndexStore, match: string, options: SearchOptions, limit: number, within?: readonly string[]): ChunkRow[] {
-  const filter = filterSql(options.filters, 'c');
-  const scope = within === undefined ? '' : ' AND c.section_id IN (SELECT value FROM json_each(?))';
+  const filter = filterSql(options.filters, 'k');
   const { table } = FTS[options.text];
-  const sql = `SELECT ${CHUNK_FIELDS}, bm25(${table}) AS bm FROM ${table} JOIN chunks c ON c.id = ${table}.rowid
-    WHERE ${table} MATCH ?${filter.sql}${scope} ORDER BY bm, c.doc_id, c.chunk_id LIMIT ?`;
-  const params: unknown[] = [match, ...filter.params, ...(within === undefined ? [] : [JSON.stringify(within)]), limit];
+  const scoped = filter.sql !== '' || within !== undefined;
+  const scope = within === undefined ? '' : ' AND k.section_id IN (SELECT value FROM json_each(?))';
+  // `+rowid`: given MATCH and a rowid constraint, FTS5 (SQLite 3.53) answers every matching row.
+  const keep = scoped ? ` AND +${table}.rowid IN (SELECT k.id FROM chunks k WHERE 1${filter.sql}${scope})` : '';
+  const sql = `SELECT ${CHUNK_FIELDS}, t.bm AS bm FROM (SELECT ${table}.rowid AS id, bm25(${table}) AS bm FROM ${table}
+    WHERE ${table} MATCH ?${keep} ORDER BY bm LIMIT ?) t JOIN chunks c ON c.id = t.id ORDER BY t.bm, c.doc_id, c.chunk_id LIMIT ?`;
+  const params: unknown[] = [match, ...filter.params, ...(within === undefined ? [] : [JSON.stringify(within)]), limit + TIE_SLACK, limit];
   return store.statement(sql).all(...params) as ChunkRow[];
 }
 
@@ -149,13 +157,14 @@ function hierarchical(store: IndexStore, terms: string[], match: string, options
        WHERE section_fts MATCH ?${docFilter} ORDER BY bm, s.section_id LIMIT ?`,
     )
     .all(...[match, ...(options.filters.docId === undefined ? [] : [options.filters.docId]), options.sections]) as { id: number; section_id: string; doc_id: string; section_path: string; bm: number }[];
+  const sectionWords = options.explain ? marked(store, 'section_fts', SECTION_COLUMNS, sectionRows.map((s) => s.id), match) : new Map<number, Record<string, string[]>>();
   const sections: SectionHit[] = sectionRows.map((s, i) => ({
     rank: i + 1,
     sectionId: s.section_id,
     docId: s.doc_id,
     sectionPath: s.section_path,
     score: -s.bm,
-    matched: options.explain ? marked(store, 'section_fts', SECTION_COLUMNS, s.id, match) : {},
+    matched: sectionWords.get(s.id) ?? {},
   }));
   const subtree = store.statement(
     `WITH RECURSIVE sub(id) AS (SELECT ? UNION SELECT s.section_id FROM sections s JOIN sub ON s.parent_id = sub.id) SELECT id FROM sub`,
@@ -182,7 +191,8 @@ function hierarchical(store: IndexStore, terms: string[], match: string, options
     return { row, via, order, score: via.score / topSection + (own.get(row.id) ?? 0) / topChunk };
   });
   scored.sort((a, b) => b.score - a.score || a.via.rank - b.via.rank || a.order - b.order);
-  const hits = scored.slice(0, options.k).map((e, i) => ({ ...hitOf(store, e.row, i + 1, e.score, match, options), via: e.via }));
+  const top = scored.slice(0, options.k);
+  const hits = explained(store, top.map((e, i) => ({ ...hitOf(e.row, i + 1, e.score), via: e.via })), top.map((e) => e.row), match, options);
   return { terms, hits, sections, reached: ids };
 }
 
@@ -221,11 +231,12 @@ function hybrid(store: IndexStore, terms: string[], match: string, options: Sear
     e.vector = { rank: i + 1, distance: row.distance };
   });
   const order = [...fused.values()].sort((a, b) => b.score - a.score || (a.keyword?.rank ?? Infinity) - (b.keyword?.rank ?? Infinity) || (a.vector?.rank ?? Infinity) - (b.vector?.rank ?? Infinity));
-  const hits = order.slice(0, options.k).map((e, i) => ({ ...hitOf(store, e.row, i + 1, e.score, match, options), keyword: e.keyword, vector: e.vector }));
+  const top = order.slice(0, options.k);
+  const hits = explained(store, top.map((e, i) => ({ ...hitOf(e.row, i + 1, e.score), keyword: e.keyword, vector: e.vector })), top.map((e) => e.row), match, options);
   return { terms, hits, sections: [], reached: [] };
 }
 
-function hitOf(store: IndexStore, row: ChunkRow, rank: number, score: number, match: string, options: SearchOptions): Hit {
+function hitOf(row: ChunkRow, rank: number, score: number): Hit {
   return {
     rank,
     score,
@@ -236,24 +247,37 @@ function hitOf(store: IndexStore, row: ChunkRow, rank: number, score: number, ma
     docType: row.doc_type,
     sectionRole: row.section_role,
     authority: row.authority,
-    matched: options.explain && match !== '' ? marked(store, FTS[options.text].table, FTS[options.text].columns, row.id, match) : {},
+    matched: {},
     via: null,
   };
 }
 
-// The words FTS5 itself matched, per column: highlight() marks them in the column's text. `+rowid`:
-// given both MATCH and rowid = ?, FTS5 (SQLite 3.53) answers every matching row.
-function marked(store: IndexStore, table: string, columns: readonly string[], rowid: number, match: string): Record<string, string[]> {
+/** The hits with the words that matched in each (with explain): one query for them all. */
+function explained(store: IndexStore, hits: Hit[], rows: readonly ChunkRow[], match: string, options: SearchOptions): Hit[] {
+  if (!options.explain || match === '' || hits.length === 0) return hits;
+  const { table, columns } = FTS[options.text];
+  const words = marked(store, table, columns, rows.map((r) => r.id), match);
+  return hits.map((h, i) => ({ ...h, matched: words.get(rows[i]!.id) ?? {} }));
+}
+
+// The words FTS5 itself matched, per row and column: highlight() marks them in the column's text.
+// One query for all the rows (`+rowid`: given both MATCH and a rowid constraint, FTS5 in SQLite
+// 3.53 answers every matching row, so SQLite must filter them itself).
+function marked(store: IndexStore, table: string, columns: readonly string[], rowids: readonly number[], match: string): Map<number, Record<string, string[]>> {
   const selects = columns.map((c, i) => `highlight(${table}, ${i}, char(1), char(2)) AS "${c}"`).join(', ');
-  const row = store.statement(`SELECT ${selects} FROM ${table} WHERE ${table} MATCH ? AND +rowid = ?`).get(match, rowid) as Record<string, string> | undefined;
-  const out: Record<string, string[]> = {};
-  for (const column of columns) {
-    const words: string[] = [];
-    for (const [, word] of (row?.[column] ?? '').matchAll(MARKED)) {
-      const w = word!.toLowerCase();
-      if (!words.includes(w) && words.length < MAX_MATCHED) words.push(w);
+  const rows = store.statement(`SELECT rowid AS id, ${selects} FROM ${table} WHERE ${table} MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`).all(match, JSON.stringify(rowids)) as (Record<string, string> & { id: number })[];
+  const out = new Map<number, Record<string, string[]>>();
+  for (const row of rows) {
+    const found: Record<string, string[]> = {};
+    for (const column of columns) {
+      const words: string[] = [];
+      for (const [, word] of (row[column] ?? '').matchAll(MARKED)) {
+        const w = word!.toLowerCase();
+        if (!words.includes(w) && words.length < MAX_MATCHED) words.push(w);
+      }
+      if (words.length > 0) found[column] = words;
     }
-    if (words.length > 0) out[column] = words;
+    out.set(row.id, found);
   }
   return out;
 }

@@ -223,6 +223,29 @@ describe('rca eval-retrieval', () => {
   });
 });
 
+describe('make corpus INDEX=1 QUESTIONS=FILE', () => {
+  it('indexes the build, measures it into OUT/retrieval.jsonl, and the report shows the table; a re-run indexes only newer files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rca-corpus-index-'));
+    const inDir = join(dir, 'in');
+    const outDir = join(dir, 'out');
+    await spawnShell(`mkdir -p ${inDir} && cp examples/sample-corpus.jsonl ${inDir}/sample.chunks.jsonl`);
+    const make = () => spawnShell(`make -s -o dist/.built corpus IN=${inDir} OUT=${outDir} BACKEND=extractive QUESTIONS=${QUESTIONS}`);
+    const first = await make();
+    expect(first.code, first.stderr).toBe(0);
+    const store = IndexStore.open(join(outDir, 'index.sqlite'), { create: false });
+    expect(store.counts().chunks).toBe(32);
+    store.close();
+    const rows = readFileSync(join(outDir, 'retrieval.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows.filter((r) => r.baseline).map((r) => r.split)).toEqual(['dev', 'test']);
+    const page = readFileSync(join(outDir, 'report.html'), 'utf8');
+    expect(page).toContain('<h2>Retrieval</h2>');
+    expect(page).toContain('vectors: none (keyword search)');
+    const again = await make();
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout + again.stderr).not.toContain('rca index --db');
+  }, 120_000);
+});
+
 describe('the pure parts', () => {
   it('question words: function words out, identifiers kept whole, nothing read as FTS5 syntax', () => {
     expect(queryTerms('What did the operator do after P-101A tripped?').terms).toEqual(['operator', 'p 101a', 'tripped']);
