@@ -39,7 +39,7 @@ golden: node_modules/.package-lock.json
 # Every benchmark, one after the other (minutes). Not here: bench/tag-parts.mjs, a per-part
 # profile of the tag stage (run it by hand), bench/wasm-probe.mjs, the measurement of a compiled
 # NER probe (by hand, see BENCHMARKS.md), and the helpers generate-corpus, measure, identity.
-BENCHES := tag-throughput runner-output streaming-stages startup count-sections-memory generate-throughput cached-rerun large-record-memory pathological-inputs
+BENCHES := tag-throughput runner-output streaming-stages startup count-sections-memory generate-throughput cached-rerun large-record-memory pathological-inputs retrieval
 bench: build
 	for b in $(BENCHES); do echo "== node bench/$$b.mjs"; node bench/$$b.mjs; done
 
@@ -88,7 +88,12 @@ $(DEMO_OUT)/sample.sections.jsonl: $(DEMO_OUT)/sample.tagged.jsonl $(BUILT)
 $(DEMO_OUT)/sample.section-summaries.jsonl: $(DEMO_OUT)/sample.sections.jsonl $(BUILT) $(TAG_DATA)
 	$(call write,./bin/rca-summarize --view section_summary --bottom-up --backend extractive $<)
 
-demo: $(DEMO_OUT)/sample.summarized.jsonl $(DEMO_OUT)/sample.sections.jsonl $(DEMO_OUT)/sample.section-summaries.jsonl
+# The search index of both (keyword search: no model); rebuilt whole, so a changed view never lingers.
+$(DEMO_OUT)/sample.index.sqlite: $(DEMO_OUT)/sample.summarized.jsonl $(DEMO_OUT)/sample.section-summaries.jsonl $(BUILT)
+	@echo './bin/rca index --db $@ $(filter %.jsonl,$^)'; rm -f "$@" "$@-wal" "$@-shm" "$@.tmp"*; \
+	./bin/rca index --db "$@.tmp" $(filter %.jsonl,$^) && mv -f "$@.tmp" "$@"
+
+demo: $(DEMO_OUT)/sample.summarized.jsonl $(DEMO_OUT)/sample.sections.jsonl $(DEMO_OUT)/sample.section-summaries.jsonl $(DEMO_OUT)/sample.index.sqlite
 	@echo
 	@echo "Sample corpus $(SAMPLE) tagged, summarized (extractive backend, no model), counted into sections and the sections summarized:"
 	@echo
@@ -99,6 +104,12 @@ demo: $(DEMO_OUT)/sample.summarized.jsonl $(DEMO_OUT)/sample.sections.jsonl $(DE
 	@echo "  $(DEMO_OUT)/sample.summarized.jsonl         + retrieval_summary, rca_frame, flags, generation, embedding_text"
 	@echo "  $(DEMO_OUT)/sample.sections.jsonl           one record per section, with its chunk ids and counts"
 	@echo "  $(DEMO_OUT)/sample.section-summaries.jsonl  + section_summary (summary, concepts), view_flags, generation, embedding_text"
+	@echo "  $(DEMO_OUT)/sample.index.sqlite             the search index of both (rca index; keyword search needs no model)"
+	@echo
+	@echo './bin/rca search --db $(DEMO_OUT)/sample.index.sqlite -k 3 "what did the operator do after the vibration alarm"'
+	@./bin/rca search --db $(DEMO_OUT)/sample.index.sqlite -k 3 "what did the operator do after the vibration alarm"
+	@echo
+	@echo "Measured on labelled questions: ./bin/rca eval-retrieval --db $(DEMO_OUT)/sample.index.sqlite --questions test/fixtures/retrieval/sample.questions.jsonl"
 	@echo "With a model: ./bin/rca-summarize $(DEMO_OUT)/sample.tagged.jsonl > $(DEMO_OUT)/sample.model.jsonl  (Ollama at \$$OLLAMA_HOST)"
 
 # --- corpus: make corpus IN=chunks/ OUT=out/corpus/ MODEL=qwen2.5:7b ------------------------------
@@ -250,9 +261,25 @@ $(out_dir)/%.summarized.jsonl: $(out_dir)/%.tagged.jsonl $(BUILT) $(out_dir)/.se
 	[ -s "$(out_dir)/$*.summarize-rejects.jsonl" ] || rm -f "$(out_dir)/$*.summarize-rejects.jsonl"; \
 	$(call settle,summarize,$(if $(KEEP_FAILED),1))
 
+# INDEX=1: also index every summarized file into OUT/index.sqlite (rca index: keyword search, and
+# vector search of records embedded with rca-embed). Only the files newer than the index are
+# indexed again, each replacing its records, so the shards of a job array add to one index
+# (several writers at once are safe). QUESTIONS=FILE (implies INDEX=1): rca eval-retrieval on it,
+# into OUT/retrieval.jsonl, which the report shows as its Retrieval table.
+INDEX ?=
+QUESTIONS ?=
+CORPUS_INDEX := $(if $(or $(INDEX),$(QUESTIONS)),$(out_dir)/index.sqlite) $(if $(QUESTIONS),$(out_dir)/retrieval.jsonl)
+
+$(out_dir)/index.sqlite: $(SUMMARIZED) $(BUILT)
+	@files='$(wildcard $(filter %.summarized.jsonl,$?))'; \
+	if [ -n "$$files" ]; then echo "./bin/rca index --db $@ $$files"; ./bin/rca index --db $@ $$files; fi; touch $@
+
+$(out_dir)/retrieval.jsonl: $(out_dir)/index.sqlite $(QUESTIONS) $(BUILT)
+	$(call write,./bin/rca eval-retrieval --db $< --questions $(QUESTIONS) --json)
+
 # The table: one row per file of this build (or shard), its rejects, and the files that failed.
 # Exit status 1 when a file failed (make then exits 2), after every file was tried.
-corpus: $(SUMMARIZED)
+corpus: $(SUMMARIZED) $(CORPUS_INDEX)
 	@if [ -z "$(ALL_CHUNK_FILES)" ]; then echo "make corpus: no $(in_dir)/*$(INPUT_SUFFIX) files (IN=dir/ names the folder, INPUT_SUFFIX the ending of its file names)" >&2; exit 2; fi
 	@if [ -z "$(CHUNK_FILES)" ]; then echo "make corpus: no file of $(in_dir)/ falls in shard $(SHARD); nothing to do"; \
 	else status=0; node examples/summary-table.mjs --corpus $(SUMMARIZED) || status=$$?; \

@@ -5,13 +5,14 @@
 //
 // `npm run golden` (vitest's --update) rewrites the expected files from the current code; review
 // the diff like code. CI never rewrites them: under CI the update refuses to run.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cacheArgs, closeServers, serve, serveOpenAi } from './generation/support/harness.js';
 import type { Script } from './generation/support/scripted-model.js';
 import { spawnShell } from './generation/support/spawn.js';
-import { expectedOf, goldenCases, updateCase, type BinResult, type GoldenCase } from './support/golden.js';
+import { expectedOf, goldenCases, toolOf, updateCase, type BinResult, type GoldenCase } from './support/golden.js';
 
 // What a fake server's address is written as in the expected files: its port changes per run.
 const FAKE_HOST = { ollama: 'http://fake-ollama', openai: 'http://fake-openai' };
@@ -30,10 +31,19 @@ async function runCase(c: GoldenCase): Promise<BinResult> {
     // Never the per-user cache: a case that is about the cache names its own file in `args`.
     where = [...(c.server.face === 'openai' ? ['--backend', 'openai', '--base-url', `${url}/v1`] : ['--host', url]), ...cacheArgs(c.args)];
   }
-  const bin = `./bin/rca-${c.stage} ${[...where, ...c.args].map(quote).join(' ')}`;
+  // A case with a setup script (an index to search) gets a fresh folder, {work} in its args and output.
+  const work = c.setup === null ? null : mkdtempSync(join(tmpdir(), 'rca-golden-'));
+  if (work !== null) {
+    const prepared = await spawnShell(c.setup!, { ...c.env, WORK: work });
+    if (prepared.code !== 0) throw new Error(`setup of ${c.stage}/${c.name} exited ${prepared.code}: ${prepared.stderr}`);
+  }
+  const args = work === null ? c.args : c.args.map((a) => a.replaceAll('{work}', work));
+  const bin = `${toolOf(c.stage)} ${[...where, ...args].map(quote).join(' ')}`;
   const input = quote(join(c.dir, 'input.jsonl'));
   const r = await spawnShell(c.pipeline ? `./bin/rca-tag < ${input} | ${bin}` : `${bin} < ${input}`, c.env);
-  const unport = (text: string) => (url === null || c.server === null ? text : text.replaceAll(url, FAKE_HOST[c.server.face]));
+  if (work !== null) rmSync(work, { recursive: true, force: true });
+  const unwork = (text: string) => (work === null ? text : text.replaceAll(work, '{work}'));
+  const unport = (text: string) => unwork(url === null || c.server === null ? text : text.replaceAll(url, FAKE_HOST[c.server.face]));
   const stderr = unport(r.stderr)
     .split('\n')
     // The wall time changes from run to run; nothing else may.

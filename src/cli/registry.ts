@@ -8,6 +8,7 @@ type Loader<T> = () => Promise<{ default: T }>;
 
 const STAGES: Readonly<Record<string, Loader<Stage>>> = {
   'count-sections': () => import('../transforms/count-sections.js'),
+  embed: () => import('../transforms/embed.js'),
   flatten: () => import('../transforms/flatten.js'),
   generate: () => import('../transforms/generate.js'),
   prompt: () => import('../transforms/prompt.js'),
@@ -18,16 +19,20 @@ const STAGES: Readonly<Record<string, Loader<Stage>>> = {
 
 const COMMANDS: Readonly<Record<string, Loader<Command>>> = {
   cache: () => import('../commands/cache.js'),
+  'eval-retrieval': () => import('../commands/eval-retrieval.js'),
   export: () => import('../commands/export.js'),
+  index: () => import('../commands/index.js'),
   merge: () => import('../commands/merge.js'),
   report: () => import('../commands/report.js'),
   schema: () => import('../commands/schema.js'),
+  search: () => import('../commands/search.js'),
 };
 
 // The one-line summary of each, for `rca --help`, which would otherwise import every stage and
 // command (110 modules) to print them; test/cli/registry.test.ts holds each equal to its own.
 const SUMMARIES: Readonly<Record<string, string>> = {
   'count-sections': "build each document's section tree: one record per section with its chunk counts, chunk ids, pages and text",
+  embed: 'add the embedding vector of each chunk or section record (Ollama /api/embed, or an OpenAI-compatible /v1/embeddings)',
   flatten: 'add the embedding text of each view: one "LABEL: value" line per non-empty field',
   generate: 'write the retrieval_summary and rca_frame views of each tagged chunk with a model (Ollama, or an OpenAI-compatible server)',
   prompt: 'add the model prompt of each view (retrieval_summary, rca_frame) to each tagged chunk',
@@ -35,10 +40,13 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   tag: 'add the trusted context (doc type, section role, citations) and the NER seed to each chunk',
   validate: 'stamp trusted provenance on each view, check it against its contract and the chunk text, add flags',
   cache: 'show, prune or merge response caches of generate/summarize (rca cache --help)',
+  'eval-retrieval': 'measure recall@k, MRR and nDCG@10 of each search mode and indexed text on labelled questions, next to flat BM25 over the raw text (rca eval-retrieval --help)',
   export: 'write the Weaviate Summary/Chunk objects or Chroma records of sections and chunks (rca export --help)',
+  index: 'write chunk and section records into a search index with full-text and vector search (rca index --help)',
   merge: 'check that the outputs of a sharded corpus build hold every input record exactly once (rca merge --help)',
   report: 'write one self-contained HTML page about a corpus build (rca report OUT/)',
   schema: 'print the JSON Schema of a record kind (rca schema --list names them)',
+  search: 'search an index for a question: flat, hierarchical (sections first) or hybrid (keyword and vector ranks fused) (rca search --help)',
 };
 
 /** The summary line of a stage or command, without loading it. */

@@ -32,6 +32,9 @@ and chunk records (best after rca-tag), in any order, from JSON Lines or a libra
   (default: section_summary for sections; combined, else retrieval_summary, for chunks), the
   metadata the trusted citations (tag's context; a section's id, path, pages and chunk_count),
   scalars only. Records without that embedding text are refused (NO_EMBEDDING_TEXT).
+Records embedded by rca-embed bring their vectors, for a store without a vectoriser: a Weaviate
+object gets vector, a Chroma record embeddings (and metadata.embedding_model) when the vector
+is of the text it exports (embedding.input.field is embedding_text.<view>).
 Schemas: rca schema weaviate_summary | weaviate_chunk | chroma_record.`,
   examples: [
     'rca-tag doc_chunks.json | tee tagged.jsonl | rca-count-sections --toc doc_chunks.json \\\n    | rca-summarize --view section_summary --bottom-up --backend extractive > sections.jsonl\n  rca export --document doc_chunks.json sections.jsonl tagged.jsonl > weaviate.jsonl',

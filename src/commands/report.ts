@@ -139,7 +139,8 @@ const command: Command = {
       say(`cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
       return EXIT.FATAL;
     }
-    const page = renderPage(totals, parsed.values.chunk ?? null, folder ?? target);
+    const retrieval = folder === null ? null : retrievalRows(join(folder, 'retrieval.jsonl'));
+    const page = renderPage(totals, parsed.values.chunk ?? null, folder ?? target, retrieval);
     try {
       if (output === '-') io.stdout.write(page);
       else writeFileSync(output, page);
@@ -326,7 +327,34 @@ function pct(n: number, d: number): string {
   return d === 0 ? '—' : `${((100 * n) / d).toFixed(1)} %`;
 }
 
-function renderPage(t: Totals, chunkId: string | null, title: string): string {
+// OUT/retrieval.jsonl: what `make corpus QUESTIONS=FILE` had rca eval-retrieval --json write.
+function retrievalRows(path: string): Json[] | null {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+  return text.split('\n').flatMap((line) => {
+    try {
+      const row = JSON.parse(line) as unknown;
+      return isObject(row) ? [row] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+const RETRIEVAL_COLUMNS = ['set', 'split', 'mode', 'text', 'questions', 'recall_at_1', 'recall_at_5', 'recall_at_10', 'mrr', 'ndcg_at_10', 'stage1_miss'] as const;
+
+function retrievalSection(rows: Json[] | null): string {
+  if (rows === null) return '';
+  const note = [...new Set(rows.map((r) => String(r.vectors ?? '')))].map(escapeHtml).join('; ');
+  const body = rows.map((r) => `<tr${r.baseline === true ? ' class="muted"' : ''}>${RETRIEVAL_COLUMNS.map((c) => `<td>${escapeHtml(r[c] ?? '')}</td>`).join('')}</tr>`).join('');
+  return `<h2>Retrieval</h2><p>rca eval-retrieval on the build's index (OUT/retrieval.jsonl; ${note}); flat search over the raw text is the baseline row of each split.</p><table><thead><tr>${RETRIEVAL_COLUMNS.map((c) => `<th>${c}</th>`).join('')}</tr></thead><tbody>${body}</tbody></table>`;
+}
+
+function renderPage(t: Totals, chunkId: string | null, title: string, retrieval: Json[] | null = null): string {
   const rows = [...t.docs.values()].sort((a, b) => (a.doc < b.doc ? -1 : a.doc > b.doc ? 1 : 0));
   const total = rows.reduce((s, r) => ({ ...s, records: s.records + r.records, ok: s.ok + r.ok, flagged: s.flagged + r.flagged, failed: s.failed + r.failed, cached: s.cached + r.cached }), { doc: 'total', type: '', records: 0, ok: 0, flagged: 0, failed: 0, cached: 0 });
   const docTable = `<table><thead><tr><th>document</th><th>type</th><th>records</th><th>views ok</th><th>flagged</th><th>failed</th><th>cached</th></tr></thead><tbody>${[...rows, total]
@@ -375,7 +403,7 @@ ${charts}
 <h2>Grounding</h2>${groundingTable}
 <h2>Failures by cause</h2>${failureTable}
 <h2>Tokens and throughput</h2><p>Tokens sent ${t.promptTokens}, received ${t.outputTokens} (views made in these runs; cached ones cost none). Throughput: ${throughput}.</p>
-${chunk}
+${retrievalSection(retrieval)}${chunk}
 </body></html>
 `;
 }

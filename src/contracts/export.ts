@@ -29,8 +29,10 @@ export const WeaviateSummaryProperties = z.strictObject({
   document: z.strictObject({ sourceId: z.string() }),
 });
 
+const vector = z.array(z.number()).describe("the record's embedding.vector (rca-embed), for a collection without a vectoriser").optional();
+
 export const WeaviateSummary = z
-  .strictObject({ class: z.literal('Summary'), id: uuid, properties: WeaviateSummaryProperties })
+  .strictObject({ class: z.literal('Summary'), id: uuid, properties: WeaviateSummaryProperties, vector })
   .describe('weaviate_summary: one section summary as a Weaviate batch object of the Summary collection');
 export type WeaviateSummary = z.infer<typeof WeaviateSummary>;
 
@@ -50,7 +52,7 @@ export const WeaviateChunkProperties = z.strictObject({
 });
 
 export const WeaviateChunk = z
-  .strictObject({ class: z.literal('Chunk'), id: uuid, properties: WeaviateChunkProperties })
+  .strictObject({ class: z.literal('Chunk'), id: uuid, properties: WeaviateChunkProperties, vector })
   .describe('weaviate_chunk: one chunk as a Weaviate batch object of the Chunk collection');
 export type WeaviateChunk = z.infer<typeof WeaviateChunk>;
 
@@ -73,6 +75,7 @@ export const ChromaMetadata = z.strictObject({
   chunk_count: whole.describe("a section's chunks, counted by whole path segments"),
   page_start: whole,
   page_end: whole,
+  embedding_model: text.describe('with embeddings: the model that made them (rca-embed)'),
 });
 
 export const ChromaRecord = z
@@ -80,6 +83,7 @@ export const ChromaRecord = z
     id: z.string().describe('the chunk id, or the section id for a section summary'),
     document: z.string().describe('the embedding text of the view (embedding_text.<view>)'),
     metadata: ChromaMetadata.describe('the trusted citations and the view; scalars only, nulls left out, as Chroma requires'),
+    embeddings: z.array(z.number()).describe("the vector of the document text (the record's embedding.vector, when rca-embed embedded that same text), for a collection without an embedding function").optional(),
   })
   .describe("chroma_record: one chunk view or section summary as DACKAR's Chroma ingest adds it");
 export type ChromaRecord = z.infer<typeof ChromaRecord>;

@@ -1181,6 +1181,13 @@ export const JSON_SCHEMAS = {
           "document"
         ],
         "additionalProperties": false
+      },
+      "vector": {
+        "type": "array",
+        "items": {
+          "type": "number"
+        },
+        "description": "the record's embedding.vector (rca-embed), for a collection without a vectoriser"
       }
     },
     "required": [
@@ -1291,6 +1298,13 @@ export const JSON_SCHEMAS = {
           "document"
         ],
         "additionalProperties": false
+      },
+      "vector": {
+        "type": "array",
+        "items": {
+          "type": "number"
+        },
+        "description": "the record's embedding.vector (rca-embed), for a collection without a vectoriser"
       }
     },
     "required": [
@@ -1363,6 +1377,10 @@ export const JSON_SCHEMAS = {
           },
           "page_end": {
             "type": "integer"
+          },
+          "embedding_model": {
+            "description": "with embeddings: the model that made them (rca-embed)",
+            "type": "string"
           }
         },
         "required": [
@@ -1371,6 +1389,13 @@ export const JSON_SCHEMAS = {
         ],
         "additionalProperties": false,
         "description": "the trusted citations and the view; scalars only, nulls left out, as Chroma requires"
+      },
+      "embeddings": {
+        "type": "array",
+        "items": {
+          "type": "number"
+        },
+        "description": "the vector of the document text (the record's embedding.vector, when rca-embed embedded that same text), for a collection without an embedding function"
       }
     },
     "required": [

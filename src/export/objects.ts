@@ -5,6 +5,7 @@
 // Summary's chunks are the Chunk objects at its sectionPath or under it, by whole segments, and
 // chunksCount is count-sections' total_count of that subtree.
 import { createHash } from 'node:crypto';
+import { vectorOf } from '../contracts/embedding-field.js';
 import { chunkTextOf, docIdOf, sectionPathOf, stringField } from '../tagging/chunk-fields.js';
 import { normaliseSegments, PATH_SEPARATOR } from '../tagging/section-path.js';
 
@@ -33,6 +34,13 @@ export function documentMetaOf(metadata: unknown): DocumentMeta {
   return out;
 }
 
+/** The record's vector from rca-embed, with the text it embedded; null when it has none (or a malformed one, which the index refuses). */
+function embeddedOf(record: Json): { vector: number[]; field: string; model: string } | null {
+  const read = vectorOf(record);
+  if ('reject' in read || read.value === null) return null;
+  return { vector: read.value.vector, field: read.value.info.field, model: read.value.info.model };
+}
+
 export function isSectionRecord(record: Json): boolean {
   return record.kind === 'section';
 }
@@ -48,6 +56,7 @@ export function weaviateSummary(record: Json): Built {
   const view = isObject(record.section_summary) ? record.section_summary : null;
   const summary = view ? stringField(view.summary) : undefined;
   const concepts = view && Array.isArray(view.concepts) ? view.concepts.filter((c): c is string => typeof c === 'string') : [];
+  const embedded = embeddedOf(record);
   return {
     summarised: summary !== undefined,
     object: {
@@ -62,6 +71,7 @@ export function weaviateSummary(record: Json): Built {
         chunksCount: total,
         document: { sourceId: docId },
       },
+      ...(embedded === null ? {} : { vector: embedded.vector }),
     },
   };
 }
@@ -93,7 +103,8 @@ export function weaviateChunk(record: Json, meta: DocumentMeta): Built {
     ...(Object.keys(work).length ? { work } : {}),
     document: { sourceId: docId, ...optional('edition', edition) },
   };
-  return { object: { class: 'Chunk', id: uuidOf('chunk', docId, chunkId ?? `${order ?? ''}:${text}`), properties } };
+  const embedded = embeddedOf(record);
+  return { object: { class: 'Chunk', id: uuidOf('chunk', docId, chunkId ?? `${order ?? ''}:${text}`), properties, ...(embedded === null ? {} : { vector: embedded.vector }) } };
 }
 
 /** The embedding-text view a Chroma record carries: the one asked for, else the first there is. */
@@ -105,6 +116,11 @@ export function chromaRecord(record: Json, view: string | undefined): Built {
   if (document === undefined || document === '') {
     return { reject: { code: 'NO_EMBEDDING_TEXT', message: `no embedding_text.${chosen} (run rca-flatten or rca-summarize first${section ? '; a section without a summary has none' : ''})` } };
   }
+  // Only the vector of the very text exported goes with it: another text's would mislead a search.
+  const found = embeddedOf(record);
+  const embedded = found !== null && found.field === `embedding_text.${chosen}` ? found : null;
+  const vectorPart = embedded === null ? {} : { embeddings: embedded.vector };
+  const modelPart = embedded === null ? {} : { embedding_model: embedded.model };
   if (section) {
     const id = stringField(record.section_id);
     if (id === undefined) return { reject: { code: 'NOT_A_SECTION', message: 'a section record needs section_id' } };
@@ -115,7 +131,9 @@ export function chromaRecord(record: Json, view: string | undefined): Built {
         metadata: scalars({
           kind: 'section', view: chosen, section_id: id, doc_id: record.doc_id, section_path: record.section_path,
           title: record.title, level: record.level, chunk_count: record.total_count, page_start: record.page_start, page_end: record.page_end,
+          ...modelPart,
         }),
+        ...vectorPart,
       },
     };
   }
@@ -132,7 +150,9 @@ export function chromaRecord(record: Json, view: string | undefined): Built {
         kind: 'chunk', view: chosen, doc_id: context.doc_id, chunk_id: chunkId, doc_type: context.doc_type, section_path: context.section_path,
         page_start: context.page_start, page_end: context.page_end, authority_level: context.authority_level, section_role: context.section_role,
         section_id: record.section_id,
+        ...modelPart,
       }),
+      ...vectorPart,
     },
   };
 }

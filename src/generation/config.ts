@@ -209,7 +209,8 @@ export function resolveConfig(options: GenerateOptionValues, env: Env): Generate
   };
 }
 
-function resolveServer(backend: BackendName, options: GenerateOptionValues, env: Env): Pick<GenerateConfig, 'host' | 'hosts' | 'apiKey'> {
+/** Where a model backend's requests go (also rca-embed's): the Ollama hosts, or the base URL and its key. */
+export function resolveServer(backend: BackendName, options: Pick<GenerateOptionValues, 'base-url' | 'api-key-env' | 'host' | 'concurrency'>, env: Env): Pick<GenerateConfig, 'host' | 'hosts' | 'apiKey'> {
   const baseUrl = options['base-url'];
   const keyVariable = options['api-key-env'];
   const { server } = BACKEND_TRAITS[backend];

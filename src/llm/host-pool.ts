@@ -5,11 +5,14 @@
 import type { Env } from '../runtime/stage.js';
 import {
   ModelError,
+  type EmbedReply,
+  type EmbedRequest,
   type GenerateReply,
   type GenerateRequest,
   type ModelClient,
   type ModelErrorCode,
   type ModelInfo,
+  type ModelUse,
 } from './model-client.js';
 
 export interface HostSpec {
@@ -216,15 +219,15 @@ export class HostPool implements ModelClient {
     }));
   }
 
-  async preflight(model: string, signal?: AbortSignal): Promise<ModelInfo> {
-    return (await this.checkHosts(model, signal)).info;
+  async preflight(model: string, signal?: AbortSignal, use?: ModelUse): Promise<ModelInfo> {
+    return (await this.checkHosts(model, signal, use)).info;
   }
 
   // Every host at once. A host that cannot serve the model (unreachable, model missing, refused)
   // is reported and left out for the run; only a pool where none can is fatal. Hosts must agree on
   // the model's digest, or replies would depend on which host a record happened to meet.
-  async checkHosts(model: string, signal?: AbortSignal): Promise<PoolPreflight> {
-    const outcomes = await Promise.allSettled(this.hosts.map((h) => h.client.preflight(model, signal)));
+  async checkHosts(model: string, signal?: AbortSignal, use?: ModelUse): Promise<PoolPreflight> {
+    const outcomes = await Promise.allSettled(this.hosts.map((h) => h.client.preflight(model, signal, use)));
     if (signal?.aborted) throw new ModelError('ABORTED', 'preflight of the hosts was cancelled');
     const usable: { host: Host; info: ModelInfo }[] = [];
     const skipped: { host: Host; error: ModelError }[] = [];
@@ -269,7 +272,19 @@ export class HostPool implements ModelClient {
   // Each host at most once per call: a transport failure moves the request to another host, and
   // when every host has failed it the last error goes back to the caller, whose retry ladder backs
   // off before trying again. Any other outcome is the caller's as it is.
-  async generate(request: GenerateRequest, signal?: AbortSignal): Promise<GenerateReply> {
+  generate(request: GenerateRequest, signal?: AbortSignal): Promise<GenerateReply> {
+    return this.route((client) => client.generate(request, signal), (reply) => [reply.promptTokens, reply.outputTokens], signal);
+  }
+
+  // A batch of texts, routed like a chat request (every host's client must embed).
+  embed(request: EmbedRequest, signal?: AbortSignal): Promise<EmbedReply> {
+    return this.route((client) => {
+      if (client.embed === undefined) throw new ModelError('BAD_RESPONSE', `the client of ${client.host} cannot embed`, { retryable: false });
+      return client.embed(request, signal);
+    }, (reply) => [reply.promptTokens, 0], signal);
+  }
+
+  private async route<T>(call: (client: ModelClient) => Promise<T>, tokens: (reply: T) => [number | null, number | null], signal?: AbortSignal): Promise<T> {
     const tried = new Set<Host>();
     let last: ModelError | null = null;
     for (;;) {
@@ -277,9 +292,10 @@ export class HostPool implements ModelClient {
       tried.add(host);
       const epoch = host.epoch;
       try {
-        const reply = await host.client.generate(request, signal);
-        host.promptTokens += reply.promptTokens ?? 0;
-        host.outputTokens += reply.outputTokens ?? 0;
+        const reply = await call(host.client);
+        const [prompt, output] = tokens(reply);
+        host.promptTokens += prompt ?? 0;
+        host.outputTokens += output ?? 0;
         this.answered(host, epoch);
         return reply;
       } catch (err) {

@@ -26,6 +26,8 @@ export interface ModelInfo {
   digest: string | null;
   /** The model's trained context length, when the server says (Ollama's model_info). */
   contextLength?: number | null;
+  /** What the model can do, when the server says (Ollama's /api/show capabilities). */
+  capabilities?: string[];
 }
 
 export interface LoadRequest {
@@ -35,9 +37,33 @@ export interface LoadRequest {
   timeoutMs: number;
 }
 
+/** One batch of texts to embed (Ollama's /api/embed, an OpenAI-compatible /v1/embeddings). */
+export interface EmbedRequest {
+  model: string;
+  input: readonly string[];
+  /** Ask for vectors cut to this length (Matryoshka models); null: the model's own. */
+  dimensions: number | null;
+  /** Ollama: the context the inputs are held to (options.num_ctx); null: the server's. */
+  numCtx: number | null;
+  keepAlive: string;
+  timeoutMs: number;
+}
+
+export interface EmbedReply {
+  /** One vector per input, in input order. */
+  vectors: number[][];
+  /** Tokens the server counted over the whole batch, when it says. */
+  promptTokens: number | null;
+}
+
+/** What the model must be able to do: chat (views) or embed (rca-embed). */
+export type ModelUse = 'completion' | 'embedding';
+
 export interface ModelClient {
   readonly host: string;
-  preflight(model: string, signal?: AbortSignal): Promise<ModelInfo>;
+  preflight(model: string, signal?: AbortSignal, use?: ModelUse): Promise<ModelInfo>;
+  /** Embeds a batch of texts; an input longer than the model takes is refused (PROMPT_TOO_LONG), never cut. */
+  embed?(request: EmbedRequest, signal?: AbortSignal): Promise<EmbedReply>;
   /** Loads the model before the first request, on its own deadline (servers that load on demand: Ollama). */
   load?(request: LoadRequest, signal?: AbortSignal): Promise<void>;
   generate(request: GenerateRequest, signal?: AbortSignal): Promise<GenerateReply>;

@@ -6,9 +6,12 @@ import {
   saysContextExceeded,
   type GenerateReply,
   type GenerateRequest,
+  type EmbedReply,
+  type EmbedRequest,
   type LoadRequest,
   type ModelClient,
   type ModelInfo,
+  type ModelUse,
 } from './model-client.js';
 import { abortedError, newModelError, parseRetryAfter, httpStatusError, transportError, type ServerWording } from './http-errors.js';
 import { RequestScope } from './request-scope.js';
@@ -50,7 +53,7 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
   const maxReplyChars = opts.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS;
   const preflightTimeoutMs = opts.preflightTimeoutMs ?? DEFAULT_PREFLIGHT_TIMEOUT_MS;
 
-  async function preflight(model: string, signal?: AbortSignal): Promise<ModelInfo> {
+  async function preflight(model: string, signal?: AbortSignal, use: ModelUse = 'completion'): Promise<ModelInfo> {
     const scope = new OllamaRequestScope(signal, preflightTimeoutMs);
     try {
       scope.throwIfCallerAborted(host);
@@ -66,14 +69,21 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
       }
       const shown = await ollama.show({ model });
       // An embedding model answers every chat with 400 "does not support chat": say so once, now.
+      // /api/embed checks no capability (routes.go): any model embeds, only some mean it.
       const capabilities: unknown = (shown as { capabilities?: unknown }).capabilities;
-      if (Array.isArray(capabilities) && !capabilities.includes('completion')) {
+      if (use === 'completion' && Array.isArray(capabilities) && !capabilities.includes('completion')) {
         throw new ModelError('MODEL_UNSUITABLE', `model "${model}" at Ollama at ${host} cannot chat (its capabilities: ${capabilities.join(', ') || 'none'}) — is it an embedding model?`, { retryable: false });
       }
       // /api/show carries no digest; /api/tags does, and tells which name the server resolved.
       const { models } = await ollama.list();
       const entry = findModel(models, model);
-      return { model: entry?.name ?? model, digest: typeof entry?.digest === 'string' ? entry.digest : null, contextLength: contextLengthOf(shown.model_info) };
+      return {
+        model: entry?.name ?? model,
+        digest: typeof entry?.digest === 'string' ? entry.digest : null,
+        contextLength: contextLengthOf(shown.model_info),
+        // Only an embedding run reads them (a chat model was checked above).
+        ...(use === 'embedding' && Array.isArray(capabilities) ? { capabilities: capabilities.filter((c): c is string => typeof c === 'string') } : {}),
+      };
     } catch (err) {
       throw classify(err, { host, scope, model, phase: 'request' });
     } finally {
@@ -151,7 +161,46 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
     }
   }
 
-  return { host, preflight, load, generate };
+  // /api/embed, one batch per request. truncate: false: Ollama would otherwise cut an input longer
+  // than the context silently (routes.go EmbedHandler), and refuses it with a 400 instead, which
+  // fails the whole batch; the embedder then finds and splits the input at fault.
+  async function embed(request: EmbedRequest, signal?: AbortSignal): Promise<EmbedReply> {
+    const scope = new OllamaRequestScope(signal, request.timeoutMs);
+    try {
+      scope.throwIfCallerAborted(host);
+      const body = {
+        model: request.model,
+        input: request.input,
+        truncate: false,
+        keep_alive: request.keepAlive,
+        ...(request.dimensions === null ? {} : { dimensions: request.dimensions }),
+        ...(request.numCtx === null ? {} : { options: { num_ctx: request.numCtx } }),
+      };
+      const response = await scope.fetch(`${host}/api/embed`, { method: 'POST', headers: CHAT_HEADERS, body: JSON.stringify(body) });
+      if (!response.ok) throw await responseError(response);
+      const reply = (await response.json()) as { embeddings?: unknown; prompt_eval_count?: unknown };
+      scope.ended();
+      const vectors = vectorsOf(reply.embeddings, request.input.length);
+      if (vectors === null) throw new ModelError('BAD_RESPONSE', `Ollama at ${host} sent no embeddings of the ${request.input.length} inputs (is it older than 0.3.4, without /api/embed?)`);
+      return { vectors, promptTokens: countOrNull(reply.prompt_eval_count) };
+    } catch (err) {
+      throw classify(err, { host, scope, model: request.model, phase: 'request' });
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  return { host, preflight, load, generate, embed };
+}
+
+/** The vectors of an embedding reply: one finite-number list per input, or null. */
+export function vectorsOf(value: unknown, inputs: number): number[][] | null {
+  if (!Array.isArray(value) || value.length !== inputs) return null;
+  for (const v of value) {
+    if (!Array.isArray(v) || v.length === 0) return null;
+    for (const x of v) if (typeof x !== 'number' || !Number.isFinite(x)) return null;
+  }
+  return value as number[][];
 }
 
 // model_info keys are per architecture: "llama.context_length", "qwen3.context_length", …

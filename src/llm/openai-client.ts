@@ -6,6 +6,8 @@ import { modelFetch } from './model-fetch.js';
 import {
   ModelError,
   saysContextExceeded,
+  type EmbedReply,
+  type EmbedRequest,
   type GenerateReply,
   type GenerateRequest,
   type ModelClient,
@@ -257,7 +259,52 @@ export function createOpenAiClient(opts: OpenAiClientOptions): ModelClient {
     return reply.result();
   }
 
-  return { host, preflight, generate };
+  // /v1/embeddings, one batch per request (vLLM, llama-server started with --embedding, Ollama's
+  // /v1). llama-server refuses an input longer than its physical batch (-ub, default 512 tokens)
+  // with a 500 "input (N tokens) is too large to process" (server-context.cpp): a fault of the
+  // input, not of the server, so it is PROMPT_TOO_LONG and never retried; vLLM's 400 about the
+  // maximum context length reads the same through httpStatusError.
+  async function embed(request: EmbedRequest, signal?: AbortSignal): Promise<EmbedReply> {
+    const scope = new RequestScope(signal, request.timeoutMs);
+    try {
+      if (scope.callerAborted) throw abortedError(wording);
+      const body = { model: request.model, input: request.input, encoding_format: 'float', ...(request.dimensions === null ? {} : { dimensions: request.dimensions }) };
+      const response = await modelFetch(`${apiRoot}/embeddings`, { method: 'POST', headers: headers(true), body: JSON.stringify(body), signal: scope.signal });
+      if (!response.ok) {
+        const error = await statusError(response, request.model);
+        if (INPUT_TOO_LARGE_RE.test(error.message)) throw fail('PROMPT_TOO_LONG', wording.promptTooLong(`(${error.status}): ${error.message}`), { status: error.status, retryable: false });
+        throw error;
+      }
+      const text = await readCapped(response, MAX_EMBED_REPLY_CHARS);
+      scope.ended();
+      const parsed = parseJson(text) as { data?: unknown; usage?: { prompt_tokens?: unknown } } | undefined;
+      const data = Array.isArray(parsed?.data) ? (parsed.data as { embedding?: unknown; index?: unknown }[]) : null;
+      // The list is in input order on every server this targets; `index` says so, and wins if not.
+      const ordered = data?.every((d, i) => d?.index === undefined || d.index === i) ? data : data ? [...data].sort((a, b) => Number(a.index) - Number(b.index)) : null;
+      const vectors = ordered === null ? null : embeddingsOf(ordered.map((d) => d?.embedding), request.input.length);
+      if (vectors === null) throw fail('BAD_RESPONSE', `the OpenAI-compatible server at ${host} sent no embeddings of the ${request.input.length} inputs (is it started with --embedding, or serving a pooling model?)`);
+      return { vectors, promptTokens: countOrNull(parsed?.usage?.prompt_tokens) };
+    } catch (err) {
+      throw classify(err, scope, 'request');
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  return { host, preflight, generate, embed };
+}
+
+const INPUT_TOO_LARGE_RE = /too large to process|larger than the max context size/;
+// 64 Ki inputs of 4,096 dimensions at ~20 characters a number: the cap only stops a runaway body.
+const MAX_EMBED_REPLY_CHARS = 512 * 1024 * 1024;
+
+function embeddingsOf(value: unknown[], inputs: number): number[][] | null {
+  if (value.length !== inputs) return null;
+  for (const v of value) {
+    if (!Array.isArray(v) || v.length === 0) return null;
+    for (const x of v) if (typeof x !== 'number' || !Number.isFinite(x)) return null;
+  }
+  return value as number[][];
 }
 
 type Phase = 'request' | 'stream';

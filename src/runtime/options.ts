@@ -223,7 +223,7 @@ function cleanParseError(err: unknown): string {
 export function renderHelp(stage: Stage, tool: string): string {
   const lines: string[] = [];
   lines.push(`${tool} — ${stage.summary}`, '', `Usage: ${tool} [options] [FILE...]`, '');
-  lines.push('Reads JSON Lines, or JSON documents with their records in an array (--input-format), from the FILEs (or stdin; "-" is stdin) and writes JSON Lines to stdout.');
+  lines.push(`Reads JSON Lines, or JSON documents with their records in an array (--input-format), from the FILEs (or stdin; "-" is stdin) and writes ${stage.writes ?? 'JSON Lines to stdout'}.`);
   if (stage.description) lines.push('', stage.description.trim());
   lines.push('', 'Options:');
   lines.push(...optionLines(stage.options, COMMON_OPTIONS));

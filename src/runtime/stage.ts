@@ -210,6 +210,8 @@ export interface Stage<S extends OptionsSpec = OptionsSpec> {
   summary: string;
   /** Paragraphs for --help after the summary. */
   description?: string;
+  /** What --help says the stage writes (default: "JSON Lines to stdout"). */
+  writes?: string;
   examples: string[];
   options: S;
   create(options: OptionValues<S>, setup: SetupContext): Processor | Promise<Processor>;

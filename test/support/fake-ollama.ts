@@ -32,6 +32,8 @@ export interface FakeModel {
   capabilities?: string[];
   /** model_info.<arch>.context_length; default 32768. */
   contextLength?: number;
+  /** The length of its /api/embed vectors; default 64. */
+  dims?: number;
 }
 
 export interface FakeRequest {
@@ -52,6 +54,8 @@ export interface FakeOllamaOptions {
   port?: number;
   /** After a generation reply: `delivered` false when the client left before its end (an aborted request). */
   onReplied?: (req: FakeRequest, delivered: boolean) => void;
+  /** A fault for an /api/embed request (its index counts embed requests), or null for a good reply. */
+  embedFault?: (req: FakeRequest) => FakeFault | null;
 }
 
 export interface FakeStats {
@@ -64,6 +68,8 @@ export interface FakeStats {
   maxInFlight: number;
   /** Generation replies sent to their end: a test tells "cancelled before the reply" by order, not by the clock. */
   replies: number;
+  /** /api/embed batches answered. */
+  embeds?: number;
 }
 
 export interface FakeOllama {
@@ -115,6 +121,7 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
   const waiting: ((granted: boolean) => void)[] = [];
   let inFlight = 0;
   let generationIndex = 0;
+  let embedIndex = 0;
   let closed = false;
 
   const countFault = (name: string): void => {
@@ -305,6 +312,54 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
     res.end();
   };
 
+  // /api/embed as routes.go EmbedHandler answers it: any model embeds; an input over the context
+  // (the model's, or options.num_ctx when lower) is cut silently unless truncate is false, which
+  // makes it a 400 that fails the whole batch; vectors are L2-normalised, and cut to `dimensions`
+  // (then normalised again) only when that is shorter. The vector is a hashed bag of the text's
+  // words: texts that share words are near, which is all a test of the plumbing needs.
+  const embedRoute = async (body: any, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    if (typeof body?.model !== 'string' || body.model === '') return sendJson(res, 400, { error: 'model is required' });
+    const model = findModel(models, body.model);
+    if (!model) {
+      countFault('model404');
+      return sendJson(res, 404, { error: `model '${body.model}' not found` });
+    }
+    const raw = body.input;
+    let input: string[];
+    if (typeof raw === 'string') input = raw === '' ? [] : [raw];
+    else if (Array.isArray(raw) && raw.every((x: unknown) => typeof x === 'string')) input = raw;
+    else if (raw === undefined || raw === null) input = [];
+    else return sendJson(res, 400, { error: 'invalid input type' });
+    const request = { path: '/api/embed', body, index: embedIndex++ };
+    const fault = opts.embedFault?.(request) ?? null;
+    if (fault !== null) {
+      countFault(faultName(fault));
+      if (fault === 'reset') return void req.socket.destroy();
+      if (IMMEDIATE_FAULTS.has(fault) || typeof fault === 'object') return sendFault(res, fault, body.model);
+    }
+    if (input.length === 0) return sendJson(res, 200, { model: body.model, embeddings: [] });
+    const numCtx = Number(body.options?.num_ctx ?? 0);
+    const context = numCtx > 0 ? Math.min(numCtx, model.contextLength ?? 32_768) : (model.contextLength ?? 32_768);
+    const tokens = (text: string) => Math.max(1, Math.ceil(text.length / FAKE_CHARS_PER_TOKEN));
+    if (body.truncate === false && input.some((text) => tokens(text) > context)) {
+      countFault('inputTooLong');
+      return sendJson(res, 400, { error: 'the input length exceeds the context length' });
+    }
+    if (!(await acquireSlot(res))) return;
+    try {
+      stats.embeds = (stats.embeds ?? 0) + 1;
+      if (!(await pause(latencyMs, res))) return;
+      const kept = input.map((text) => (tokens(text) > context ? text.slice(0, context * FAKE_CHARS_PER_TOKEN) : text));
+      const dims = model.dims ?? DEFAULT_EMBED_DIMS;
+      const cut = typeof body.dimensions === 'number' && body.dimensions > 0 && body.dimensions < dims ? body.dimensions : dims;
+      const embeddings = kept.map((text) => fakeEmbedding(text, dims).slice(0, cut)).map(normalised);
+      const promptEvalCount = kept.reduce((n, text) => n + tokens(text), 0);
+      sendJson(res, 200, { model: body.model, embeddings, total_duration: 1_000_000 + promptEvalCount * 100_000, load_duration: 1_000_000, prompt_eval_count: promptEvalCount });
+    } finally {
+      releaseSlot();
+    }
+  };
+
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
     stats.requests += 1;
@@ -332,6 +387,7 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       return sendJson(res, 200, showEntry(model));
     }
     if (path === '/api/chat' || path === '/api/generate') return generation(path, body, req, res);
+    if (path === '/api/embed') return embedRoute(body, req, res);
     return sendText(res, 404, '404 page not found');
   };
 
@@ -435,6 +491,38 @@ function metricsFor(promptEvalCount: number, evalCount: number, latencyMs: numbe
     eval_count: evalCount,
     eval_duration: evalDuration,
   };
+}
+
+export const DEFAULT_EMBED_DIMS = 64;
+const EMBED_WORD = /[\p{L}\p{N}]+/gu;
+
+/** A hashed bag of the text's lowercased words (FNV-1a, two buckets a word), before normalising. */
+export function fakeEmbedding(text: string, dims: number): number[] {
+  const vector = new Array<number>(dims).fill(0);
+  for (const [word] of text.toLowerCase().matchAll(EMBED_WORD)) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193) >>> 0;
+    vector[h % dims] = vector[h % dims]! + 1;
+    vector[(h >>> 16) % dims] = vector[(h >>> 16) % dims]! + 0.5;
+  }
+  // A text without words still gets a direction of its own.
+  if (!vector.some((x) => x !== 0)) vector[0] = 1;
+  return vector;
+}
+
+// As Go writes a float32 (strconv 'g', -1, 32): the shortest decimal that reads back as the same float32.
+function float32(x: number): number {
+  const f = Math.fround(x);
+  for (let p = 1; p < 9; p++) {
+    const short = Number(f.toPrecision(p));
+    if (Math.fround(short) === f) return short;
+  }
+  return Number(f.toPrecision(9));
+}
+
+function normalised(vector: number[]): number[] {
+  const norm = Math.sqrt(vector.reduce((s, x) => s + x * x, 0)) || 1;
+  return vector.map((x) => float32(x / norm));
 }
 
 function splitPieces(content: string, size: number): string[] {

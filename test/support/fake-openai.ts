@@ -16,6 +16,9 @@ export interface FakeOpenAiOptions extends FakeOllamaOptions {
   // llama-server's start: for this long after listening, every route answers 503 "Loading model"
   // (tools/server/server-http.cpp), /v1/models included.
   loadingMs?: number;
+  // llama-server's physical batch (-ub): an /v1/embeddings input of more tokens is refused with its
+  // 500 (server-context.cpp); unset, an input over the context gets vLLM's 400 instead.
+  embedBatchTokens?: number;
 }
 
 export interface FakeOpenAi {
@@ -30,6 +33,7 @@ export interface FakeOpenAi {
 }
 
 export const CHAT_PATH = '/v1/chat/completions';
+export const EMBEDDINGS_PATH = '/v1/embeddings';
 export const MODELS_PATH = '/v1/models';
 // Fixed so that fake replies are byte-identical across runs.
 export const CREATED = 1_735_689_600;
@@ -43,7 +47,7 @@ const ORIGINAL = '__openai';
 const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
 
 export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
-  const { apiKey = null, port = 0, loadingMs = 0, respond, ...engineOpts } = opts;
+  const { apiKey = null, port = 0, loadingMs = 0, respond, embedBatchTokens, ...engineOpts } = opts;
   const models = opts.models ?? DEFAULT_MODELS;
   const engine = await startFakeOllama({
     ...engineOpts,
@@ -171,6 +175,43 @@ export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<Fak
     else if (outcome !== 'answered') req.socket.destroy();
   };
 
+  // /v1/embeddings over the engine's /api/embed (with truncate: false: no OpenAI-compatible
+  // server cuts an input), in OpenAI's list shape with usage.
+  const embeddings = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const raw = await readBody(req);
+    const body = parseJson(raw);
+    requests.push(body === undefined ? raw : body);
+    if (body === undefined || body === null || typeof body !== 'object') return sendError(res, 400, 'invalid JSON request body');
+    const input: unknown[] = typeof body.input === 'string' ? [body.input] : Array.isArray(body.input) ? body.input : [];
+    if (input.length === 0 || !input.every((x) => typeof x === 'string')) return sendError(res, 400, '"input" or "content" must be provided');
+    if (input.some((x) => x === '')) return sendError(res, 400, 'Input content cannot be empty');
+    if (!findModel(models, String(body.model ?? ''))) return sendError(res, 404, `The model \`${body.model}\` does not exist.`, 'model_not_found');
+    const tokens = (input as string[]).map((text) => Math.max(1, Math.ceil(text.length / 4)));
+    const over = embedBatchTokens === undefined ? -1 : tokens.findIndex((n) => n > embedBatchTokens);
+    if (over >= 0) {
+      countFault('inputTooLarge');
+      return sendError(res, 500, `input (${tokens[over]} tokens) is too large to process. increase the physical batch size (current batch size: ${embedBatchTokens})`);
+    }
+    const response = await upstream(req, res, '/api/embed', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model: body.model, input, truncate: false, ...(typeof body.dimensions === 'number' ? { dimensions: body.dimensions } : {}) }),
+    });
+    if (response === null) return;
+    const reply = parseJson(await response.text());
+    if (response.status === 400 && String(reply?.error ?? '').includes('exceeds the context length')) {
+      return sendError(res, 400, `This model's maximum context length is exceeded. However, you requested ${Math.max(...tokens)} tokens in the input for embedding generation. Please reduce the length of the input.`);
+    }
+    if (response.status !== 200) return sendError(res, response.status, String(reply?.error ?? 'engine failure'));
+    const total = tokens.reduce((a, b) => a + b, 0);
+    sendJson(res, 200, {
+      object: 'list',
+      data: (reply.embeddings as number[][]).map((embedding, index) => ({ object: 'embedding', embedding, index })),
+      model: body.model,
+      usage: { prompt_tokens: total, total_tokens: total },
+    });
+  };
+
   // Forwards a response as it is, except that engine error bodies take OpenAI's shape on /v1.
   const relay = async (req: http.IncomingMessage, res: http.ServerResponse, response: Response, openAiErrors: boolean): Promise<void> => {
     if (openAiErrors && response.status >= 400) {
@@ -221,6 +262,7 @@ export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<Fak
     if (!authorised(req, res)) return;
     if (req.method === 'GET' && path === MODELS_PATH) return sendJson(res, 200, modelList(models));
     if (req.method === 'POST' && path === CHAT_PATH) return chat(req, res);
+    if (req.method === 'POST' && path === EMBEDDINGS_PATH) return embeddings(req, res);
     return sendError(res, 404, `no route for ${req.method} ${path}`, 'not_found');
   };
 

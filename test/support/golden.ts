@@ -15,6 +15,8 @@ export const GOLDEN_DIR = join(ROOT, 'test/golden');
  *                    or {"face": "openai", "apiKey": "..."} (--backend openai --base-url <fake>/v1),
  *                    and --no-cache unless args name a cache (optional)
  *   script.json      what the fake server's model answers (test/generation/support/scripted-model.ts)
+ *   setup            present: a bash script run first from the repository root with $WORK a fresh
+ *                    temporary folder, which `{work}` in args stands for (and in the output)
  *   expected.jsonl, expected.stderr, expected.exit   stdout, stderr and the exit status; an
  *                    absent file stands for empty output and status 0
  */
@@ -26,6 +28,7 @@ export interface GoldenCase {
   env: Record<string, string>;
   pipeline: boolean;
   server: { face: 'ollama' | 'openai'; apiKey: string | null } | null;
+  setup: string | null;
 }
 
 /** Every test/golden/<stage>/<case>/ folder that has an input.jsonl. */
@@ -43,7 +46,7 @@ export function goldenCases(): GoldenCase[] {
       const serverJson = read('server.json');
       const setup = serverJson === null ? null : (JSON.parse(serverJson) as { face?: 'ollama' | 'openai'; apiKey?: string });
       const server = setup === null ? null : { face: setup.face ?? 'ollama', apiKey: setup.apiKey ?? null };
-      cases.push({ stage, name, dir, args: lines('args'), env, pipeline: existsSync(join(dir, 'pipeline')), server });
+      cases.push({ stage, name, dir, args: lines('args'), env, pipeline: existsSync(join(dir, 'pipeline')), server, setup: read('setup') });
     }
   }
   return cases;
@@ -53,6 +56,11 @@ export interface BinResult {
   stdout: string;
   stderr: string;
   code: number;
+}
+
+/** The command line of a case's tool: bin/rca-<stage>, or `bin/rca <command>` for an rca command. */
+export function toolOf(stage: string): string {
+  return existsSync(join(ROOT, 'bin', `rca-${stage}`)) ? `./bin/rca-${stage}` : `./bin/rca ${stage}`;
 }
 
 /** Runs bin/rca-<stage> from the repository root, as a user would. */

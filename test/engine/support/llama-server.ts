@@ -82,6 +82,8 @@ export interface StartOptions {
   ctx?: number;
   /** Wait for /health to say ok (default true). */
   waitReady?: boolean;
+  /** More llama-server flags (--embedding --pooling mean, -ub N). */
+  extraArgs?: string[];
 }
 
 const READY_TIMEOUT_MS = 60_000;
@@ -93,7 +95,7 @@ export async function startLlamaServer(opts: StartOptions): Promise<LlamaServer>
   const log = openSync(opts.logFile, 'a');
   const child: ChildProcess = spawn(
     opts.bin,
-    ['-m', MODEL_FILE, '--alias', MODEL_ALIAS, '--host', '127.0.0.1', '--port', String(port), '-c', String(ctx), '-np', String(slots), '--chat-template-file', TEMPLATE_FILE],
+    ['-m', MODEL_FILE, '--alias', MODEL_ALIAS, '--host', '127.0.0.1', '--port', String(port), '-c', String(ctx), '-np', String(slots), '--chat-template-file', TEMPLATE_FILE, ...(opts.extraArgs ?? [])],
     { stdio: ['ignore', log, log] },
   );
   closeSync(log);
