@@ -28,9 +28,8 @@ and chunk records (best after rca-tag), in any order, from JSON Lines or a libra
            keywords, orderIndex, language, document: {sourceId, edition}, work: {title, author}}
            per chunk: exactly the properties of library_rag's Chunk collection, each written
            ("" or [] where unknown). summary and keywords are rca's own: the retrieval_summary
-           view's scope and keywords_synonyms; sectionLevel the level the chunk's heading states
-           (sectionLevel, section_level, a v1 chunk's level), else its path's segments; orderIndex
-           its own, else its place among its document's chunks as read.
+           view's scope and keywords_synonyms; sectionLevel the depth of its path (the level of its
+           Summary); orderIndex its own, else its place among its document's chunks as read.
   Both carry the normalised sectionPath: a Summary's chunks are the Chunk objects at its path or
   under it. work {title, author}, language and edition come from the chunk, else from --document
   FILE's metadata (or the metadata of the document read as input: work, else original_title,

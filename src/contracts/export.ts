@@ -38,7 +38,7 @@ export const WeaviateChunkProperties = z.strictObject({
   text: z.string().describe('the chunk text'),
   summary: z.string().describe("the chunk's retrieval_summary scope (\"\" before rca-summarize)"),
   sectionPath: z.string().describe("the chunk's normalised section path: the link to its Summary objects"),
-  sectionLevel: int("the level of the chunk's heading as library_rag states it (sectionLevel, section_level, a v1 chunk's level), else the number of path segments"),
+  sectionLevel: int("the depth of the chunk's section path (1 = top level), as library_rag's schema describes it: the level of its Summary"),
   chapterTitle: z.string().describe('the chunk\'s chapterTitle, else the first segment of its path'),
   canonicalReference: z.string().describe('the chunk\'s canonicalReference ("" when none)'),
   unitType: z.string().describe('the chunk\'s unitType, else its type ("main_content", "TextChunk", "Table", …)'),

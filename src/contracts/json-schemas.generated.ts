@@ -1292,7 +1292,7 @@ export const JSON_SCHEMAS = {
           },
           "sectionLevel": {
             "type": "integer",
-            "description": "the level of the chunk's heading as library_rag states it (sectionLevel, section_level, a v1 chunk's level), else the number of path segments"
+            "description": "the depth of the chunk's section path (1 = top level), as library_rag's schema describes it: the level of its Summary"
           },
           "chapterTitle": {
             "type": "string",

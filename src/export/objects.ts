@@ -5,7 +5,7 @@
 // Summary's chunks are the Chunk objects at its sectionPath or under it, by whole segments, and
 // chunksCount is count-sections' total_count of that subtree.
 import { createHash } from 'node:crypto';
-import { chunkIdOf, chunkTextOf, docIdOf, headingLevelOf, orderOf, sectionPathOf, stringField } from '../tagging/chunk-fields.js';
+import { chunkIdOf, chunkTextOf, docIdOf, orderOf, sectionPathOf, stringField } from '../tagging/chunk-fields.js';
 import { normaliseSegments, PATH_SEPARATOR } from '../tagging/section-path.js';
 
 type Json = Record<string, unknown>;
@@ -93,7 +93,8 @@ export function weaviateChunk(record: Json, meta: DocumentMeta, position: number
     text,
     summary: (view && stringField(view.scope)) ?? '',
     sectionPath: segments.join(PATH_SEPARATOR),
-    sectionLevel: headingLevelOf(record) ?? segments.length,
+    // Depth in the hierarchy, as library_rag's schema describes it: the Summary level of its section.
+    sectionLevel: segments.length,
     chapterTitle: stringField(record.chapterTitle) ?? segments[0] ?? '',
     canonicalReference: stringField(record.canonicalReference) ?? '',
     unitType: stringField(record.unitType) ?? stringField(record.type) ?? '',

@@ -1,5 +1,6 @@
 import { AUTHORITY_LEVELS, DOC_TYPES, type AuthorityLevel } from '../contracts/vocabulary.js';
-import { defineStage, type JsonObject, type Outcome, type Processor, type SetupContext } from '../runtime/stage.js';
+import { appendMembers, defineStage, type JsonObject, type Outcome, type Processor, type RecordMeta, type SetupContext } from '../runtime/stage.js';
+import { DocumentPlacements } from '../tagging/toc-placement.js';
 import { UsageError } from '../runtime/exit-codes.js';
 import { maxDepthOption } from '../tagging/max-depth-option.js';
 import type { ContextOptions } from '../tagging/context.js';
@@ -90,10 +91,19 @@ each one, and more per byte): when other work keeps the CPUs busy, --jobs 1 is f
       } satisfies ContextOptions,
     };
     const { jobs, spawnAfterBytes } = requestedJobs === 'auto' ? autoPlan(setup.inputBytes ?? null) : { jobs: requestedJobs, spawnAfterBytes: 0 };
-    if (jobs > 1) return new ParallelTagger({ jobs, setup: tagSetup, spawnAfterBytes });
+    const placements = new DocumentPlacements();
+    if (jobs > 1) {
+      const parallel = new ParallelTagger({ jobs, setup: tagSetup, spawnAfterBytes });
+      // A document's records come one by one, never in blocks: placed here, in document order.
+      const process = parallel.process.bind(parallel);
+      parallel.process = (input, inputMeta) => process(...placed(placements, input as JsonObject, inputMeta));
+      (parallel as { documentFields?: readonly string[] }).documentFields = ['toc'];
+      return parallel;
+    }
     // The matchers are built on the first record: an empty input starts fast.
-    return lazyTagger(() =>
-      new Tagger({ ...tagSetup.context, gazetteer: buildGazetteer(tagSetup.lexicon), keywords: buildKeywordLists(tagSetup.keywordFiles) }),
+    return lazyTagger(
+      () => new Tagger({ ...tagSetup.context, gazetteer: buildGazetteer(tagSetup.lexicon), keywords: buildKeywordLists(tagSetup.keywordFiles) }),
+      placements,
     );
   },
 });
@@ -142,12 +152,26 @@ function readKeywordFiles(setup: SetupContext): TagSetup['keywordFiles'] {
   };
 }
 
-function lazyTagger(build: () => Tagger): Processor {
+/**
+ * A chunk of a library_rag document that names only its heading gets the `sectionPath` its TOC
+ * places it at (tagging/toc-placement.ts), appended as library_rag's toc_enricher adds it, so every
+ * later stage reads the same path; the record and the line as read are both given it.
+ */
+function placed(placements: DocumentPlacements, record: JsonObject, meta: RecordMeta): [JsonObject, RecordMeta] {
+  const out = placements.place(record, meta.document);
+  if (out === record) return [record, meta];
+  const { bytes: _stale, ...rest } = meta;
+  return [out, { ...rest, raw: appendMembers(meta.raw, `"sectionPath":${JSON.stringify(out.sectionPath)}`) }];
+}
+
+function lazyTagger(build: () => Tagger, placements: DocumentPlacements): Processor {
   let tagger: Tagger | null = null;
   const none = new TagFlagCounts();
   return {
-    process(record: JsonObject, meta): Outcome {
+    documentFields: ['toc'],
+    process(input: JsonObject, inputMeta): Outcome {
       tagger ??= build();
+      const [record, meta] = placed(placements, input, inputMeta);
       return tagger.process(record, meta);
     },
     summary: () => (tagger?.flagCounts ?? none).summary(),
