@@ -14,9 +14,10 @@ export const TOC_DESCRIPTION = `With a table of contents (--toc FILE, or the "to
 TOC entry is a section: matched to the chunk sections by whole normalised segments (a TOC title
 ending in "..." or "\u2026" matches the segment it abridges: flag toc_abridged), with the title and
 level the TOC states and toc_index (its place in the TOC). An entry no chunk reached is written
-after the document's other sections with direct_count and total_count 0 (flag toc_only); sections
+before its parent, as every section is, with direct_count and total_count 0 (flag toc_only); sections
 whose path is in no TOC entry are kept and flagged not_in_toc (toc_index null). Flat TOCs (levels
-give the nesting) and nested ones (children) alike. Without a TOC, the tree is as above.`;
+give the nesting) and nested ones (children) alike. A chunk that names only its heading (library_rag
+v2: section, section_level) is placed in the TOC as rca-tag places it. Without a TOC, the tree is as above.`;
 
 /** A section record with the TOC's fields: toc_index is the entry's place in the TOC (null: none). */
 export type TocSectionRecord = SectionRecord & { toc_index?: number | null };

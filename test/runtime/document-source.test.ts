@@ -37,8 +37,6 @@ describe('sniff: which format the first bytes show', () => {
     ['[\n{"a":1},\n{"a":2}\n]', 'array'],
     ['[\n{"a":1}\n]', 'jsonl'],
     ['[1, 2]\n', 'jsonl'],
-    // A document on one line is told by its content, not its indentation.
-    ['[{"chunk_id": "a"}, {"chunk_id": "b"}]\n', 'array'],
     ['{"a": 1, "b"\n', 'jsonl'],
     ['not json\n', 'jsonl'],
     ['', 'jsonl'],

@@ -50,11 +50,11 @@ describe('a hint when the input is one JSON document', () => {
     expect(lines).toContain("rca-echo: stdin: looks like one JSON document, not JSON Lines: read it with --records-at chunks, or try jq -c '.chunks[]'");
   });
 
-  it('a JSON array of records on one line is read as a document: its records, no hint', async () => {
+  it('a JSON array on one line: jq -c .[]', async () => {
     const r = await runInProcess(echoStage, ['[{"id":1},{"id":2}]\n']);
-    expect(r.code).toBe(0);
-    expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(2);
-    expect(r.stderr).not.toContain('looks like one JSON document');
+    expect(r.stderr).toBe(
+      "rca-echo: stdin:1: NOT_OBJECT: expected a JSON object, got an array\nrca-echo: stdin: looks like one JSON document, not JSON Lines: read it with --records-at '', or try jq -c '.[]'\nrca-echo: 1 of 1 records rejected\n",
+    );
   });
 
   it('one object holding a chunks array on one line is read as a document, told by its content', async () => {

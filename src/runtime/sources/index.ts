@@ -51,8 +51,8 @@ function documentSource(options: SourceOptions, recordsAt: string): DocumentSour
  * Holds the first bytes until they show the format: input whose first line is a lone "{" followed
  * by a member line (`"metadata": {`), or a lone "[" followed by an element, is a document (records
  * at "chunks" of an object, or the top-level array); anything else is JSON Lines. Then replays
- * them to the chosen source. A document on one line is told by its content: an array, or an object
- * with a "chunks" array of records.
+ * them to the chosen source. A document on one line is told by its content: an object with a
+ * "chunks" array of records.
  */
 class AutoSource implements RecordSource {
   private held: Buffer[] = [];
@@ -123,11 +123,10 @@ export function sniff(bytes: Buffer, final: boolean): 'array' | 'object' | 'json
   const more = final ? 'jsonl' : null;
   const [first, second, third] = lines;
   if (!first) return more;
-  // Told by content, not by indentation: a line that opens an array of objects is a document (no
-  // record is an array); one object whose members include a "chunks" array of records, however it
-  // is spaced ({"document": "x", "toc": [...], "chunks": [{...}]} on one line), is read by
-  // ChunksMemberScanner before this.
-  if (ARRAY_OF_OBJECTS.test(first.text)) return 'array';
+  // An object whose members include a "chunks" array of records, however it is spaced
+  // ({"document": "x", "toc": [...], "chunks": [{...}]} on one line), was told by
+  // ChunksMemberScanner before this. An array on one line stays JSON Lines: each of its lines is
+  // refused (NOT_OBJECT) and the hint at the end names --records-at ''.
   // Pretty-printers (JSON.stringify, Python's json.dump, jq) put the opening bracket alone on the
   // first line and a member or element on the next; record lines never look like that, so a
   // broken record line (a lone "{" among records) stays a BAD_JSON line.
@@ -202,8 +201,6 @@ function opensObjectLine(bytes: Buffer): boolean {
   for (let j = i + 1; j < bytes.length && bytes[j] !== 0x0a; j++) if (bytes[j] !== 0x20 && bytes[j] !== 0x09 && bytes[j] !== 0x0d) return true;
   return false;
 }
-
-const ARRAY_OF_OBJECTS = /^\[[ \t]*\{/;
 
 /** The first line of a pretty-printed object's member: `"key": ...`. */
 const MEMBER = /^"(?:[^"\\]|\\.)*"\s*:/;
