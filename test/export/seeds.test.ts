@@ -187,6 +187,19 @@ describe("the seeds' own shapes, end to end", () => {
     expect(r.stderr).toContain('DUPLICATE_ID');
   });
 
+  it("DACKAR's CR: its cause section is in the report's summary, and table cells are read as cells (items 7, 8)", () => {
+    const run = pipeline(CR, false);
+    const root = run.summaries.find((s) => s.parent_id === null)!;
+    const summary = (root.section_summary as JsonObject).summary as string;
+    expect(summary).toContain('Potential contributors include reduced suction pressure margin and coupling misalignment.');
+    expect(summary).not.toContain('|');
+    const limits = run.summarized.flatMap((r) => (r.retrieval_summary as JsonObject).numbers_limits as string[]);
+    expect(limits).toContain('6.2 mils');
+    expect(limits.some((l) => l.includes('|'))).toBe(false);
+    for (const r of run.summarized) expect((r.embedding_text as JsonObject).retrieval_summary).not.toMatch(/NUMBERS\/LIMITS: .*\|/);
+    for (const s of run.summaries) expect(((s.embedding_text as JsonObject | undefined)?.section_summary as string | undefined) ?? '').not.toContain(' | ');
+  });
+
   it('rca report reads what the pipeline wrote', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rca-seeds-'));
     const run = pipeline(TC2, false);
