@@ -18,7 +18,9 @@ Empty fields give no line; a missing or empty view gives "". Whitespace inside a
 included) becomes one space, so each field is exactly one line; list items with no letter or
 digit ("", "-----") and items that are neither strings nor numbers are left out.
 --combined also writes embedding_text.combined: "SECTION: <section path>" followed by both
-views' lines, for one embedding per chunk ("" when both views are empty).`,
+views' lines, for one embedding per chunk ("" when both views are empty).
+An input embedding_text of another shape (DACKAR's processed records hold the chunk's text there,
+a string) is kept as upstream_embedding_text, in its place; rca's own is replaced.`,
   examples: [
     'rca-flatten < validated.jsonl > embeddable.jsonl',
     'rca-flatten --combined --from-fields retrieval_summary_json,rca_frame_json enriched.jsonl',

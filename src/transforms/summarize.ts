@@ -21,6 +21,9 @@ export default defineStage({
 With --dry-run it writes the requests only, as rca-generate --dry-run does; with --no-flatten it
 writes what rca-generate writes. With --view section_summary (rca-count-sections records in) it adds
   embedding_text  {section_summary: "SECTION: <path>\\nSUMMARY: ...\\nCONCEPTS: a, b, c"}
+No input field is overwritten: a field named like one it writes holding a value of another shape
+(DACKAR's embedding_text string) is kept as upstream_<field>, and a kept embedding_text string
+is still read as the chunk's text.
 
 About generate:
 ${GENERATE_DESCRIPTION}

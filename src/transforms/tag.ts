@@ -28,13 +28,20 @@ export default defineStage({
              <field>_coerced (doc_id 123 -> "123", page_start "3" -> 3); <field>_dropped (a value
              present but unusable: page_start -1 or 1e309, an object where a string belongs);
              section_path_folded (deeper than --max-depth); <field>_kept_as:<name> (an input field
-             named context, section_id, ner_seed or tag_flags that tag did not write is kept,
-             renamed upstream_<field>; values in tag's own shape are replaced, as on a re-run)
-Input fields used (rca schema chunk lists them): chunk_id, doc_id (or document.sourceId; numbers
-become strings), doc_type, doc_name, source_path, section_segments (else section_path /
-sectionPath / section / section_title, split on " > "), text (else raw_text, else
-embedding_text), page_start / page_end (else page). All other fields pass through untouched, in
-order. The last stderr line counts the chunks tagged and their flags.
+             named like one any stage writes - context, section_id, ner_seed, tag_flags, prompts,
+             the views, flags, evidence, generation, embedding_text, ... - holding a value not in
+             that stage's shape is kept, renamed upstream_<field>; values in rca's own shape are
+             replaced, as on a re-run)
+Input fields used (rca schema chunk lists them): chunk_id (else provenance.chunk_id, else
+record_id), doc_id (or document.sourceId; numbers become strings), doc_type, doc_name,
+source_path, section_segments (else section_path / sectionPath / section / section_title, split
+on " > ", else library_rag v1's hierarchy {part, chapter, section, subsection}, else its title),
+text (else raw_text, else embedding_text, also once kept as upstream_embedding_text),
+page_start / page_end (else page). All other fields pass through untouched, in order.
+A chunk of a document with a toc (library_rag v2) that names only its heading (section,
+section_level) gets the sectionPath the TOC places it at, as library_rag's toc_enricher adds it:
+a heading equal to a TOC title takes that entry's path, another goes under the nearest earlier
+heading of a lower level. The last stderr line counts the chunks tagged and their flags.
 With --jobs N, N threads tag: N-1 worker threads take the input in blocks of bytes and hand back
 finished output; this one reads, keeps input order, decides each document's doc type, writes, and
 tags a block itself when every worker is busy. The output is the same bytes whatever N.
