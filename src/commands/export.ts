@@ -11,6 +11,7 @@ import { runStage } from '../runtime/runner.js';
 import { defineStage, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
 import { SeenDocuments } from '../sections/seen-documents.js';
 import { docIdOf } from '../tagging/chunk-fields.js';
+import { DocumentPlacements } from '../tagging/toc-placement.js';
 import { chromaRecord, documentMetaOf, isSectionRecord, weaviateChunk, weaviateSummary, type Built, type DocumentMeta } from '../export/objects.js';
 
 export const exportStage = defineStage({
@@ -63,6 +64,7 @@ Schemas: rca schema weaviate_summary | weaviate_chunk | chroma_record.`,
     const ids = new SeenDocuments();
     // A chunk's place among its document's chunks as read: its orderIndex when it states none.
     const positions = new Map<string, number>();
+    const placements = new DocumentPlacements();
     const take = (built: Built, count: () => void): Outcome => {
       if ('reject' in built) return { reject: built.reject };
       const id = built.object.id as string;
@@ -72,8 +74,10 @@ Schemas: rca schema weaviate_summary | weaviate_chunk | chroma_record.`,
       return { records: [built.object] };
     };
     return {
-      documentFields: ['metadata'],
-      process(record: JsonObject, meta: RecordMeta): Outcome {
+      documentFields: ['metadata', 'toc'],
+      process(input: JsonObject, meta: RecordMeta): Outcome {
+        // A library_rag v2 chunk read from its document is placed in its TOC as rca-tag places it.
+        const record = placements.place(input, meta.document);
         const section = isSectionRecord(record);
         if (options.only && (options.only === 'sections') !== section) {
           counts.skipped++;

@@ -157,6 +157,10 @@ describe("the seeds' own shapes, end to end", () => {
     expect(run.sections.filter((s) => (s.flags as string[]).includes('toc_only'))).toHaveLength(0);
     expect(run.sections.find((s) => s.section_path === (planned.context as JsonObject).section_path)).toMatchObject({ level: 2, direct_count: 1, flags: [] });
     expect(run.sections).toHaveLength(7);
+    // Export read from the document itself places its chunks the same way as from tag's output.
+    const direct = rca(['export', '--only', 'chunks', V2]);
+    const viaTag = rca(['export', '--only', 'chunks', '--document', V2, '-'], run.tagged.map((t) => JSON.stringify(t)).join('\n') + '\n');
+    expect(direct.stdout).toBe(viaTag.stdout);
     // document.sourceId is the document's own name.
     expect(run.weaviate.every((o) => ((o.properties as JsonObject).document as JsonObject).sourceId === 'example_CR_2026_00123')).toBe(true);
     expectSchemaAndIds(run);
