@@ -7,7 +7,7 @@
 // library_rag's hierarchy_parser builds its tree with; so every heading is one section, in its
 // place, and a chunk whose heading is a TOC entry is filed under that entry, not beside it.
 // Per document, in document order (the order its chunks are written in).
-import { headingLevelOf } from './chunk-fields.js';
+import { docIdOf, headingLevelOf } from './chunk-fields.js';
 import { normaliseSegments } from './section-path.js';
 
 interface Entry {
@@ -76,6 +76,11 @@ export class TocPlacement {
     return segments;
   }
 
+  /** A new document: no heading of the last one is open. */
+  reset(): void {
+    this.stack = [];
+  }
+
   /** After a TOC heading, the open headings are its path. */
   private reopen(entry: Entry): void {
     this.stack = [];
@@ -98,6 +103,8 @@ export function loneHeadingOf(record: Record<string, unknown>): string | undefin
 /** The TOC placement of each document read, by its DocumentInfo (a document's own `toc`), or one for every record (--toc FILE). */
 export class DocumentPlacements {
   private readonly byDocument = new WeakMap<object, TocPlacement | null>();
+  /** With one TOC for every record: the document whose headings are open in it. */
+  private lastDocId: string | undefined;
 
   constructor(private readonly fixed: TocPlacement | null = null) {}
 
@@ -106,7 +113,11 @@ export class DocumentPlacements {
     const heading = loneHeadingOf(record);
     if (heading === undefined) return record;
     let placement = this.fixed;
-    if (placement === null && document !== undefined) {
+    if (placement !== null) {
+      const docId = docIdOf(record) ?? '';
+      if (docId !== this.lastDocId) placement.reset();
+      this.lastDocId = docId;
+    } else if (document !== undefined) {
       placement = this.byDocument.get(document) ?? null;
       if (!this.byDocument.has(document)) {
         placement = TocPlacement.of(document.fields.toc);

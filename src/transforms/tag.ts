@@ -1,6 +1,6 @@
 import { AUTHORITY_LEVELS, DOC_TYPES, type AuthorityLevel } from '../contracts/vocabulary.js';
 import { appendMembers, defineStage, type JsonObject, type Outcome, type Processor, type RecordMeta, type SetupContext } from '../runtime/stage.js';
-import { DocumentPlacements } from '../tagging/toc-placement.js';
+import { DocumentPlacements, TocPlacement } from '../tagging/toc-placement.js';
 import { UsageError } from '../runtime/exit-codes.js';
 import { maxDepthOption } from '../tagging/max-depth-option.js';
 import type { ContextOptions } from '../tagging/context.js';
@@ -54,6 +54,7 @@ each one, and more per byte): when other work keeps the CPUs busy, --jobs 1 is f
     'rca-tag --doc-type detect --rejects rejects.jsonl chunks.jsonl',
     'rca-tag --lexicon builtin --lexicon plant-terms.csv < chunks.jsonl',
     'rca-tag --jobs 1 < chunks.jsonl    # one thread',
+    "jq -c '.chunks[]' doc_chunks.json | rca-tag --toc doc_chunks.json    # a library_rag document's chunks as JSON Lines",
   ],
   options: {
     'doc-type': {
@@ -81,9 +82,21 @@ each one, and more per byte): when other work keeps the CPUs busy, --jobs 1 is f
       default: 'auto',
       help: `threads that tag, this one included: auto (one per idle CPU, at most ${MAX_AUTO_JOBS}) or 1 to ${MAX_JOBS}`,
     },
+    toc: {
+      type: 'string',
+      placeholder: 'FILE',
+      help: "place chunks that name only their heading in this table of contents (a library_rag document, or a JSON list of {title, level}), as a document's own toc places them; tags on one thread",
+    },
   },
   create(options, setup) {
-    const requestedJobs = parseJobs(options.jobs);
+    let fixedToc: TocPlacement | null = null;
+    if (options.toc) {
+      const file = setup.readDocumentFields(options.toc, ['toc']);
+      fixedToc = TocPlacement.of(file.array ?? file.fields.toc);
+      if (fixedToc === null) throw new UsageError(`--toc '${options.toc}' has no toc: expected a JSON list of {title, level} or a document with a "toc" list`);
+    }
+    // Placement follows the document order, which blocks on worker threads would not keep.
+    const requestedJobs = fixedToc ? 1 : parseJobs(options.jobs);
     const lexicon = loadLexicon(options.lexicon.length ? options.lexicon : [BUILTIN_LEXICON], setup);
     const tagSetup: TagSetup = {
       // Read where the matchers are built (the first record; a worker's data, which copies it).
@@ -98,7 +111,7 @@ each one, and more per byte): when other work keeps the CPUs busy, --jobs 1 is f
       } satisfies ContextOptions,
     };
     const { jobs, spawnAfterBytes } = requestedJobs === 'auto' ? autoPlan(setup.inputBytes ?? null) : { jobs: requestedJobs, spawnAfterBytes: 0 };
-    const placements = new DocumentPlacements();
+    const placements = new DocumentPlacements(fixedToc);
     if (jobs > 1) {
       const parallel = new ParallelTagger({ jobs, setup: tagSetup, spawnAfterBytes });
       // A document's records come one by one, never in blocks: placed here, in document order.

@@ -161,6 +161,11 @@ describe("the seeds' own shapes, end to end", () => {
     const direct = rca(['export', '--only', 'chunks', V2]);
     const viaTag = rca(['export', '--only', 'chunks', '--document', V2, '-'], run.tagged.map((t) => JSON.stringify(t)).join('\n') + '\n');
     expect(direct.stdout).toBe(viaTag.stdout);
+    // The same chunks as JSON Lines, with the document's TOC given: the same places.
+    const asLines = (JSON.parse(readFileSync(V2, 'utf8')) as { chunks: JsonObject[] }).chunks.map((c) => JSON.stringify({ ...c, doc_id: 'example_CR_2026_00123' })).join('\n') + '\n';
+    const fromLines = lines(runBin('tag', ['--toc', V2], asLines).stdout);
+    expect(fromLines.map((t) => (t.context as JsonObject).section_path)).toEqual(run.tagged.map((t) => (t.context as JsonObject).section_path));
+    expect(fromLines.map((t) => t.section_id)).toEqual(run.tagged.map((t) => t.section_id));
     // document.sourceId is the document's own name.
     expect(run.weaviate.every((o) => ((o.properties as JsonObject).document as JsonObject).sourceId === 'example_CR_2026_00123')).toBe(true);
     expectSchemaAndIds(run);
