@@ -43,7 +43,7 @@ export const ChunkInput = z
       .optional()
       .describe("library_rag v1: the chunk's headings; those set make its path (part > chapter > section > subsection) when no path or heading is given"),
     title: text("library_rag v1: the chunk's heading, its path when its hierarchy names none (read only with hierarchy)"),
-    sectionLevel: z.number().int().optional().describe("library_rag: the level of the chunk's heading (count-sections' level of its section, export's sectionLevel)"),
+    sectionLevel: z.number().int().optional().describe("library_rag: the level of the chunk's heading: where a TOC places a chunk that names only its heading"),
     section_level: z.number().int().optional().describe('the same, when sectionLevel is absent'),
     level: z.number().int().optional().describe('library_rag v1: the same, read only with hierarchy'),
     text: text('the chunk text: NER seed, grounding and section text'),

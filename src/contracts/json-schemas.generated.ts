@@ -130,7 +130,7 @@ export const JSON_SCHEMAS = {
         "type": "string"
       },
       "sectionLevel": {
-        "description": "library_rag: the level of the chunk's heading (count-sections' level of its section, export's sectionLevel)",
+        "description": "library_rag: the level of the chunk's heading: where a TOC places a chunk that names only its heading",
         "type": "integer"
       },
       "section_level": {
