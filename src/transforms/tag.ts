@@ -114,9 +114,15 @@ each one, and more per byte): when other work keeps the CPUs busy, --jobs 1 is f
     const placements = new DocumentPlacements(fixedToc);
     if (jobs > 1) {
       const parallel = new ParallelTagger({ jobs, setup: tagSetup, spawnAfterBytes });
-      // A document's records come one by one, never in blocks: placed here, in document order.
-      const process = parallel.process.bind(parallel);
-      parallel.process = (input, inputMeta) => process(...placed(placements, input as JsonObject, inputMeta));
+      // A document's records come one by one as lines (never in blocks): placed here, in document
+      // order, before the tagger reads the line.
+      const processRaw = parallel.processRaw.bind(parallel);
+      parallel.processRaw = (line, meta) => {
+        if (meta.document === undefined) return processRaw(line, meta);
+        const input = JSON.parse(line) as JsonObject;
+        const [record, placedMeta] = placed(placements, input, meta);
+        return record === input ? processRaw(line, meta) : processRaw(placedMeta.raw, placedMeta);
+      };
       (parallel as { documentFields?: readonly string[] }).documentFields = ['toc'];
       return parallel;
     }

@@ -161,6 +161,8 @@ describe("the seeds' own shapes, end to end", () => {
     const direct = rca(['export', '--only', 'chunks', V2]);
     const viaTag = rca(['export', '--only', 'chunks', '--document', V2, '-'], run.tagged.map((t) => JSON.stringify(t)).join('\n') + '\n');
     expect(direct.stdout).toBe(viaTag.stdout);
+    // On worker threads the same bytes (a document's records are placed in order, on this one).
+    expect(runBin('tag', ['--jobs', '2', V2], '').stdout).toBe(runBin('tag', ['--jobs', '1', V2], '').stdout);
     // The same chunks as JSON Lines, with the document's TOC given: the same places.
     const asLines = (JSON.parse(readFileSync(V2, 'utf8')) as { chunks: JsonObject[] }).chunks.map((c) => JSON.stringify({ ...c, doc_id: 'example_CR_2026_00123' })).join('\n') + '\n';
     const fromLines = lines(runBin('tag', ['--toc', V2], asLines).stdout);
