@@ -9,6 +9,9 @@ import { readFileSync } from 'node:fs';
 import type { Command, CommandIO } from './command.js';
 import { runStage } from '../runtime/runner.js';
 import { defineStage, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
+import { SeenDocuments } from '../sections/seen-documents.js';
+import { docIdOf } from '../tagging/chunk-fields.js';
+import { DocumentPlacements } from '../tagging/toc-placement.js';
 import { chromaRecord, documentMetaOf, isSectionRecord, weaviateChunk, weaviateSummary, type Built, type DocumentMeta } from '../export/objects.js';
 
 export const exportStage = defineStage({
@@ -22,16 +25,25 @@ and chunk records (best after rca-tag), in any order, from JSON Lines or a libra
            text and concepts from its section_summary ("" and [] when it has none: a TOC section
            without chunks), chunksCount its subtree's chunks counted by whole path segments
            (total_count), title and level as the TOC states them when there is one;
-  Chunk    {text, sectionPath, sectionLevel, chapterTitle, canonicalReference, unitType, keywords,
-           concepts, language, orderIndex, work, document: {sourceId, edition}} per chunk.
+  Chunk    {text, summary, sectionPath, sectionLevel, chapterTitle, canonicalReference, unitType,
+           keywords, orderIndex, language, document: {sourceId, edition}, work: {title, author}}
+           per chunk: exactly the properties of library_rag's Chunk collection, each written
+           ("" or [] where unknown). summary and keywords are rca's own: the retrieval_summary
+           view's scope and keywords_synonyms; sectionLevel the depth of its path (the level of its
+           Summary); orderIndex its own, else its place among its document's chunks as read.
   Both carry the normalised sectionPath: a Summary's chunks are the Chunk objects at its path or
-  under it. work and edition come from the chunk, else from --document FILE's metadata (or the
-  metadata of the document read as input). ids are UUIDs derived from the document and section or
-  chunk id, so a re-export replaces rather than duplicates.
+  under it. work {title, author}, language and edition come from the chunk, else from --document
+  FILE's metadata (or the metadata of the document read as input: work, else original_title,
+  else title; original_author, else author, as library_rag's ingest reads them). ids are UUIDs
+  derived from the document and section or chunk id, so a re-export replaces rather than
+  duplicates.
 --target chroma writes {id, document, metadata}: the document text is embedding_text.<--view>
   (default: section_summary for sections; combined, else retrieval_summary, for chunks), the
   metadata the trusted citations (tag's context; a section's id, path, pages and chunk_count),
-  scalars only. Records without that embedding text are refused (NO_EMBEDDING_TEXT).
+  scalars only. Records without that embedding text are refused (NO_EMBEDDING_TEXT), and chunks
+  without a chunk id (MISSING_CHUNK_ID).
+No id is written twice: a record whose object has the id of one written before (two records with
+one chunk or section id) is refused (DUPLICATE_ID), for either target.
 Records embedded by rca-embed bring their vectors, for a store without a vectoriser: a Weaviate
 object gets vector, a Chroma record embeddings (and metadata.embedding_model) when the vector
 is of the text it exports (embedding.input.field is embedding_text.<view>).
@@ -42,7 +54,7 @@ Schemas: rca schema weaviate_summary | weaviate_chunk | chroma_record.`,
   ],
   options: {
     target: { type: 'string', placeholder: 'TARGET', default: 'weaviate', choices: ['weaviate', 'chroma'], help: 'which ingest to write for' },
-    document: { type: 'string', placeholder: 'FILE', help: "take work {title, author, year, language, genre} and edition from this document's metadata" },
+    document: { type: 'string', placeholder: 'FILE', help: "take work {title, author}, language and edition from this document's metadata" },
     view: { type: 'string', placeholder: 'VIEW', help: 'with --target chroma: the embedding_text key to write (default: see above)' },
     only: { type: 'string', placeholder: 'KIND', choices: ['sections', 'chunks'], help: 'write only the objects of sections or of chunks (the other records are skipped and counted)' },
   },
@@ -50,14 +62,25 @@ Schemas: rca schema weaviate_summary | weaviate_chunk | chroma_record.`,
     const fixed = options.document ? documentMetaOf(setup.readDocumentFields(options.document, ['metadata']).fields.metadata) : null;
     const metaOf = new WeakMap<object, DocumentMeta>();
     const counts = { summaries: 0, summarised: 0, chunks: 0, chroma: 0, skipped: 0 };
+    // An id written twice is an object lost in the store (Weaviate and Chroma keep the last):
+    // the second is refused. Ids are held as 64-bit fingerprints, 16 bytes each at most.
+    const ids = new SeenDocuments();
+    // A chunk's place among its document's chunks as read: its orderIndex when it states none.
+    const positions = new Map<string, number>();
+    const placements = new DocumentPlacements();
     const take = (built: Built, count: () => void): Outcome => {
       if ('reject' in built) return { reject: built.reject };
+      const id = built.object.id as string;
+      if (ids.has(id)) return { reject: { code: 'DUPLICATE_ID', message: `id ${JSON.stringify(id)} was written already (two records with one chunk or section id); this one is not written` } };
+      ids.add(id);
       count();
       return { records: [built.object] };
     };
     return {
-      documentFields: ['metadata'],
-      process(record: JsonObject, meta: RecordMeta): Outcome {
+      documentFields: ['metadata', 'toc'],
+      process(input: JsonObject, meta: RecordMeta): Outcome {
+        // A library_rag v2 chunk read from its document is placed in its TOC as rca-tag places it.
+        const record = placements.place(input, meta.document);
         const section = isSectionRecord(record);
         if (options.only && (options.only === 'sections') !== section) {
           counts.skipped++;
@@ -76,7 +99,10 @@ Schemas: rca schema weaviate_summary | weaviate_chunk | chroma_record.`,
           docMeta = metaOf.get(meta.document) ?? documentMetaOf(meta.document.fields.metadata);
           metaOf.set(meta.document, docMeta);
         }
-        return take(weaviateChunk(record, docMeta ?? {}), () => counts.chunks++);
+        const docId = docIdOf(record) ?? '';
+        const position = positions.get(docId) ?? 0;
+        positions.set(docId, position + 1);
+        return take(weaviateChunk(record, docMeta ?? {}, position), () => counts.chunks++);
       },
       summary() {
         const skipped = counts.skipped ? `; ${counts.skipped} records skipped (--only ${options.only})` : '';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { canonicalJson } from '../cache/cache-key.js';
-import { VIEW_TYPES } from '../contracts/vocabulary.js';
+import { inputFieldsOf } from '../tagging/added-fields.js';
 import { EXIT } from '../runtime/exit-codes.js';
 import { checkInputPaths } from '../runtime/options.js';
 import type { OptionsSpec } from '../runtime/stage.js';
@@ -65,25 +65,6 @@ Exit status:
 `,
 );
 
-// The fields the rca stages write (tag; prompt; generate, validate and summarize; flatten): not
-// part of what identifies a record. Anything else passes through every stage untouched.
-const STAGE_FIELDS = new Set<string>([
-  'context',
-  'section_id',
-  'ner_seed',
-  'tag_flags',
-  'prompts',
-  'prompt_truncation',
-  // The chunk views, from their one list: a new chunk view is a stage field without an edit here.
-  ...VIEW_TYPES,
-  'flags',
-  'generation',
-  'requests',
-  'provenance_fixed',
-  'provenance_normalised',
-  'evidence',
-  'embedding_text',
-]);
 
 const MAX_LINE_BYTES = 256 * 1024 * 1024;
 const LABEL_CHARS = 80;
@@ -245,10 +226,10 @@ export function shardOf(name: string, n: number): number {
 
 /** A record's identity: its own fields (not those the stages add), as canonical JSON, hashed. */
 function fingerprintOf(record: Record<string, unknown>): string {
-  // No prototype: a "__proto__" field is then a field like any other.
-  const own: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  for (const [key, value] of Object.entries(record)) if (!STAGE_FIELDS.has(key)) own[key] = value;
-  return createHash('sha256').update(canonicalJson(own), 'utf8').digest('base64');
+  // The fields the stages write in their own shape are left out; an upstream value under one of
+  // their names is compared under the name the stages keep it as (tag: embedding_text ->
+  // upstream_embedding_text), so an input field a stage lost is a missing record.
+  return createHash('sha256').update(canonicalJson(inputFieldsOf(record)), 'utf8').digest('base64');
 }
 
 function labelOf(record: Record<string, unknown>): string {

@@ -15,6 +15,11 @@ const derived = (use: string) => z.unknown().optional().describe(use);
 export const ChunkInput = z
   .looseObject({
     chunk_id: id('the chunk id cited by every view (a number becomes its string); missing: tag_flags missing_chunk_id'),
+    provenance: z
+      .looseObject({ chunk_id: id("DACKAR's processed records: the chunk id, when chunk_id is absent") })
+      .optional()
+      .describe("DACKAR's processed records: the chunk's provenance (provenance.chunk_id)"),
+    record_id: id("DACKAR's processed records: the chunk id when chunk_id and provenance.chunk_id are absent"),
     doc_id: id('the document id (a number becomes its string); with the section path it makes section_id; missing: missing_doc_id'),
     document: z
       .looseObject({ sourceId: id('library_rag: the document id, when doc_id is absent') })
@@ -28,12 +33,25 @@ export const ChunkInput = z
     sectionPath: text('library_rag: the section path, when section_path is absent'),
     section: text('a lone heading, used as a one-heading path when no path is given (cited and filed under the same section_id)'),
     section_title: text('the same, after section'),
+    hierarchy: z
+      .looseObject({
+        part: z.string().nullable().optional().describe('the level-1 heading'),
+        chapter: z.string().nullable().optional().describe('the level-2 heading'),
+        section: z.string().nullable().optional().describe('the level-3 heading'),
+        subsection: z.string().nullable().optional().describe('the heading of level 4 or deeper'),
+      })
+      .optional()
+      .describe("library_rag v1: the chunk's headings; those set make its path (part > chapter > section > subsection) when no path or heading is given"),
+    title: text("library_rag v1: the chunk's heading, its path when its hierarchy names none (read only with hierarchy)"),
+    sectionLevel: z.number().int().optional().describe("library_rag: the level of the chunk's heading: where a TOC places a chunk that names only its heading"),
+    section_level: z.number().int().optional().describe('the same, when sectionLevel is absent'),
+    level: z.number().int().optional().describe('library_rag v1: the same, read only with hierarchy'),
     text: text('the chunk text: NER seed, grounding and section text'),
     raw_text: text('the chunk text when text is absent'),
     embedding_text: z
       .union([z.string(), z.looseObject({})])
       .optional()
-      .describe("DACKAR's processed records: the chunk text when text and raw_text are absent (rca-summarize's own object of texts is not read)"),
+      .describe("DACKAR's processed records: the chunk text when text and raw_text are absent (rca-summarize's own object of texts is not read). A string is kept by tag as upstream_embedding_text, and read there"),
     page_start: pageNumber('first page, cited in context.page_start'),
     page_end: pageNumber('last page, cited in context.page_end'),
     page: pageNumber("a table's page: stands in for page_start and page_end when they are unknown"),

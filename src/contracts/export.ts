@@ -6,17 +6,17 @@ import { z } from 'zod';
 const int = (meaning: string) => z.number().int().describe(meaning);
 const uuid = z.string().describe('a deterministic UUID (from the document and section or chunk id), so a re-export replaces, not duplicates');
 
+// The properties of library_rag's Weaviate collections, exactly (generations/library_rag/schema.py:
+// create_chunk_collection, create_summary_collection): names, and types TEXT → string, INT →
+// integer, TEXT_ARRAY → string[], OBJECT → its nested properties. Every property is written.
 export const DocumentRef = z.strictObject({
-  sourceId: z.string().describe('the document id (doc_id)'),
-  edition: z.string().optional(),
+  sourceId: z.string().describe('the document id (doc_id; a library_rag document\'s own "document" name)'),
+  edition: z.string().describe('the edition ("" when unknown)'),
 });
 
 export const WorkRef = z.strictObject({
-  title: z.string().optional(),
-  author: z.string().optional(),
-  year: z.number().int().optional(),
-  language: z.string().optional(),
-  genre: z.string().optional(),
+  title: z.string().describe('the work title ("" when unknown)'),
+  author: z.string().describe('the author ("" when unknown)'),
 });
 
 export const WeaviateSummaryProperties = z.strictObject({
@@ -37,18 +37,18 @@ export const WeaviateSummary = z
 export type WeaviateSummary = z.infer<typeof WeaviateSummary>;
 
 export const WeaviateChunkProperties = z.strictObject({
-  text: z.string(),
+  text: z.string().describe('the chunk text'),
+  summary: z.string().describe("the chunk's retrieval_summary scope (\"\" before rca-summarize)"),
   sectionPath: z.string().describe("the chunk's normalised section path: the link to its Summary objects"),
-  sectionLevel: int('the number of path segments, or the level the chunk states'),
-  chapterTitle: z.string().optional(),
-  canonicalReference: z.string().optional(),
-  unitType: z.string().optional(),
-  keywords: z.array(z.string()),
-  concepts: z.array(z.string()).optional(),
-  language: z.string().optional(),
-  orderIndex: int('position in the document').optional(),
-  work: WorkRef.optional(),
+  sectionLevel: int("the depth of the chunk's section path (1 = top level), as library_rag's schema describes it: the level of its Summary"),
+  chapterTitle: z.string().describe('the chunk\'s chapterTitle, else the first segment of its path'),
+  canonicalReference: z.string().describe('the chunk\'s canonicalReference ("" when none)'),
+  unitType: z.string().describe('the chunk\'s unitType, else its type ("main_content", "TextChunk", "Table", …)'),
+  keywords: z.array(z.string()).describe("the retrieval_summary view's keywords_synonyms ([] before rca-summarize)"),
+  orderIndex: int("the chunk's orderIndex, else its place among its document's chunks as read (0-based)"),
+  language: z.string().describe('the chunk\'s language, else the document metadata\'s ("" when unknown)'),
   document: DocumentRef,
+  work: WorkRef,
 });
 
 export const WeaviateChunk = z

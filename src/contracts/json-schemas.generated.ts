@@ -13,6 +13,27 @@ export const JSON_SCHEMAS = {
           "number"
         ]
       },
+      "provenance": {
+        "description": "DACKAR's processed records: the chunk's provenance (provenance.chunk_id)",
+        "type": "object",
+        "properties": {
+          "chunk_id": {
+            "description": "DACKAR's processed records: the chunk id, when chunk_id is absent",
+            "type": [
+              "string",
+              "number"
+            ]
+          }
+        },
+        "additionalProperties": {}
+      },
+      "record_id": {
+        "description": "DACKAR's processed records: the chunk id when chunk_id and provenance.chunk_id are absent",
+        "type": [
+          "string",
+          "number"
+        ]
+      },
       "doc_id": {
         "description": "the document id (a number becomes its string); with the section path it makes section_id; missing: missing_doc_id",
         "type": [
@@ -69,6 +90,57 @@ export const JSON_SCHEMAS = {
         "description": "the same, after section",
         "type": "string"
       },
+      "hierarchy": {
+        "description": "library_rag v1: the chunk's headings; those set make its path (part > chapter > section > subsection) when no path or heading is given",
+        "type": "object",
+        "properties": {
+          "part": {
+            "description": "the level-1 heading",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "chapter": {
+            "description": "the level-2 heading",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "section": {
+            "description": "the level-3 heading",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "subsection": {
+            "description": "the heading of level 4 or deeper",
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "additionalProperties": {}
+      },
+      "title": {
+        "description": "library_rag v1: the chunk's heading, its path when its hierarchy names none (read only with hierarchy)",
+        "type": "string"
+      },
+      "sectionLevel": {
+        "description": "library_rag: the level of the chunk's heading: where a TOC places a chunk that names only its heading",
+        "type": "integer"
+      },
+      "section_level": {
+        "description": "the same, when sectionLevel is absent",
+        "type": "integer"
+      },
+      "level": {
+        "description": "library_rag v1: the same, read only with hierarchy",
+        "type": "integer"
+      },
       "text": {
         "description": "the chunk text: NER seed, grounding and section text",
         "type": "string"
@@ -78,7 +150,7 @@ export const JSON_SCHEMAS = {
         "type": "string"
       },
       "embedding_text": {
-        "description": "DACKAR's processed records: the chunk text when text and raw_text are absent (rca-summarize's own object of texts is not read)",
+        "description": "DACKAR's processed records: the chunk text when text and raw_text are absent (rca-summarize's own object of texts is not read). A string is kept by tag as upstream_embedding_text, and read there",
         "anyOf": [
           {
             "type": "string"
@@ -1214,7 +1286,12 @@ export const JSON_SCHEMAS = {
         "type": "object",
         "properties": {
           "text": {
-            "type": "string"
+            "type": "string",
+            "description": "the chunk text"
+          },
+          "summary": {
+            "type": "string",
+            "description": "the chunk's retrieval_summary scope (\"\" before rca-summarize)"
           },
           "sectionPath": {
             "type": "string",
@@ -1222,80 +1299,85 @@ export const JSON_SCHEMAS = {
           },
           "sectionLevel": {
             "type": "integer",
-            "description": "the number of path segments, or the level the chunk states"
+            "description": "the depth of the chunk's section path (1 = top level), as library_rag's schema describes it: the level of its Summary"
           },
           "chapterTitle": {
-            "type": "string"
+            "type": "string",
+            "description": "the chunk's chapterTitle, else the first segment of its path"
           },
           "canonicalReference": {
-            "type": "string"
+            "type": "string",
+            "description": "the chunk's canonicalReference (\"\" when none)"
           },
           "unitType": {
-            "type": "string"
+            "type": "string",
+            "description": "the chunk's unitType, else its type (\"main_content\", \"TextChunk\", \"Table\", …)"
           },
           "keywords": {
             "type": "array",
             "items": {
               "type": "string"
-            }
-          },
-          "concepts": {
-            "type": "array",
-            "items": {
-              "type": "string"
-            }
-          },
-          "language": {
-            "type": "string"
+            },
+            "description": "the retrieval_summary view's keywords_synonyms ([] before rca-summarize)"
           },
           "orderIndex": {
             "type": "integer",
-            "description": "position in the document"
+            "description": "the chunk's orderIndex, else its place among its document's chunks as read (0-based)"
           },
-          "work": {
-            "type": "object",
-            "properties": {
-              "title": {
-                "type": "string"
-              },
-              "author": {
-                "type": "string"
-              },
-              "year": {
-                "type": "integer"
-              },
-              "language": {
-                "type": "string"
-              },
-              "genre": {
-                "type": "string"
-              }
-            },
-            "additionalProperties": false
+          "language": {
+            "type": "string",
+            "description": "the chunk's language, else the document metadata's (\"\" when unknown)"
           },
           "document": {
             "type": "object",
             "properties": {
               "sourceId": {
                 "type": "string",
-                "description": "the document id (doc_id)"
+                "description": "the document id (doc_id; a library_rag document's own \"document\" name)"
               },
               "edition": {
-                "type": "string"
+                "type": "string",
+                "description": "the edition (\"\" when unknown)"
               }
             },
             "required": [
-              "sourceId"
+              "sourceId",
+              "edition"
+            ],
+            "additionalProperties": false
+          },
+          "work": {
+            "type": "object",
+            "properties": {
+              "title": {
+                "type": "string",
+                "description": "the work title (\"\" when unknown)"
+              },
+              "author": {
+                "type": "string",
+                "description": "the author (\"\" when unknown)"
+              }
+            },
+            "required": [
+              "title",
+              "author"
             ],
             "additionalProperties": false
           }
         },
         "required": [
           "text",
+          "summary",
           "sectionPath",
           "sectionLevel",
+          "chapterTitle",
+          "canonicalReference",
+          "unitType",
           "keywords",
-          "document"
+          "orderIndex",
+          "language",
+          "document",
+          "work"
         ],
         "additionalProperties": false
       },

@@ -6,7 +6,7 @@
 // chunksCount is count-sections' total_count of that subtree.
 import { createHash } from 'node:crypto';
 import { vectorOf } from '../contracts/embedding-field.js';
-import { chunkTextOf, docIdOf, sectionPathOf, stringField } from '../tagging/chunk-fields.js';
+import { chunkIdOf, chunkTextOf, docIdOf, orderOf, sectionPathOf, stringField } from '../tagging/chunk-fields.js';
 import { normaliseSegments, PATH_SEPARATOR } from '../tagging/section-path.js';
 
 type Json = Record<string, unknown>;
@@ -15,22 +15,26 @@ export type Built = { object: Json; summarised?: boolean } | { reject: { code: s
 
 /** The document-level fields an export may draw on (a library_rag document's metadata). */
 export interface DocumentMeta {
+  /** Work.title as library_rag's ingest takes it: metadata.work, else original_title, else title. */
   title?: string;
+  /** original_author, else author. */
   author?: string;
-  year?: number;
   language?: string;
-  genre?: string;
   edition?: string;
 }
 
 export function documentMetaOf(metadata: unknown): DocumentMeta {
   if (!isObject(metadata)) return {};
   const out: DocumentMeta = {};
-  for (const key of ['title', 'author', 'language', 'genre', 'edition'] as const) {
-    const v = stringField(metadata[key]);
-    if (v !== undefined && v.trim() !== '') out[key] = v;
-  }
-  if (typeof metadata.year === 'number' && Number.isInteger(metadata.year)) out.year = metadata.year;
+  const first = (...keys: string[]) => keys.map((k) => stringField(metadata[k])).find((v) => v !== undefined && v.trim() !== '');
+  const title = first('work', 'original_title', 'title');
+  const author = first('original_author', 'author');
+  const language = first('language');
+  const edition = first('edition');
+  if (title !== undefined) out.title = title;
+  if (author !== undefined) out.author = author;
+  if (language !== undefined) out.language = language;
+  if (edition !== undefined) out.edition = edition;
   return out;
 }
 
@@ -76,35 +80,42 @@ export function weaviateSummary(record: Json): Built {
   };
 }
 
-/** A Weaviate Chunk object from a chunk record (tagged or not). */
-export function weaviateChunk(record: Json, meta: DocumentMeta): Built {
+/**
+ * A Weaviate Chunk object from a chunk record (tagged or not): exactly the properties of library_rag's
+ * Chunk collection (schema.py), each of its type, "" / [] where the record has nothing for it.
+ * summary and keywords are rca's own: the retrieval_summary view's scope and keywords_synonyms
+ * (an upstream keyword list is not one: DACKAR's holds table separators). `position` is the
+ * chunk's place among its document's chunks as read: its orderIndex when it states none.
+ */
+export function weaviateChunk(record: Json, meta: DocumentMeta, position: number): Built {
   const text = chunkTextOf(record);
   const docId = docIdOf(record);
-  if (text === undefined) return { reject: { code: 'MISSING_TEXT', message: 'a chunk needs text (or raw_text) to be a Chunk object' } };
-  if (docId === undefined) return { reject: { code: 'MISSING_DOC_ID', message: 'a chunk needs doc_id (or document.sourceId) to be a Chunk object' } };
+  if (text === undefined) return { reject: { code: 'MISSING_TEXT', message: 'a chunk needs text (or raw_text, or embedding_text) to be a Chunk object' } };
+  if (docId === undefined || docId === '') return { reject: { code: 'MISSING_DOC_ID', message: 'a chunk needs doc_id (or document.sourceId) to be a Chunk object' } };
   const rawPath = sectionPathOf(record);
   const segments = rawPath === undefined ? [] : normaliseSegments(rawPath);
-  const chunkId = stringField(record.chunk_id);
-  const work = isObject(record.work) ? pick(record.work, ['title', 'author', 'year', 'language', 'genre']) : pick(meta as Json, ['title', 'author', 'year', 'language', 'genre']);
+  const chunkId = chunkIdOf(record);
+  const work = isObject(record.work) ? record.work : {};
   const edition = (isObject(record.document) ? stringField(record.document.edition) : undefined) ?? meta.edition;
-  const order = intField(record.orderIndex) ?? intField(record.order_index);
-  const level = intField(record.sectionLevel) ?? intField(record.section_level) ?? segments.length;
+  const order = orderOf(record);
+  const view = isObject(record.retrieval_summary) ? record.retrieval_summary : null;
   const properties: Json = {
     text,
+    summary: (view && stringField(view.scope)) ?? '',
     sectionPath: segments.join(PATH_SEPARATOR),
-    sectionLevel: level,
-    ...optional('chapterTitle', stringField(record.chapterTitle) ?? segments[0]),
-    ...optional('canonicalReference', stringField(record.canonicalReference)),
-    ...optional('unitType', stringField(record.unitType)),
-    keywords: strings(record.keywords) ?? [],
-    ...optional('concepts', strings(record.concepts)),
-    ...optional('language', stringField(record.language) ?? meta.language),
-    ...optional('orderIndex', order),
-    ...(Object.keys(work).length ? { work } : {}),
-    document: { sourceId: docId, ...optional('edition', edition) },
+    // Depth in the hierarchy, as library_rag's schema describes it: the Summary level of its section.
+    sectionLevel: segments.length,
+    chapterTitle: stringField(record.chapterTitle) ?? segments[0] ?? '',
+    canonicalReference: stringField(record.canonicalReference) ?? '',
+    unitType: stringField(record.unitType) ?? stringField(record.type) ?? '',
+    keywords: (view && strings(view.keywords_synonyms)) ?? [],
+    orderIndex: order !== null && Number.isSafeInteger(order) ? order : position,
+    language: stringField(record.language) ?? meta.language ?? '',
+    document: { sourceId: docId, edition: edition ?? '' },
+    work: { title: stringField(work.title) ?? meta.title ?? '', author: stringField(work.author) ?? meta.author ?? '' },
   };
   const embedded = embeddedOf(record);
-  return { object: { class: 'Chunk', id: uuidOf('chunk', docId, chunkId ?? `${order ?? ''}:${text}`), properties, ...(embedded === null ? {} : { vector: embedded.vector }) } };
+  return { object: { class: 'Chunk', id: uuidOf('chunk', docId, chunkId ?? `${order ?? position}:${text}`), properties, ...(embedded === null ? {} : { vector: embedded.vector }) } };
 }
 
 /** The embedding-text view a Chroma record carries: the one asked for, else the first there is. */
@@ -141,6 +152,8 @@ export function chromaRecord(record: Json, view: string | undefined): Built {
   const context = isObject(record.context) ? record.context : null;
   const chunkId = context ? stringField(context.chunk_id) : undefined;
   if (!context || chunkId === undefined) return { reject: { code: 'NOT_TAGGED', message: 'a chunk needs the context rca-tag adds (its trusted citations) to be a Chroma record' } };
+  // Chroma keeps one record per id: an empty one would stand for every chunk without an id.
+  if (chunkId === '') return { reject: { code: 'MISSING_CHUNK_ID', message: 'a chunk without a chunk id (context.chunk_id is "") cannot be a Chroma record: give it chunk_id (or provenance.chunk_id, record_id) and tag it again' } };
   return {
     object: {
       // One view per export (metadata.view names it): the chunk id is the record's id.
@@ -170,25 +183,8 @@ function isObject(v: unknown): v is Json {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-function intField(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
-}
-
 function strings(v: unknown): string[] | undefined {
   return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : undefined;
-}
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
-}
-
-function pick(source: Json, keys: string[]): Json {
-  const out: Json = {};
-  for (const k of keys) {
-    const v = source[k];
-    if ((typeof v === 'string' && v.trim() !== '') || (typeof v === 'number' && Number.isInteger(v))) out[k] = v;
-  }
-  return out;
 }
 
 function scalars(fields: Json): Record<string, string | number | boolean> {

@@ -5,6 +5,7 @@
 // summaries) and what it hands on. Input order is kept by the runner; what this class adds is the
 // rule for a run that stops early: after Ctrl-C or a give-up, the output is exactly the records
 // before the first unfinished one, so the run resumes from that input line.
+import { keepUpstream } from '../tagging/added-fields.js';
 import { isPlainObject, type JsonObject } from '../contracts/json.js';
 import type { HostStats } from '../llm/host-pool.js';
 import { RawJson, type FlaggedView, type Outcome, type Processor, type RecordMeta } from '../runtime/stage.js';
@@ -21,6 +22,8 @@ import { dryRunSummary, GenerationStats, hostLines, hostsJson, progressText, sum
 import type { ViewCache } from './view-cache.js';
 
 /** A pool of hosts as the generator reports it: its counts, and the messages its events left. */
+const REQUESTS = ['requests'];
+
 export interface HostCounts {
   stats(): HostStats[];
   /** One line each, taken (emptied) as they are written to stderr. */
@@ -143,7 +146,9 @@ export class ViewGenerator implements Processor {
     return result;
   }
 
-  private render(record: JsonObject, jobs: readonly Job[]): Outcome {
+  private render(input: JsonObject, jobs: readonly Job[]): Outcome {
+    // An upstream `requests` of another shape is kept under its upstream_ name (added-fields.ts).
+    const record = keepUpstream(input, REQUESTS);
     const rendered: JsonObject = isPlainObject(record.requests) ? { ...record.requests } : {};
     for (const job of jobs) rendered[job.kind.name] = this.deps.backend.render(job, attemptInput(job, this.deps.policy, 1, null));
     this.counters.requestsRendered += jobs.length;

@@ -100,11 +100,14 @@ export function messageOf(err: unknown): string {
  * but for those members. The depth of the line is that of the new text's structure, or one more
  * than a skipped value's: both are measured.
  */
-export function parseRecordLineSkipping(text: string, skip: ReadonlySet<string>): ParsedLine {
+export function parseRecordLineSkipping(text: string, skip: ReadonlySet<string>, unread?: (key: string, start: number) => boolean): ParsedLine {
   // A line of megabytes is parsed as it is: the shortened copy would hold most of it a second time.
   if (text.length > SKIPPING_MAX_CHARS) return parseRecordLine(text);
-  const spans = skippedSpans(text, skip);
+  const keys: string[] | undefined = unread === undefined ? undefined : [];
+  const spans = skippedSpans(text, skip, keys);
   if (spans === null) return parseRecordLine(text);
+  // A value the caller must see (not in the shape it would write over) makes the line go the ordinary way.
+  if (keys !== undefined) for (let k = 0; k < keys.length; k++) if (!unread!(keys[k]!, spans[2 * k]!)) return parseRecordLine(text);
   let joined = spans.length === 0 ? text : '';
   let at = 0;
   for (let k = 0; k < spans.length; k += 2) {
@@ -133,7 +136,7 @@ const WS = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c =
  * object, a skipped value is not valid, a key has an escape, or anything nests 90 or more deep).
  * The other members are stepped over by their brackets and strings only: JSON.parse judges them.
  */
-export function skippedSpans(text: string, skip: ReadonlySet<string>): number[] | null {
+export function skippedSpans(text: string, skip: ReadonlySet<string>, keys?: string[]): number[] | null {
   const n = text.length;
   let i = 0;
   while (i < n && WS(text.charCodeAt(i))) i++;
@@ -158,6 +161,7 @@ export function skippedSpans(text: string, skip: ReadonlySet<string>): number[] 
       const end = validValueEnd(text, i, limit - 1);
       if (end < 0) return null;
       spans.push(i, end);
+      keys?.push(key);
       i = end;
     } else {
       i = skipValue(text, i, limit - 1);
@@ -171,6 +175,57 @@ export function skippedSpans(text: string, skip: ReadonlySet<string>): number[] 
     }
     if (c === 0x7d /* } */) return spans;
     return null;
+  }
+}
+
+/**
+ * Whether the valid JSON value at `text[start]` is an object each of whose members holds a list of
+ * strings (`of: 'strings'`) or an object (`of: 'objects'`): the shapes of the per-view maps rca's
+ * stages write ({<view>: [flag, …]}, {<view>: {…}}), told without building the value.
+ */
+export function isMapOf(text: string, start: number, of: 'strings' | 'objects'): boolean {
+  let i = start;
+  const ws = () => {
+    while (i < text.length && WS(text.charCodeAt(i))) i++;
+  };
+  if (text.charCodeAt(i) !== 0x7b /* { */) return false;
+  i++;
+  ws();
+  if (text.charCodeAt(i) === 0x7d) return true;
+  for (;;) {
+    ws();
+    if (text.charCodeAt(i) !== 0x22) return false;
+    i = closingQuote(text, i + 1) + 1;
+    if (i <= 0) return false;
+    ws();
+    i++; // the colon: the value is valid JSON
+    ws();
+    if (of === 'objects') {
+      if (text.charCodeAt(i) !== 0x7b) return false;
+      i = skipValue(text, i, MAX_NESTING_DEPTH);
+      if (i < 0) return false;
+    } else {
+      if (text.charCodeAt(i) !== 0x5b /* [ */) return false;
+      i++;
+      ws();
+      if (text.charCodeAt(i) === 0x5d) i++;
+      else {
+        for (;;) {
+          ws();
+          if (text.charCodeAt(i) !== 0x22) return false;
+          i = closingQuote(text, i + 1) + 1;
+          if (i <= 0) return false;
+          ws();
+          const c = text.charCodeAt(i++);
+          if (c === 0x5d) break;
+          if (c !== 0x2c) return false;
+        }
+      }
+    }
+    ws();
+    const c = text.charCodeAt(i++);
+    if (c === 0x7d) return true;
+    if (c !== 0x2c) return false;
   }
 }
 

@@ -14,9 +14,10 @@ export const TOC_DESCRIPTION = `With a table of contents (--toc FILE, or the "to
 TOC entry is a section: matched to the chunk sections by whole normalised segments (a TOC title
 ending in "..." or "\u2026" matches the segment it abridges: flag toc_abridged), with the title and
 level the TOC states and toc_index (its place in the TOC). An entry no chunk reached is written
-after the document's other sections with direct_count and total_count 0 (flag toc_only); sections
+before its parent, as every section is, with direct_count and total_count 0 (flag toc_only); sections
 whose path is in no TOC entry are kept and flagged not_in_toc (toc_index null). Flat TOCs (levels
-give the nesting) and nested ones (children) alike. Without a TOC, the tree is as above.`;
+give the nesting) and nested ones (children) alike. A chunk that names only its heading (library_rag
+v2: section, section_level) is placed in the TOC as rca-tag places it. Without a TOC, the tree is as above.`;
 
 /** A section record with the TOC's fields: toc_index is the entry's place in the TOC (null: none). */
 export type TocSectionRecord = SectionRecord & { toc_index?: number | null };
@@ -39,6 +40,8 @@ interface OpenDocument {
   toc: Toc;
   /** Entries some section matched. */
   matched: Set<TocEntry>;
+  /** TOC-only entries already written (before their parent, as --bottom-up needs). */
+  written: Set<TocEntry>;
   /** For an entry matched by its abridged title: the segment it abridges (the path of its
    *  TOC-only children goes through that segment, as the chunks' paths do). */
   segmentOf: Map<TocEntry, string>;
@@ -81,7 +84,12 @@ export class TocSections {
         this.closeDocument(out);
         this.openDocument(record.doc_id);
       }
-      if (this.open) this.decorate(this.open, record);
+      if (this.open) {
+        const entry = this.decorate(this.open, record);
+        // Children before their parent: the entry's children no chunk reached are written now (a
+        // chunk section under it would have come before it), not after the document.
+        if (entry) for (const child of entry.children) this.writeTocOnly(this.open, child, out);
+      }
       out.push(record);
     }
     return out;
@@ -127,22 +135,30 @@ export class TocSections {
   private openDocument(docId: string): void {
     const toc = this.tocs.get(docId);
     this.tocs.delete(docId);
-    this.open = toc ? { docId, toc, matched: new Set(), segmentOf: new Map() } : null;
+    this.open = toc ? { docId, toc, matched: new Set(), written: new Set(), segmentOf: new Map() } : null;
     if (toc) {
       this.counts.documents_with_toc++;
       this.counts.toc_entries += toc.entries.length;
     }
   }
 
-  private decorate(doc: OpenDocument, record: TocSectionRecord): void {
+  /** The flags this class put on the records it wrote, counted (the run summary adds them). */
+  readonly flagCounts = new Map<string, number>();
+
+  private flag(flags: string[], flag: string): void {
+    flags.push(flag);
+    this.flagCounts.set(flag, (this.flagCounts.get(flag) ?? 0) + 1);
+  }
+
+  private decorate(doc: OpenDocument, record: TocSectionRecord): TocEntry | null {
     const flags = record.flags as string[];
     const match = record.segments.length ? matchToc(doc.toc, record.segments) : null;
     if (!match) {
-      flags.push('not_in_toc');
+      this.flag(flags, 'not_in_toc');
       record.toc_index = null;
       this.counts.sections_not_in_toc++;
       this.counts.chunks_not_in_toc += record.direct_count;
-      return;
+      return null;
     }
     const { entry, abridged } = match;
     if (!doc.matched.has(entry)) {
@@ -152,48 +168,56 @@ export class TocSections {
       if (abridged) this.counts.toc_entries_abridged++;
       if (record.direct_count === 0) this.counts.toc_sections_without_direct_chunks++;
     }
-    if (abridged) flags.push('toc_abridged');
+    if (abridged) this.flag(flags, 'toc_abridged');
     record.title = entry.title;
     record.level = entry.level;
     record.toc_index = entry.index;
+    return entry;
+  }
+
+  /** An entry no chunk reached, and its subtree, children first; once. */
+  private writeTocOnly(doc: OpenDocument, entry: TocEntry, out: TocSectionRecord[]): void {
+    if (doc.matched.has(entry) || doc.written.has(entry)) return;
+    for (const child of entry.children) this.writeTocOnly(doc, child, out);
+    doc.written.add(entry);
+    const segments = [...this.segmentsOf(doc, entry)];
+    const parent = entry.parent ? this.segmentsOf(doc, entry.parent) : null;
+    this.counts.toc_only_sections++;
+    this.flagCounts.set('toc_only', (this.flagCounts.get('toc_only') ?? 0) + 1);
+    out.push({
+      kind: 'section',
+      section_id: sectionId(doc.docId, segments),
+      doc_id: doc.docId,
+      section_path: segments.join(PATH_SEPARATOR),
+      segments,
+      title: entry.title,
+      level: entry.level,
+      parent_id: parent ? sectionId(doc.docId, parent) : null,
+      parent_path: parent ? parent.join(PATH_SEPARATOR) : null,
+      direct_count: 0,
+      total_count: 0,
+      child_count: entry.children.length,
+      chunk_ids: [],
+      page_start: null,
+      page_end: null,
+      first_order: null,
+      last_order: null,
+      text: '',
+      text_truncated: false,
+      flags: ['toc_only'] as unknown as SectionRecord['flags'],
+      toc_index: entry.index,
+    });
+  }
+
+  private segmentsOf(doc: OpenDocument, entry: TocEntry): readonly string[] {
+    return [...(entry.parent ? this.segmentsOf(doc, entry.parent) : []), doc.segmentOf.get(entry) ?? entry.key];
   }
 
   private closeDocument(out: TocSectionRecord[]): void {
     const doc = this.open;
     this.open = null;
     if (!doc) return;
-    const segmentsOf = (entry: TocEntry): readonly string[] => [...(entry.parent ? segmentsOf(entry.parent) : []), doc.segmentOf.get(entry) ?? entry.key];
-    const visit = (entry: TocEntry) => {
-      for (const child of entry.children) visit(child);
-      if (doc.matched.has(entry)) return;
-      const segments = [...segmentsOf(entry)];
-      const parent = entry.parent ? segmentsOf(entry.parent) : null;
-      this.counts.toc_only_sections++;
-      out.push({
-        kind: 'section',
-        section_id: sectionId(doc.docId, segments),
-        doc_id: doc.docId,
-        section_path: segments.join(PATH_SEPARATOR),
-        segments,
-        title: entry.title,
-        level: entry.level,
-        parent_id: parent ? sectionId(doc.docId, parent) : null,
-        parent_path: parent ? parent.join(PATH_SEPARATOR) : null,
-        direct_count: 0,
-        total_count: 0,
-        child_count: entry.children.length,
-        chunk_ids: [],
-        page_start: null,
-        page_end: null,
-        first_order: null,
-        last_order: null,
-        text: '',
-        text_truncated: false,
-        flags: ['toc_only'] as unknown as SectionRecord['flags'],
-        toc_index: entry.index,
-      });
-    };
-    for (const root of doc.toc.roots) visit(root);
+    for (const root of doc.toc.roots) this.writeTocOnly(doc, root, out);
   }
 }
 

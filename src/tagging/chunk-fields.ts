@@ -6,11 +6,14 @@
 // so nothing changes silently. The fields and their use are listed in CHUNK_FIELDS (and in
 // `rca schema chunk`, from contracts/chunk.ts; a test holds the two lists equal).
 
+import { keptNameOf } from './added-fields.js';
 import { capDepth, normaliseSegments } from './section-path.js';
 
 /** Every field (dot = nested) a stage reads from a chunk record, in the order of preference. */
 export const CHUNK_FIELDS = [
   'chunk_id',
+  'provenance.chunk_id',
+  'record_id',
   'doc_id',
   'document.sourceId',
   'doc_type',
@@ -21,6 +24,11 @@ export const CHUNK_FIELDS = [
   'sectionPath',
   'section',
   'section_title',
+  'hierarchy',
+  'title',
+  'sectionLevel',
+  'section_level',
+  'level',
   'text',
   'raw_text',
   'embedding_text',
@@ -54,9 +62,20 @@ function idField(value: unknown, field: string, flags: string[] | undefined): st
   return undefined;
 }
 
-/** chunk_id (a number becomes its string). */
+/**
+ * chunk_id, else provenance.chunk_id, else record_id (DACKAR's processed records carry their ids
+ * there); a number becomes its string. An empty string is no id.
+ */
 export function chunkIdOf(record: Record<string, unknown>, flags?: string[]): string | undefined {
-  return idField(record.chunk_id, 'chunk_id', flags);
+  const own = idField(record.chunk_id, 'chunk_id', flags);
+  if (own !== undefined && own !== '') return own;
+  const provenance = record.provenance;
+  if (provenance !== null && typeof provenance === 'object' && !Array.isArray(provenance)) {
+    const nested = idField((provenance as Record<string, unknown>).chunk_id, 'provenance.chunk_id', flags);
+    if (nested !== undefined && nested !== '') return nested;
+  }
+  const recordId = idField(record.record_id, 'record_id', flags);
+  return recordId !== undefined && recordId !== '' ? recordId : own;
 }
 
 /** doc_id, else library_rag's document.sourceId (a number becomes its string). */
@@ -70,7 +89,11 @@ export function docIdOf(record: Record<string, unknown>, flags?: string[]): stri
 
 const TEXT_FIELDS = ['text', 'raw_text', 'embedding_text'] as const;
 
-/** text, else raw_text, else embedding_text (DACKAR's processed records): the first string. */
+/**
+ * text, else raw_text, else embedding_text (DACKAR's processed records): the first string. Once
+ * tag has kept an upstream embedding_text string under its upstream_ name (added-fields.ts), that
+ * is read in its place: it is still the chunk's only text.
+ */
 export function chunkTextOf(record: Record<string, unknown>, flags?: string[]): string | undefined {
   for (const field of TEXT_FIELDS) {
     const value = record[field];
@@ -78,7 +101,8 @@ export function chunkTextOf(record: Record<string, unknown>, flags?: string[]): 
     // rca-summarize's own embedding_text is an object of texts: not the chunk's text, not a loss.
     if (present(value) && !(field === 'embedding_text' && typeof value === 'object')) flags?.push(`${field}_dropped`);
   }
-  return undefined;
+  const kept = record[keptNameOf(record, 'embedding_text')];
+  return typeof kept === 'string' ? kept : undefined;
 }
 
 const DIGITS = /^\s*\d+\s*$/;
@@ -115,11 +139,16 @@ export function orderOf(record: Record<string, unknown>, flags?: string[]): numb
 
 const PATH_FIELDS = ['section_path', 'sectionPath', 'section', 'section_title'] as const;
 
+const HIERARCHY_KEYS = ['part', 'chapter', 'section', 'subsection'] as const;
+
 /**
  * The section path as given: segments that must never be split (section_segments), else the
  * first ' > '-joined string of section_path, sectionPath, section, section_title. A lone heading
  * (`section`, `section_title` when no path is given) is a one-segment path: the cited path and the
- * section the chunk is filed under are the same.
+ * section the chunk is filed under are the same. Else library_rag's v1 chunks: the headings of
+ * `hierarchy` {part, chapter, section, subsection} that are set, else its `title`, as library_rag's
+ * ingest builds the path (it leaves `subsection` out, which files every level-4 heading of a
+ * document under its parent; kept here, one section per heading, as its v2 chunks have them).
  */
 export function sectionPathOf(record: Record<string, unknown>, flags?: string[]): string | string[] | undefined {
   const segments = record.section_segments;
@@ -130,6 +159,33 @@ export function sectionPathOf(record: Record<string, unknown>, flags?: string[])
     if (typeof value === 'string') return value;
     if (present(value)) flags?.push(`${field}_dropped`);
   }
+  const hierarchy = record.hierarchy;
+  if (!present(hierarchy)) return undefined;
+  if (typeof hierarchy !== 'object' || Array.isArray(hierarchy)) {
+    flags?.push('hierarchy_dropped');
+    return undefined;
+  }
+  const headings: string[] = [];
+  for (const key of HIERARCHY_KEYS) {
+    const heading = (hierarchy as Record<string, unknown>)[key];
+    if (typeof heading === 'string' && heading.trim() !== '') headings.push(heading);
+  }
+  if (headings.length > 0) return headings;
+  const title = record.title;
+  return typeof title === 'string' && title.trim() !== '' ? title : undefined;
+}
+
+/**
+ * The level of the chunk's own heading, as library_rag states it: sectionLevel, else section_level,
+ * else (a v1 chunk, with `hierarchy`) level. A positive integer, or undefined.
+ */
+export function headingLevelOf(record: Record<string, unknown>): number | undefined {
+  for (const field of ['sectionLevel', 'section_level'] as const) {
+    const value = record[field];
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  }
+  const level = record.level;
+  if (present(record.hierarchy) && typeof level === 'number' && Number.isSafeInteger(level) && level > 0) return level;
   return undefined;
 }
 

@@ -2,7 +2,7 @@ import type { ChunkContext } from '../contracts/chunk.js';
 import type { AuthorityLevel, DocType } from '../contracts/vocabulary.js';
 import { authorityFor, detectDocType, normaliseDocType, upstreamDocType } from './doc-type.js';
 import { sectionRoleInPath } from './section-role.js';
-import { renameFlags, upstreamRenames, type AddedKey } from './added-fields.js';
+import { renameFlags, upstreamRenames } from './added-fields.js';
 import { PATH_SEPARATOR, sectionIdOfSegments } from './section-path.js';
 import { chunkIdOf, chunkTextOf, DEFAULT_MAX_DEPTH, docIdOf, pageOf, sectionPathOf, sectionSegmentsOf, stringField } from './chunk-fields.js';
 
@@ -19,8 +19,8 @@ export interface ChunkFacts {
   section_id: string;
   text: string;
   flags: string[];
-  /** Upstream fields named like tag's own, and the names they are kept under. */
-  renames: [AddedKey, string][];
+  /** Upstream fields named like a stage's own, and the names they are kept under. */
+  renames: [string, string][];
 }
 
 /** Documents arrive contiguously; remembering the last few thousand keeps memory bounded. */

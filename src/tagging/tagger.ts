@@ -38,7 +38,7 @@ export class Tagger {
     this.flagCounts.add(facts.flags);
     // Appending to the line as read keeps every input byte and skips re-serialising the record;
     // only a record that already carries one of our fields must be rebuilt (keys replaced in place).
-    if (!hasAddedKeys(record)) return { records: [new AppendedJson(meta.raw, tagMembers(facts, nerSeedJson(seed)), meta.bytes)] };
+    if (!hasAddedKeys(record) && facts.renames.length === 0) return { records: [new AppendedJson(meta.raw, tagMembers(facts, nerSeedJson(seed)), meta.bytes)] };
     return { records: [withTagFields(record, facts, seed)] };
   }
 

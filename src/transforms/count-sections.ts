@@ -7,6 +7,7 @@ import { SECTION_FLAGS, SectionTreeBuilder, type NotSorted, type SectionRecord, 
 import { TOC_DESCRIPTION, TocSections, tocFromFile, type TocSectionRecord } from '../sections/toc-sections.js';
 import { DEFAULT_MAX_DEPTH } from '../tagging/chunk-fields.js';
 import { maxDepthOption } from '../tagging/max-depth-option.js';
+import { DocumentPlacements, TocPlacement } from '../tagging/toc-placement.js';
 
 const DEFAULT_MAX_TEXT_CHARS = 20_000;
 const NOTHING: Outcome = Object.freeze({});
@@ -97,7 +98,9 @@ ${TOC_DESCRIPTION}`,
     });
     if (options.toc) {
       try {
-        counter.toc = new TocSections(tocFromFile(setup.readDocumentFields(options.toc, ['toc']), options.toc));
+        const file = setup.readDocumentFields(options.toc, ['toc']);
+        counter.toc = new TocSections(tocFromFile(file, options.toc));
+        counter.placements = new DocumentPlacements(TocPlacement.of(file.array ?? file.fields.toc));
       } catch (err) {
         throw err instanceof UsageError ? err : new UsageError((err as Error).message);
       }
@@ -132,7 +135,11 @@ export class SectionCounter implements Processor {
     this.groups = new DocumentGroups(this.builder, options.maxTextChars, new ChunkStore(options.spillAfterBytes));
   }
 
-  process(record: JsonObject, meta?: RecordMeta): Outcome {
+  /** A document's chunks that name only their heading are placed in its TOC as rca-tag places them. */
+  placements = new DocumentPlacements();
+
+  process(input: JsonObject, meta?: RecordMeta): Outcome {
+    const record = this.placements.place(input, meta?.document);
     const chunk = sectionChunkOf(record, this.maxDepth);
     if (meta) this.toc.observe(chunk.docId, meta);
     if (!this.sorted || chunk.docIdMissing) {
@@ -180,7 +187,8 @@ export class SectionCounter implements Processor {
 
   summary(): string[] {
     const s = this.stats();
-    const flags = SECTION_FLAGS.filter((f) => s.flags[f]).map((f) => `${f} ${s.flags[f]}`);
+    // Every flag the written sections carry: the tree's, then those the TOC adds.
+    const flags = [...SECTION_FLAGS.filter((f) => s.flags[f]).map((f) => `${f} ${s.flags[f]}`), ...[...this.toc.flagCounts].map(([f, n]) => `${f} ${n}`)];
     return [
       `${count(s.chunks, 'chunk')}, ${count(s.documents, 'document')}, ${count(s.sections, 'section')}, ` +
         `max depth ${s.max_depth}, ${s.unsectioned} unsectioned, flags: ${flags.length ? flags.join(', ') : 'none'}`,

@@ -1,8 +1,11 @@
+import { keepUpstream } from '../tagging/added-fields.js';
 import { asUsage } from '../runtime/exit-codes.js';
 import { AppendedJson, appendMembers, defineStage, hasLargeString, RawJson, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
 import { embeddingTexts } from '../views/flatten-view.js';
 import { ViewFieldTally } from '../views/view-field-tally.js';
 import { parseViewFields, ViewListError, type ViewFields } from '../views/view-types.js';
+
+const EMBEDDING_TEXT = ['embedding_text'];
 
 export default defineStage({
   name: 'flatten',
@@ -15,7 +18,9 @@ Empty fields give no line; a missing or empty view gives "". Whitespace inside a
 included) becomes one space, so each field is exactly one line; list items with no letter or
 digit ("", "-----") and items that are neither strings nor numbers are left out.
 --combined also writes embedding_text.combined: "SECTION: <section path>" followed by both
-views' lines, for one embedding per chunk ("" when both views are empty).`,
+views' lines, for one embedding per chunk ("" when both views are empty).
+An input embedding_text of another shape (DACKAR's processed records hold the chunk's text there,
+a string) is kept as upstream_embedding_text, in its place; rca's own is replaced.`,
   examples: [
     'rca-flatten < validated.jsonl > embeddable.jsonl',
     'rca-flatten --combined --from-fields retrieval_summary_json,rca_frame_json enriched.jsonl',
@@ -53,7 +58,8 @@ class Flattener {
     const texts = embeddingTexts(record, this.fields, this.combined);
     // An embedding_text of the input keeps its place and is replaced: the record is rebuilt (and
     // one with a very long string stays an object, written in pieces).
-    if (Object.hasOwn(record, 'embedding_text') || hasLargeString(record)) return { records: [{ ...record, embedding_text: texts }] };
+    // An upstream embedding_text (DACKAR's string) is kept as upstream_embedding_text, in its place.
+    if (Object.hasOwn(record, 'embedding_text') || hasLargeString(record)) return { records: [{ ...keepUpstream(record, EMBEDDING_TEXT), embedding_text: texts }] };
     // Otherwise the new key goes last: the record's own JSON with one member appended, and the line
     // as read where it is that JSON (no spacing, escapes or number forms of another writer).
     const members = `"embedding_text":${JSON.stringify(texts)}`;

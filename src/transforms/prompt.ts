@@ -1,3 +1,4 @@
+import { keepUpstream } from '../tagging/added-fields.js';
 import { AppendedJson, appendMembers, defineStage, hasLargeString, LARGE_STRING_CHARS, RawJson, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
 import { isTaggedContext, NOT_A_TAGGED_SEED, readTaggedChunk, seedKeysOf, seedShapeIn, WITHOUT_NEGATED } from '../views/kinds/chunk-records.js';
 import { buildPrompt, jsonEscaped as escaped, promptHead, promptSharedEscaped, promptTail, sharedEscaped, type EscapedParts } from '../views/prompt-text.js';
@@ -10,6 +11,9 @@ import type { TextCut } from '../views/text-cut.js';
 import { asUsage } from '../runtime/exit-codes.js';
 import { parseViewList, ViewListError } from '../views/view-types.js';
 import { NER_SEED_KEYS, VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
+
+// What this stage writes: an input value of another shape under these names is kept (added-fields.ts).
+const PROMPT_FIELDS = ['prompts', 'prompt_truncation'];
 
 export default defineStage({
   name: 'prompt',
@@ -219,7 +223,7 @@ class Prompter {
       // Every view cuts the same text the same way: one record of it is enough.
       truncation = built.truncated;
     }
-    return { ...record, prompts, prompt_truncation: truncation };
+    return { ...keepUpstream(record, PROMPT_FIELDS), prompts, prompt_truncation: truncation };
   }
 
   private tail(view: ViewType, context: ChunkContext): string {

@@ -2,11 +2,15 @@ import type { JsonObject } from '../contracts/json.js';
 import { SECTION_VIEW } from '../contracts/vocabulary.js';
 import { CONFIG_ERRORS, GENERATE_OPTIONS, resolveConfig, resolveSectionMode, SECTION_DESCRIPTION, SECTION_OPTIONS } from '../generation/config.js';
 import { createGenerator } from '../generation/create.js';
+import { keepUpstream } from '../tagging/added-fields.js';
 import { asUsage, UsageError } from '../runtime/exit-codes.js';
 import { defineStage } from '../runtime/stage.js';
 import { embeddingTexts, flattenView } from '../views/flatten-view.js';
 import { DEFAULT_VIEW_FIELDS } from '../views/view-types.js';
 import { extractiveSetup, GENERATE_DESCRIPTION } from './generate.js';
+
+// An upstream embedding_text (DACKAR's string) is kept as upstream_embedding_text (added-fields.ts).
+const EMBEDDING_TEXT = ['embedding_text'];
 
 export default defineStage({
   name: 'summarize',
@@ -17,6 +21,9 @@ export default defineStage({
 With --dry-run it writes the requests only, as rca-generate --dry-run does; with --no-flatten it
 writes what rca-generate writes. With --view section_summary (rca-count-sections records in) it adds
   embedding_text  {section_summary: "SECTION: <path>\\nSUMMARY: ...\\nCONCEPTS: a, b, c"}
+No input field is overwritten: a field named like one it writes holding a value of another shape
+(DACKAR's embedding_text string) is kept as upstream_<field>, and a kept embedding_text string
+is still read as the chunk's text.
 
 About generate:
 ${GENERATE_DESCRIPTION}
@@ -54,10 +61,10 @@ ${SECTION_DESCRIPTION}`,
     }
     if (config.dryRun || !options.flatten) return createGenerator(config, { extractiveSetup: lexicon, ...said });
     const combined = options.combined;
-    return createGenerator(config, { extractiveSetup: lexicon, ...said, finishRecord: (record) => ({ ...record, embedding_text: embeddingTexts(record, DEFAULT_VIEW_FIELDS, combined) }) });
+    return createGenerator(config, { extractiveSetup: lexicon, ...said, finishRecord: (record) => ({ ...keepUpstream(record, EMBEDDING_TEXT), embedding_text: embeddingTexts(record, DEFAULT_VIEW_FIELDS, combined) }) });
   },
 });
 
 function withSectionText(record: JsonObject): JsonObject {
-  return { ...record, embedding_text: { [SECTION_VIEW]: flattenView(SECTION_VIEW, record[SECTION_VIEW]) } };
+  return { ...keepUpstream(record, EMBEDDING_TEXT), embedding_text: { [SECTION_VIEW]: flattenView(SECTION_VIEW, record[SECTION_VIEW]) } };
 }

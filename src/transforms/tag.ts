@@ -1,5 +1,6 @@
 import { AUTHORITY_LEVELS, DOC_TYPES, type AuthorityLevel } from '../contracts/vocabulary.js';
-import { defineStage, type JsonObject, type Outcome, type Processor, type SetupContext } from '../runtime/stage.js';
+import { appendMembers, defineStage, type JsonObject, type Outcome, type Processor, type RecordMeta, type SetupContext } from '../runtime/stage.js';
+import { DocumentPlacements, TocPlacement } from '../tagging/toc-placement.js';
 import { UsageError } from '../runtime/exit-codes.js';
 import { maxDepthOption } from '../tagging/max-depth-option.js';
 import type { ContextOptions } from '../tagging/context.js';
@@ -27,13 +28,20 @@ export default defineStage({
              <field>_coerced (doc_id 123 -> "123", page_start "3" -> 3); <field>_dropped (a value
              present but unusable: page_start -1 or 1e309, an object where a string belongs);
              section_path_folded (deeper than --max-depth); <field>_kept_as:<name> (an input field
-             named context, section_id, ner_seed or tag_flags that tag did not write is kept,
-             renamed upstream_<field>; values in tag's own shape are replaced, as on a re-run)
-Input fields used (rca schema chunk lists them): chunk_id, doc_id (or document.sourceId; numbers
-become strings), doc_type, doc_name, source_path, section_segments (else section_path /
-sectionPath / section / section_title, split on " > "), text (else raw_text, else
-embedding_text), page_start / page_end (else page). All other fields pass through untouched, in
-order. The last stderr line counts the chunks tagged and their flags.
+             named like one any stage writes - context, section_id, ner_seed, tag_flags, prompts,
+             the views, flags, evidence, generation, embedding_text, ... - holding a value not in
+             that stage's shape is kept, renamed upstream_<field>; values in rca's own shape are
+             replaced, as on a re-run)
+Input fields used (rca schema chunk lists them): chunk_id (else provenance.chunk_id, else
+record_id), doc_id (or document.sourceId; numbers become strings), doc_type, doc_name,
+source_path, section_segments (else section_path / sectionPath / section / section_title, split
+on " > ", else library_rag v1's hierarchy {part, chapter, section, subsection}, else its title),
+text (else raw_text, else embedding_text, also once kept as upstream_embedding_text),
+page_start / page_end (else page). All other fields pass through untouched, in order.
+A chunk of a document with a toc (library_rag v2) that names only its heading (section,
+section_level) gets the sectionPath the TOC places it at, as library_rag's toc_enricher adds it:
+a heading equal to a TOC title takes that entry's path, another goes under the nearest earlier
+heading of a lower level. The last stderr line counts the chunks tagged and their flags.
 With --jobs N, N threads tag: N-1 worker threads take the input in blocks of bytes and hand back
 finished output; this one reads, keeps input order, decides each document's doc type, writes, and
 tags a block itself when every worker is busy. The output is the same bytes whatever N.
@@ -46,6 +54,7 @@ each one, and more per byte): when other work keeps the CPUs busy, --jobs 1 is f
     'rca-tag --doc-type detect --rejects rejects.jsonl chunks.jsonl',
     'rca-tag --lexicon builtin --lexicon plant-terms.csv < chunks.jsonl',
     'rca-tag --jobs 1 < chunks.jsonl    # one thread',
+    "jq -c '.chunks[]' doc_chunks.json | rca-tag --toc doc_chunks.json    # a library_rag document's chunks as JSON Lines",
   ],
   options: {
     'doc-type': {
@@ -73,9 +82,21 @@ each one, and more per byte): when other work keeps the CPUs busy, --jobs 1 is f
       default: 'auto',
       help: `threads that tag, this one included: auto (one per idle CPU, at most ${MAX_AUTO_JOBS}) or 1 to ${MAX_JOBS}`,
     },
+    toc: {
+      type: 'string',
+      placeholder: 'FILE',
+      help: "place chunks that name only their heading in this table of contents (a library_rag document, or a JSON list of {title, level}), as a document's own toc places them; tags on one thread",
+    },
   },
   create(options, setup) {
-    const requestedJobs = parseJobs(options.jobs);
+    let fixedToc: TocPlacement | null = null;
+    if (options.toc) {
+      const file = setup.readDocumentFields(options.toc, ['toc']);
+      fixedToc = TocPlacement.of(file.array ?? file.fields.toc);
+      if (fixedToc === null) throw new UsageError(`--toc '${options.toc}' has no toc: expected a JSON list of {title, level} or a document with a "toc" list`);
+    }
+    // Placement follows the document order, which blocks on worker threads would not keep.
+    const requestedJobs = fixedToc ? 1 : parseJobs(options.jobs);
     const lexicon = loadLexicon(options.lexicon.length ? options.lexicon : [BUILTIN_LEXICON], setup);
     const tagSetup: TagSetup = {
       // Read where the matchers are built (the first record; a worker's data, which copies it).
@@ -90,10 +111,25 @@ each one, and more per byte): when other work keeps the CPUs busy, --jobs 1 is f
       } satisfies ContextOptions,
     };
     const { jobs, spawnAfterBytes } = requestedJobs === 'auto' ? autoPlan(setup.inputBytes ?? null) : { jobs: requestedJobs, spawnAfterBytes: 0 };
-    if (jobs > 1) return new ParallelTagger({ jobs, setup: tagSetup, spawnAfterBytes });
+    const placements = new DocumentPlacements(fixedToc);
+    if (jobs > 1) {
+      const parallel = new ParallelTagger({ jobs, setup: tagSetup, spawnAfterBytes });
+      // A document's records come one by one as lines (never in blocks): placed here, in document
+      // order, before the tagger reads the line.
+      const processRaw = parallel.processRaw.bind(parallel);
+      parallel.processRaw = (line, meta) => {
+        if (meta.document === undefined) return processRaw(line, meta);
+        const input = JSON.parse(line) as JsonObject;
+        const [record, placedMeta] = placed(placements, input, meta);
+        return record === input ? processRaw(line, meta) : processRaw(placedMeta.raw, placedMeta);
+      };
+      (parallel as { documentFields?: readonly string[] }).documentFields = ['toc'];
+      return parallel;
+    }
     // The matchers are built on the first record: an empty input starts fast.
-    return lazyTagger(() =>
-      new Tagger({ ...tagSetup.context, gazetteer: buildGazetteer(tagSetup.lexicon), keywords: buildKeywordLists(tagSetup.keywordFiles) }),
+    return lazyTagger(
+      () => new Tagger({ ...tagSetup.context, gazetteer: buildGazetteer(tagSetup.lexicon), keywords: buildKeywordLists(tagSetup.keywordFiles) }),
+      placements,
     );
   },
 });
@@ -142,12 +178,26 @@ function readKeywordFiles(setup: SetupContext): TagSetup['keywordFiles'] {
   };
 }
 
-function lazyTagger(build: () => Tagger): Processor {
+/**
+ * A chunk of a library_rag document that names only its heading gets the `sectionPath` its TOC
+ * places it at (tagging/toc-placement.ts), appended as library_rag's toc_enricher adds it, so every
+ * later stage reads the same path; the record and the line as read are both given it.
+ */
+function placed(placements: DocumentPlacements, record: JsonObject, meta: RecordMeta): [JsonObject, RecordMeta] {
+  const out = placements.place(record, meta.document);
+  if (out === record) return [record, meta];
+  const { bytes: _stale, ...rest } = meta;
+  return [out, { ...rest, raw: appendMembers(meta.raw, `"sectionPath":${JSON.stringify(out.sectionPath)}`) }];
+}
+
+function lazyTagger(build: () => Tagger, placements: DocumentPlacements): Processor {
   let tagger: Tagger | null = null;
   const none = new TagFlagCounts();
   return {
-    process(record: JsonObject, meta): Outcome {
+    documentFields: ['toc'],
+    process(input: JsonObject, inputMeta): Outcome {
       tagger ??= build();
+      const [record, meta] = placed(placements, input, inputMeta);
       return tagger.process(record, meta);
     },
     summary: () => (tagger?.flagCounts ?? none).summary(),

@@ -11,7 +11,8 @@ import { chunkViewItems, GroundingTally, viewEvidenceJson, type ViewEvidence } f
 import { GroundingText } from '../views/grounding.js';
 import { validateView } from '../views/validate-view.js';
 import { isPlainObject } from '../contracts/json.js';
-import { parseRecordLineSkipping, type ParsedLine } from '../runtime/record-line.js';
+import { isMapOf, parseRecordLineSkipping, type ParsedLine } from '../runtime/record-line.js';
+import { keepUpstream } from '../tagging/added-fields.js';
 import { parseViewFields, ViewListError, type ViewFields } from '../views/view-types.js';
 import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 import { ViewFieldTally } from '../views/view-field-tally.js';
@@ -101,8 +102,10 @@ model_unsupported:<field>[<i>].`,
   },
 });
 
-// What process() writes on every record it keeps, whatever the input held there.
+// What process() writes on every record it keeps, with the shape of each: an input value of
+// another shape is the upstream's, kept under its upstream_ name.
 const REPLACED_MEMBERS = ['flags', 'provenance_fixed', 'provenance_normalised', 'evidence'];
+const MEMBER_SHAPES: Readonly<Record<string, 'strings' | 'objects'>> = { flags: 'strings', provenance_fixed: 'strings', provenance_normalised: 'strings', evidence: 'objects' };
 
 class Validator {
   private readonly contexts = new ContextBuilder({ docTypeMode: 'auto', authority: null });
@@ -133,7 +136,9 @@ class Validator {
 
   /** A line's record without the members written anew: their values are checked, not built. */
   parseLine(line: string): ParsedLine {
-    return parseRecordLineSkipping(line, this.replaced);
+    // A member skipped is one this stage writes anew: only where it is null or in rca's own shape
+    // may it go unread; anything else there is an upstream value, kept (process() renames it).
+    return parseRecordLineSkipping(line, this.replaced, (key, at) => line.startsWith('null', at) || isMapOf(line, at, MEMBER_SHAPES[key]!));
   }
 
   process(record: JsonObject): Outcome | Promise<Outcome> {
@@ -153,7 +158,7 @@ class Validator {
 
     this.records++;
     this.tally.see(record);
-    const out: JsonObject = { ...record };
+    const out: JsonObject = keepUpstream({ ...record }, [...this.replaced]);
     const flags: Partial<Record<ViewType, string[]>> = {};
     const fixed: Partial<Record<ViewType, string[]>> = {};
     const normalised: Partial<Record<ViewType, string[]>> = {};

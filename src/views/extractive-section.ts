@@ -5,7 +5,9 @@
 //   word at 150 (and marked "…"). A shorter text is taken whole. With --bottom-up, the leading
 //   sentences of the children's summaries fill what is left of the 150 words, every child's first
 //   sentence before any child's second, so a heading with no text of its own is summarised from
-//   all its subsections. Units without end punctuation (table rows) get a ";" so they stay apart.
+//   all its subsections; a child whose first sentence is too long is heard by the first of its
+//   sentences that fits. A table row is read as its cells ("VB-101A peak, 6.2, mils, Alarm
+//   setpoint 5.0 mils."), a unit of its own; other units without end punctuation get a ";".
 // - concepts: lexicon terms (the built-in lexicon tag uses) and identifiers (equipment ids,
 //   failure-mode ids, alarm ids, document references) found in the sources, ranked by how often
 //   they occur, then by first occurrence; at most 10. Action and event verbs ("inspect",
@@ -21,7 +23,7 @@ import { buildPhraseMatcher, TokenBuffer, type PhraseMatcher } from '../tagging/
 import { SECTION_QUALITY } from './kinds/section-summary.js';
 import { countWords } from './section-validate.js';
 import { emptySectionSummary, type ChildSummary, type SectionInput } from './section-view.js';
-import { splitUnits } from './extractive.js';
+import { cellsOf, splitUnits } from './extractive.js';
 
 export const TARGET_SUMMARY_WORDS = 150;
 const MIN_SUMMARY_WORDS = SECTION_QUALITY.targetWords.min;
@@ -116,12 +118,28 @@ export function extractiveSectionSummary(input: ExtractiveSectionInput, finder: 
 // Table rows and headings carry no end punctuation: one is added so that joined units stay apart.
 const UNIT_END_RE = /[.!?:;…]["'\u201d\u2019)\]]*$/u;
 
-/** The text's sentences and rows, each once (a table repeated by the parser is not repeated here). */
+/**
+ * The text's sentences and rows, each once (a table repeated by the parser is not repeated here).
+ * A row is read as its cells, joined with commas and ended with a period: a unit of its own,
+ * with no table pipes, so a summary holding it splits back into the same units.
+ */
 function unitTexts(text: string): string[] {
   const units = splitUnits(text)
     .filter((u) => u.kind !== 'header')
-    .map((u) => (UNIT_END_RE.test(u.text) ? u.text : `${u.text};`));
-  return [...new Set(units)];
+    .map((u) => (u.kind === 'row' ? rowSentence(u.text) : UNIT_END_RE.test(u.text) ? u.text : `${u.text};`));
+  return [...new Set(units.filter((u) => u !== ''))];
+}
+
+function rowSentence(row: string): string {
+  const cells = cellsOf(row).map(withoutEndStop).filter((c) => c !== '');
+  return cells.length === 0 ? '' : `${cells.join(', ')}.`;
+}
+
+/** A cell without the period or semicolon it ends with: the row's own period ends the unit. */
+function withoutEndStop(cell: string): string {
+  let end = cell.length;
+  while (end > 0 && (cell[end - 1] === '.' || cell[end - 1] === ';')) end--;
+  return cell.slice(0, end).trimEnd();
 }
 
 const REPEAT_SHARE = 0.8;
@@ -184,33 +202,38 @@ function leadingSentences(sentences: readonly string[], said: RepeatFilter): { p
  * What the children's summaries add after `ownWords` words of the section's own text. Sentences
  * are chosen round by round (every child's first sentence, then every second one...) while they
  * fit in the budget, so every child is heard before any says more; they are written child by
- * child, in order. A summary still under MIN_SUMMARY_WORDS takes the next sentence cut at a word.
+ * child, in order. A child whose first sentence does not fit is heard by the first of its
+ * sentences that does (a long table row must not silence its section); a child that has spoken
+ * says no more once its next sentence does not fit, so what it says stays a leading run. A
+ * summary still under MIN_SUMMARY_WORDS takes the next sentence cut at a word.
  */
 function childSentences(lists: readonly string[][], ownWords: number): string[] {
   const budget = TARGET_SUMMARY_WORDS - ownWords;
-  const taken = lists.map(() => 0);
+  const picked: number[][] = lists.map(() => []);
+  const next = lists.map(() => 0);
   const open = lists.map((list) => list.length > 0);
   let used = 0;
   for (let progress = true; progress; ) {
     progress = false;
     lists.forEach((list, i) => {
       if (!open[i]) return;
-      const sentence = list[taken[i]!];
-      const n = sentence === undefined ? 0 : countWords(sentence);
-      // A child whose next sentence does not fit says no more: what it says stays a leading run.
-      if (sentence === undefined || used + n > budget) {
+      let at = next[i]!;
+      if (picked[i]!.length === 0) while (at < list.length && used + countWords(list[at]!) > budget) at++;
+      const sentence = list[at];
+      if (sentence === undefined || used + countWords(sentence) > budget) {
         open[i] = false;
         return;
       }
-      taken[i]!++;
-      used += n;
+      picked[i]!.push(at);
+      next[i] = at + 1;
+      used += countWords(sentence);
       progress = true;
     });
   }
-  const parts = lists.map((list, i) => list.slice(0, taken[i]));
+  const parts = lists.map((list, i) => picked[i]!.map((k) => list[k]!));
   if (ownWords + used < MIN_SUMMARY_WORDS) {
-    const next = lists.findIndex((list, i) => taken[i]! < list.length);
-    if (next >= 0) parts[next]!.push(`${leadingWords(lists[next]![taken[next]!]!, budget - used)} …`);
+    const more = lists.findIndex((list, i) => next[i]! < list.length);
+    if (more >= 0) parts[more]!.push(`${leadingWords(lists[more]![next[more]!]!, budget - used)} …`);
   }
   return parts.flat();
 }

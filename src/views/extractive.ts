@@ -223,6 +223,11 @@ function itemKey(value: string): string {
 }
 
 /** First-seen order, case- and spacing-insensitive, capped. */
+/** The non-empty cells of a table row's text ("VB-101A peak | 6.2 | mils" → three cells), trimmed. */
+export function cellsOf(row: string): string[] {
+  return row.split('|').map((c) => c.trim()).filter((c) => c !== '');
+}
+
 function dedupe(values: string[]): string[] {
   return firstSeen(values, itemKey, (value) => value);
 }
@@ -337,9 +342,13 @@ class SeedTerms {
     return this.keep(terms, (t) => this.grounding.hasIdentifier(t));
   }
 
-  /** Measurements as written; every number in one must be a number of the text. */
+  /**
+   * Measurements as written; every number in one must be a number of the text. A value and its
+   * unit in two table cells ("| 6.2 | mils |") are read as cells: "6.2 mils", not the pipe between.
+   */
   measurements(spans: readonly string[]): string[] {
-    return this.keep(spans, (t) => this.grounding.hasPhrase(t) && numbersIn(t).every((n) => this.grounding.hasNumber(n)));
+    const kept = this.keep(spans, (t) => this.grounding.hasPhrase(t) && numbersIn(t).every((n) => this.grounding.hasNumber(n)));
+    return dedupe(kept.map((t) => (t.includes('|') ? cellsOf(t).join(' ') : t)));
   }
 
   private keep(terms: readonly string[], grounded: (term: string) => boolean): string[] {

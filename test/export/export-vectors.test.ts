@@ -22,13 +22,13 @@ const valid = (kind: keyof typeof JSON_SCHEMAS, value: unknown) => expect(compil
 
 describe('exports with vectors', () => {
   it('a Weaviate Chunk or Summary object carries the record\'s vector', () => {
-    const c = weaviateChunk(chunk('text'), {});
+    const c = weaviateChunk(chunk('text'), {}, 0);
     expect('object' in c && c.object.vector).toEqual([0.6, 0.8, 0]);
     valid('weaviate_chunk', 'object' in c ? c.object : null);
     const s = weaviateSummary(section);
     expect('object' in s && s.object.vector).toEqual([0.6, 0.8, 0]);
     valid('weaviate_summary', 'object' in s ? s.object : null);
-    const bare = weaviateChunk({ ...chunk('text'), embedding: undefined }, {});
+    const bare = weaviateChunk({ ...chunk('text'), embedding: undefined }, {}, 0);
     expect('object' in bare && 'vector' in bare.object).toBe(false);
   });
 

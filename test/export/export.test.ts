@@ -55,8 +55,9 @@ describe('rca export: the example document round trip', () => {
       canonicalReference: 'CP 1.1',
       orderIndex: 0,
       unitType: 'argument',
-      work: { title: 'Collected papers', author: 'Charles Sanders PEIRCE', year: 1931, language: 'en', genre: 'Philosophy' },
-      document: { sourceId: 'EXAMPLE_CHUNK_JSON_FORMAT' },
+      // library_rag's Chunk schema nests work {title, author} only.
+      work: { title: 'Collected papers', author: 'Charles Sanders PEIRCE' },
+      document: { sourceId: 'EXAMPLE_CHUNK_JSON_FORMAT', edition: '' },
       language: 'en',
     });
     expect(new Set(objects.map((o) => o.id)).size).toBe(objects.length);

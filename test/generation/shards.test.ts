@@ -102,7 +102,10 @@ interface MergeCase {
 }
 
 const rec = (i: number, extra: Record<string, unknown> = {}) => JSON.stringify({ ...chunk(i), ...extra });
-const tagged = (i: number) => rec(i, { context: { doc_id: 'x' }, section_id: 's', ner_seed: {}, tag_flags: [], retrieval_summary: null, rca_frame: {}, flags: {}, generation: {}, embedding_text: {} });
+// The stages' fields in their own shapes (a value of another shape would be an upstream field, kept
+// under its upstream_ name and compared there).
+const CONTEXT = { doc_id: 'x', doc_type: 'CR', chunk_id: 'c', section_path: '', page_start: null, page_end: null, authority_level: 'informational', section_role: 'unknown' };
+const tagged = (i: number) => rec(i, { context: CONTEXT, section_id: 'sec_0123456789abcdef', ner_seed: null, tag_flags: [], retrieval_summary: null, rca_frame: {}, flags: {}, generation: {}, embedding_text: {} });
 const label = (i: number) => `doc "${chunk(i).doc_id as string}" chunk "${chunk(i).chunk_id as string}"`;
 
 const MERGE_CASES: Record<string, MergeCase> = {

@@ -79,11 +79,18 @@ describe('document source', () => {
   });
 
   it.each([
-    [{ doc_id: 'd' }, 'x.json', { docId: 'd', from: 'metadata.doc_id' }],
-    [{ title: 't' }, 'dir/peirce_chunks.json', { docId: 'peirce', from: 'file_name' }],
-    [null, 'a.b.json', { docId: 'a.b', from: 'file_name' }],
-  ])('documentIdOf(%j, %s)', (metadata, name, expected) => {
-    expect(documentIdOf(metadata, name, false)).toEqual(expected);
+    [{ metadata: { doc_id: 'd' } }, 'x.json', { docId: 'd', from: 'metadata.doc_id' }],
+    [{ metadata: { title: 't' } }, 'dir/peirce_chunks.json', { docId: 'peirce', from: 'file_name' }],
+    [{ metadata: null }, 'a.b.json', { docId: 'a.b', from: 'file_name' }],
+    // library_rag's own name of the document (its ingest's document.sourceId) before anything else.
+    [{ document: 'example_CR_2026_00123', metadata: { doc_id: 'd' } }, 'renamed_chunks.json', { docId: 'example_CR_2026_00123', from: 'document' }],
+  ])('documentIdOf(%j, %s)', (fields, name, expected) => {
+    expect(documentIdOf(fields as Record<string, unknown>, name, false)).toEqual(expected);
+  });
+
+  it("takes the id from the document's own `document` field (library_rag), not the file name", () => {
+    const out = events('{\n"document": "example_CR_2026_00123",\n"metadata": {"title": "T"},\n"chunks": [{"chunk_id": "c"}]}', { name: '/data/copy_chunks.json' });
+    expect(out[0]).toMatchObject({ kind: 'record', record: { doc_id: 'example_CR_2026_00123', doc_id_from: 'document' } });
   });
 
   it('keeps only the fields asked for (and metadata), stepping over the others', () => {

@@ -57,12 +57,19 @@ describe('a hint when the input is one JSON document', () => {
     );
   });
 
-  it('one object holding a chunks array on one line, even when the stage takes it: jq -c .chunks[]', async () => {
+  it('one object holding a chunks array on one line is read as a document, told by its content', async () => {
     const r = await runInProcess(echoStage, ['{"title":"t","chunks":[{"chunk_id":"a","text":"x"}]}\n']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe("rca-echo: stdin: looks like one JSON document, not JSON Lines: read it with --records-at chunks, or try jq -c '.chunks[]'\n");
+    expect(r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l).chunk_id)).toEqual(['a']);
+    expect(r.stderr).toContain("document: 1 records at 'chunks'");
+    expect(r.stderr).not.toContain('looks like one JSON document');
+    // Split across reads, and after a BOM: the same.
+    const split = await runInProcess(echoStage, ['\ufeff{"title":"t","chu', 'nks":  [ {"chunk_id":"a","text":"x"}]}\n']);
+    expect(split.stdout).toBe(r.stdout);
+    // Records whose "chunks" is not a list of records stay JSON Lines.
     const two = await runInProcess(echoStage, ['{"chunks":[1]}\n{"chunks":[2]}\n']);
     expect(two.stderr).toBe('');
+    expect(two.stdout.split('\n').filter(Boolean)).toHaveLength(2);
   });
 
   it('a pretty-printed array, named by its file', async () => {

@@ -67,16 +67,17 @@ describe('rca-count-sections with a TOC', () => {
     }, null, 2);
     const r = await runInProcess(countSections, [doc]);
     const out = lines(r.stdout);
+    // Every section before its parent, TOC-only ones too (what --bottom-up's order check needs).
     expect(out.map((s) => [s.section_path, s.direct_count, s.total_count, s.flags, s.parent_path])).toEqual([
-      ['A > A1 long title indeed', 1, 1, ['toc_abridged'], 'A'],
-      ['A', 0, 1, [], null],
       ['A > A1 long title indeed > A1x', 0, 0, ['toc_only'], 'A > A1 long title indeed'],
+      ['A > A1 long title indeed', 1, 1, ['toc_abridged'], 'A'],
       ['A > A2', 0, 0, ['toc_only'], 'A'],
+      ['A', 0, 1, [], null],
       ['B > B1', 0, 0, ['toc_only'], 'B'],
       ['B', 0, 0, ['toc_only'], null],
     ]);
-    const a1x = out[2]!;
-    expect(a1x.parent_id).toBe(out[0]!.section_id);
+    const a1x = out[0]!;
+    expect(a1x.parent_id).toBe(out[1]!.section_id);
     expect(a1x.section_id).toBe(sectionId('d', ['A', 'A1 long title indeed', 'A1x']));
   });
 

@@ -40,7 +40,7 @@ describe('chunk-fields: values read, coerced or dropped, always flagged', () => 
 
   it('every field read is listed in the chunk schema (rca schema chunk), and every listed field is read', () => {
     const listed = Object.entries(ChunkInput.shape).flatMap(([key, schema]) =>
-      key === 'document' ? ['document.sourceId'] : [key],
+      key === 'document' ? ['document.sourceId'] : key === 'provenance' ? ['provenance.chunk_id'] : [key],
     );
     expect(new Set(listed)).toEqual(new Set([...CHUNK_FIELDS, ...ADDED_KEYS]));
   });
@@ -99,13 +99,15 @@ describe('rca-tag: coercions, dropped values and the run summary', () => {
     expect(r.stderr).toBe('rca-tag: 2 chunks tagged, 2 flagged: page_start_coerced 1, page_end_coerced 1, page_start_dropped 1, page_end_dropped 1\n');
   });
 
-  it("DACKAR's processed records: text from embedding_text, and stderr says what they lack", () => {
+  it("DACKAR's processed records: text from embedding_text (kept as upstream_embedding_text), ids from provenance.chunk_id, and stderr says what they lack", () => {
     const file = join(ROOT, 'test/fixtures/dackar/test_case_2/processed_records.jsonl');
     const r = runBin('tag', [file], '');
     expect(r.code).toBe(0);
     const tagged = lines(r.stdout);
     expect(tagged.length).toBe(readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).length);
     expect(tagged.every((c) => (c.ner_seed as { mechanisms: string[] }).mechanisms.length + (c.ner_seed as { systems: string[] }).systems.length > 0)).toBe(true);
-    expect(r.stderr).toBe(`rca-tag: ${tagged.length} chunks tagged, ${tagged.length} flagged: missing_chunk_id ${tagged.length}, missing_section_path ${tagged.length}\n`);
+    expect(tagged.map((c) => (c.context as JsonObject).chunk_id)).toEqual(['CR1042_1', 'CR1042_2', 'WO5518_1', 'SOP201_1', 'CRHVAC771_1']);
+    expect(tagged.every((c) => typeof c.upstream_embedding_text === 'string' && !('embedding_text' in c))).toBe(true);
+    expect(r.stderr).toBe(`rca-tag: ${tagged.length} chunks tagged, ${tagged.length} flagged: missing_section_path ${tagged.length}, embedding_text_kept_as ${tagged.length}\n`);
   });
 });

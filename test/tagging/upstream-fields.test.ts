@@ -64,3 +64,101 @@ describe('upstream fields named like tag’s own', () => {
     expect(upstreamRenames({ [key]: value })).toEqual(own ? [] : [[key, `upstream_${key}`]]);
   });
 });
+
+// Every field any stage writes, each holding a value another tool could have put there (not in the
+// stage's own shape): a pipeline through every stage, and each later stage on a record that gets
+// such a field after tag, must keep every input field, under its name or its upstream_ name.
+const STAGE_WRITTEN = {
+  embedding_text: 'Condenser vacuum degradation observed. Air removal train differential pressure increased prior to vacuum loss, indicating possible air in-leakage.',
+  context: 'neighbouring chunk text',
+  section_id: 42,
+  ner_seed: 'seed',
+  tag_flags: 'reviewed',
+  prompts: ['p'],
+  prompt_truncation: 'none',
+  retrieval_summary: 'a summary of another tool',
+  rca_frame: ['frame'],
+  flags: ['checked'],
+  provenance_fixed: 'pf',
+  provenance_normalised: 1,
+  evidence: { source: 'operator log' },
+  generation: 'gen',
+  requests: 'req',
+};
+// DACKAR's processed record (test_case_2, line 1) with every stage field added.
+const dackar = { record_id: 'REC_CR_1042_1', doc_id: 'CR:SEC:2026:1042', doc_type: 'CR', chunk_index: 0, metadata: { asset_id: 'CONDENSER_TRAIN_A' }, provenance: { chunk_id: 'CR1042_1' }, ...STAGE_WRITTEN };
+
+/** Every field of `input` is in `output`, under its own name or an upstream_ one, with the same value. */
+function expectKept(input: JsonObject, output: JsonObject, stage: string): void {
+  for (const [key, value] of Object.entries(input)) {
+    const names = Object.keys(output).filter((k) => k === key || new RegExp(`^upstream_${key}(?:_\\d+)?$`).test(k));
+    expect(names.some((k) => JSON.stringify(output[k]) === JSON.stringify(value)), `${stage}: ${key} lost`).toBe(true);
+  }
+}
+
+describe('no stage overwrites an input field (upstream_<field>, as tag does for context)', () => {
+  it('tag → prompt → generate → validate → flatten, and tag → summarize: every input field survives, and the text is still read', () => {
+    const input = jsonl([dackar]);
+    const tagged = runBin('tag', [], input);
+    expect(tagged.code).toBe(0);
+    const [t] = lines(tagged.stdout);
+    expectKept(dackar, t!, 'tag');
+    expect((t!.context as JsonObject).chunk_id).toBe('CR1042_1');
+    expect(t!.tag_flags).toContain('embedding_text_kept_as:upstream_embedding_text');
+    let current = tagged.stdout;
+    for (const [stage, args] of [['prompt', []], ['generate', ['--backend', 'extractive']], ['validate', []], ['flatten', []]] as const) {
+      const r = runBin(stage, [...args], current);
+      expect(r.stderr, stage).not.toMatch(/NO_TEXT|MISSING/);
+      const [out] = lines(r.stdout);
+      expect(out, stage).toBeDefined();
+      expectKept(dackar, out!, stage);
+      current = r.stdout;
+    }
+    const summarized = runBin('summarize', ['--backend', 'extractive'], tagged.stdout);
+    expect(summarized.code).toBe(0);
+    const [s] = lines(summarized.stdout);
+    expectKept(dackar, s!, 'summarize');
+    expect((s!.retrieval_summary as JsonObject).scope).toContain('Condenser vacuum degradation observed.');
+    // A re-run reads the kept text: no NO_TEXT, and the same record.
+    const again = runBin('summarize', ['--backend', 'extractive', '--overwrite'], summarized.stdout);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(summarized.stdout);
+  });
+
+  it('a later stage keeps a field some tool added after tag (flatten, summarize, validate, prompt, generate --dry-run)', () => {
+    const [t] = lines(runBin('tag', [], jsonl([{ chunk_id: 'c', doc_id: 'd', text: 'The pump tripped on high vibration.' }])).stdout);
+    const later = { ...t!, embedding_text: 'another tool', flags: ['x'], evidence: { a: 'b' }, provenance_fixed: { rs: 'x' }, prompts: 'p', requests: ['r'], retrieval_summary: 'rs' };
+    for (const [stage, args] of [['flatten', []], ['summarize', ['--backend', 'extractive']], ['validate', []], ['prompt', []], ['generate', ['--dry-run']]] as const) {
+      const r = runBin(stage, [...args], jsonl([later]));
+      const [out] = lines(r.stdout);
+      expect(out, `${stage}: ${r.stderr}`).toBeDefined();
+      expectKept(later, out!, stage);
+    }
+  });
+
+  it('rca merge compares the input’s own fields: a record that lost its upstream embedding_text is missing', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'rca-merge-'));
+    writeFileSync(join(dir, 'in.chunks.jsonl'), jsonl([dackar]));
+    const summarized = runBin('summarize', ['--backend', 'extractive'], runBin('tag', [], jsonl([dackar])).stdout).stdout;
+    writeFileSync(join(dir, 'good.summarized.jsonl'), summarized);
+    const lost = lines(summarized).map((r) => {
+      const { upstream_embedding_text: _dropped, ...rest } = r;
+      return rest;
+    });
+    writeFileSync(join(dir, 'lost.summarized.jsonl'), jsonl(lost));
+    const rca = (args: string[]) => {
+      const r = spawnSync(process.execPath, [join(process.cwd(), 'bin', 'rca'), ...args]);
+      return { code: r.status, stderr: r.stderr.toString('utf8') };
+    };
+    const ok = rca(['merge', '--inputs', join(dir, 'in.chunks.jsonl'), '--outputs', join(dir, 'good.summarized.jsonl')]);
+    expect(ok.stderr).not.toMatch(/missing:|unexpected:/);
+    expect(ok.code).toBe(0);
+    const bad = rca(['merge', '--inputs', join(dir, 'in.chunks.jsonl'), '--outputs', join(dir, 'lost.summarized.jsonl')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('missing');
+  });
+});

@@ -34,19 +34,19 @@ const sentence = (n: number, word = 'word') => `${word[0]!.toUpperCase()}${word.
 describe('extractive section summary: the leading sentences', () => {
   it.each<[string, string, string]>([
     ['a short text is taken whole, whitespace collapsed', 'Pump P-101A tripped.\n\nThe  operator reset it.', 'Pump P-101A tripped. The operator reset it.'],
-    ['table rows end with ";" and header rows are left out', '| Tag | Value |\n|---|---|\n| PT-1102 | 1175 psig |\n| FT-1102 | 465 gpm |', 'PT-1102 | 1175 psig; FT-1102 | 465 gpm;'],
-    ['a row repeated by the parser is said once', 'Row 1: CR | CR-2026-00123 | open\nRow 1: CR | CR-2026-00123 | open\nThe pump tripped.', 'CR | CR-2026-00123 | open; The pump tripped.'],
+    ['a table row is read as its cells, a unit of its own; header rows are left out', '| Tag | Value |\n|---|---|\n| PT-1102 | 1175 psig |\n| FT-1102 | 465 gpm |', 'PT-1102, 1175 psig. FT-1102, 465 gpm.'],
+    ['a row repeated by the parser is said once', 'Row 1: CR | CR-2026-00123 | open\nRow 1: CR | CR-2026-00123 | open\nThe pump tripped.', 'CR, CR-2026-00123, open. The pump tripped.'],
     ['an empty text gives an empty summary', '', ''],
     // DACKAR's sec5 and sec5:p001 carry the same text, and its table chunk the same rows written differently.
     [
       'a sentence two chunks share is said once, punctuation and pipes aside',
       'CA-1 | Generate WO to inspect coupling alignment and check bearing condition. Maintenance | | 2026-02-10\n\nRow 1: CA-1 | Generate WO to inspect coupling alignment and check bearing condition | Maintenance | 2026-02-10\nThe pump tripped.',
-      'CA-1 | Generate WO to inspect coupling alignment and check bearing condition. Maintenance | | 2026-02-10; The pump tripped.',
+      'CA-1, Generate WO to inspect coupling alignment and check bearing condition. Maintenance, 2026-02-10. The pump tripped.',
     ],
     [
       'a garbled copy of a row is a repeat',
       'CA-3 | Perform vibration spectrum capture for 1x/2x indicators during controlled run. Engineering | | 2026-02-12\n\nRow 3: CA-3 | Perform vibration spectrum capture for 1x/2x indicators during controlled | ruEnngineering | 2026-02-12',
-      'CA-3 | Perform vibration spectrum capture for 1x/2x indicators during controlled run. Engineering | | 2026-02-12;',
+      'CA-3, Perform vibration spectrum capture for 1x/2x indicators during controlled run. Engineering, 2026-02-12.',
     ],
   ])('%s', (_name, text, summary) => {
     expect(summarise(text).summary).toBe(summary);
@@ -91,6 +91,23 @@ describe('extractive section summary: --bottom-up fills with the children', () =
     const shared = 'Operator stopped P-101A within 2 minutes of alarm.';
     const { summary } = summarise(shared, [{ title: 'p001', summary: `${shared} Control Room notified.` }]);
     expect(summary).toBe(`${shared} Control Room notified.`);
+  });
+
+  // DACKAR's CR: its cause section was left out of the report's summary, a sibling's table row
+  // having used the budget as one over-long unit.
+  it('a child whose first sentence does not fit is heard by the first of its sentences that does', () => {
+    const { summary } = summarise(sentence(100, 'own'), [
+      { title: '1. Rows', summary: sentence(30, 'row') },
+      { title: '4. Cause', summary: `${sentence(40, 'long')} Potential contributors include reduced suction pressure margin and coupling misalignment.` },
+    ]);
+    expect(summary).toBe([sentence(100, 'own'), sentence(30, 'row'), 'Potential contributors include reduced suction pressure margin and coupling misalignment.'].join(' '));
+  });
+
+  it("a child's table rows are units of their own: a row in its summary does not swallow its sentences", () => {
+    const child = summarise('Unknown at initiation. Potential contributors include coupling misalignment.\n\n| Source | Value | Units |\n|---|---|---|\n| VB-101A peak | 6.2 | mils |').summary;
+    expect(child).toBe('Unknown at initiation. Potential contributors include coupling misalignment. VB-101A peak, 6.2, mils.');
+    const { summary } = summarise(sentence(130, 'own'), [{ title: '4. Cause', summary: child }]);
+    expect(summary).toContain('Unknown at initiation. Potential contributors include coupling misalignment.');
   });
 
   it('children whose first sentences are too long still give a summary, cut', () => {

@@ -2,6 +2,7 @@
 // JSON.stringify writes for it, and to the record's own JSON otherwise; a record that already has
 // an embedding_text is rebuilt with it in place. Every way must give the bytes of
 // JSON.stringify({...record, embedding_text}).
+import { keepUpstream } from '../../src/tagging/added-fields.js';
 import { describe, expect, it } from 'vitest';
 import flatten from '../../src/transforms/flatten.js';
 import { embeddingTexts } from '../../src/views/flatten-view.js';
@@ -38,7 +39,8 @@ function reference(line: string, argv: string[]): string {
   const record = JSON.parse(line) as Record<string, unknown>;
   const at = argv.indexOf('--from-fields');
   const fields = parseViewFields(at >= 0 ? [argv[at + 1]!] : []);
-  return JSON.stringify({ ...record, embedding_text: embeddingTexts(record, fields, argv.includes('--combined')) });
+  // An upstream embedding_text (the "old" string) is kept as upstream_embedding_text, in its place.
+  return JSON.stringify({ ...keepUpstream(record, ['embedding_text']), embedding_text: embeddingTexts(record, fields, argv.includes('--combined')) });
 }
 
 describe('rca-flatten output bytes', () => {

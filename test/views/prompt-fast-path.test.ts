@@ -248,9 +248,10 @@ describe('the prompt from a canonical line', () => {
     }
   });
 
-  it('still gets the hint for one JSON document on one line (the runner parses line 1 for it)', async () => {
+  it('reads one JSON document on one line as a document, its records named by their index', async () => {
     const r = await runInProcess(prompt, ['{"chunks":[{"text":"a"}]}\n']);
-    expect(r.stderr).toContain("stdin: looks like one JSON document, not JSON Lines: read it with --records-at chunks, or try jq -c '.chunks[]'");
+    expect(r.stderr).toContain("document: 1 records at 'chunks'");
+    expect(r.stderr).toContain('rca-prompt: stdin:chunks[0]: NOT_TAGGED');
   });
 
   it('takes the copying path for most generated records (the property above is not only the ordinary path)', () => {

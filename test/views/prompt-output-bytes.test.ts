@@ -2,6 +2,7 @@
 // JSON.stringify writes for it, and to the record's own JSON otherwise; a record that already has
 // a field of those names is rebuilt with them in place. Every way must give the bytes of
 // JSON.stringify({...record, prompts, prompt_truncation}) with each prompt from buildPrompt.
+import { keepUpstream } from '../../src/tagging/added-fields.js';
 import { describe, expect, it } from 'vitest';
 import prompt from '../../src/transforms/prompt.js';
 import tag from '../../src/transforms/tag.js';
@@ -32,7 +33,8 @@ function reference(line: string, views: readonly ViewType[], maxChars?: number):
     prompts[view] = built.prompt;
     truncation = built.truncated;
   }
-  return JSON.stringify({ ...record, prompts, prompt_truncation: truncation });
+  // Upstream values under these names (not in rca-prompt's shape) are kept under their upstream_ names.
+  return JSON.stringify({ ...keepUpstream(record, ['prompts', 'prompt_truncation']), prompts, prompt_truncation: truncation });
 }
 
 /** Variants of one tagged line: spacing, escapes, number forms, key order and names. */
@@ -77,9 +79,13 @@ describe('rca-prompt output bytes', () => {
     const [line] = await taggedLines();
     const out = (await runInProcess(prompt, [line + '\n'])).stdout;
     expect(out.startsWith(line!.slice(0, -1) + ',"prompts":{"retrieval_summary":"')).toBe(true);
-    // An existing field keeps its place and is replaced.
-    const rebuilt = JSON.parse((await runInProcess(prompt, [`{"prompts":1,${line!.slice(1)}\n`])).stdout) as Record<string, unknown>;
+    // rca-prompt's own field (a re-run) keeps its place and is replaced.
+    const rebuilt = JSON.parse((await runInProcess(prompt, [`{"prompts":{"rca_frame":"old"},${line!.slice(1)}\n`])).stdout) as Record<string, unknown>;
     expect(Object.keys(rebuilt)[0]).toBe('prompts');
     expect(Object.keys(rebuilt).at(-1)).toBe('prompt_truncation');
+    // Another tool's value there is kept, in its place, as upstream_prompts.
+    const kept = JSON.parse((await runInProcess(prompt, [`{"prompts":1,${line!.slice(1)}\n`])).stdout) as Record<string, unknown>;
+    expect(Object.keys(kept)[0]).toBe('upstream_prompts');
+    expect(kept.upstream_prompts).toBe(1);
   });
 });

@@ -1,12 +1,16 @@
-// The document id given to a document's records when they carry none: from its metadata when it
-// names one, else from the file name (library_rag names its files "<doc>_chunks.json").
+// The document id given to a document's records when they carry none: the document's own name
+// (library_rag's top-level "document", the doc_name its ingest writes as document.sourceId), else
+// its metadata's id when it names one, else the file name ("<doc>_chunks.json").
 import { basename } from 'node:path';
 import type { DocIdFrom } from './source.js';
 
 const METADATA_ID_FIELDS = ['doc_id', 'docId', 'sourceId', 'source_id', 'id'] as const;
 const FILE_SUFFIX = /(?:[._-]chunks)?\.(?:jsonl?|ndjson)$/i;
 
-export function documentIdOf(metadata: unknown, sourceName: string, fromStdin: boolean): { docId: string; from: DocIdFrom } | null {
+export function documentIdOf(fields: Record<string, unknown>, sourceName: string, fromStdin: boolean): { docId: string; from: DocIdFrom } | null {
+  const own = fields.document;
+  if (typeof own === 'string' && own.trim() !== '') return { docId: own, from: 'document' };
+  const metadata = fields.metadata;
   if (metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)) {
     for (const field of METADATA_ID_FIELDS) {
       const value = (metadata as Record<string, unknown>)[field];

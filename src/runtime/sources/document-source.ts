@@ -32,9 +32,9 @@ type Token = { name: string; value?: unknown };
 type Step = (input: unknown) => unknown;
 
 const PREVIEW_CHARS = 200;
-/** Kept whatever the stage reads: the document id may come from the metadata, and the stated
- *  record count is checked against the records read. */
-const ALWAYS_KEPT = ['metadata', 'chunks_count'];
+/** Kept whatever the stage reads: the document id may come from its name or its metadata, and the
+ *  stated record count is checked against the records read. */
+const ALWAYS_KEPT = ['document', 'metadata', 'chunks_count'];
 /** The tokenizer is fed at most this much text at a time, cut after a newline where there is one:
  *  a syntax error loses the tokens of its own slice only, so the records before it are written and
  *  the reject names the first element not read. */
@@ -59,7 +59,7 @@ export interface DocumentSourceOptions {
   /** false: step over the records without assembling them (to read only the other fields). */
   keepRecords?: boolean;
   /** The document fields to keep (dotted names); the others are stepped over, and named in the
-   *  end-of-document note. `metadata` and `chunks_count` are always kept (ALWAYS_KEPT). */
+   *  end-of-document note. `document`, `metadata` and `chunks_count` are always kept (ALWAYS_KEPT). */
   keepFields?: readonly string[];
 }
 
@@ -263,11 +263,11 @@ export class DocumentSource implements RecordSource {
     out.push({ kind: 'record', line: c.index + 1, at, record, raw: JSON.stringify(record), document: this.info });
   }
 
-  /** Fixed at the first record, from the metadata read so far or the file name. */
+  /** Fixed at the first record, from the document's name or metadata read so far, or the file name. */
   private decideDocId(): void {
     if (this.docIdDecided) return;
     this.docIdDecided = true;
-    const id = documentIdOf(this.info.fields.metadata, this.options.name, this.options.fromStdin);
+    const id = documentIdOf(this.info.fields, this.options.name, this.options.fromStdin);
     if (id) {
       this.info.docId = id.docId;
       this.info.docIdFrom = id.from;

@@ -17,7 +17,7 @@ export interface DocumentInfo {
   fields: Record<string, unknown>;
 }
 
-export type DocIdFrom = 'file_name' | `metadata.${string}`;
+export type DocIdFrom = 'document' | 'file_name' | `metadata.${string}`;
 
 export type SourceEvent =
   | LineEvent

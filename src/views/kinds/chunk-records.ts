@@ -6,6 +6,7 @@ import type { ChunkContext, NerSeed } from '../../contracts/chunk.js';
 import { isPlainObject, type JsonObject } from '../../contracts/json.js';
 import { checkerFor } from '../../contracts/checkers.js';
 import { AUTHORITY_LEVELS, DOC_TYPES, NER_SEED_KEYS } from '../../contracts/vocabulary.js';
+import { keepUpstream } from '../../tagging/added-fields.js';
 import { chunkTextOf } from '../../tagging/chunk-fields.js';
 import { stringEndIn } from '../../runtime/json-spans.js';
 import { negatedMentions } from '../claims.js';
@@ -171,6 +172,8 @@ function checkedView(kind: ChunkViewKind, chunk: TaggedChunk, grounding: Groundi
   return { view: checked.view, flags: checked.flags, fixed: checked.fixed, evidence: checked.evidence };
 }
 
+const CHUNK_VIEW_MAPS = ['flags', 'provenance_fixed', 'evidence', 'generation'];
+
 export const CHUNK_RECORDS: RecordKind<TaggedChunk, TaggedChunk, ChunkViewKind> = {
   read: readTaggedChunk,
   run: () => CHUNK_RUN,
@@ -193,9 +196,11 @@ export const CHUNK_RECORDS: RecordKind<TaggedChunk, TaggedChunk, ChunkViewKind> 
   checkBuilt: (kind, chunk, grounding, view) => ({ ...checkedView(kind, chunk, grounding, view), withinContract: true }),
   feedbackSource: () => undefined,
   isDone: (kind, value) => isPlainObject(value) && checkerFor(kind.name)(value) === null,
-  place(record, results) {
-    // A key the record already has keeps its place. `provenance_fixed` names the trusted fields
+  place(input, results) {
+    // A key the record already has keeps its place; an upstream value of another shape under one
+    // of these names is kept under its upstream_ name. `provenance_fixed` names the trusted fields
     // each kept reply got wrong (as rca-validate writes it).
+    const record = keepUpstream(input, [...results.map(([kind]) => kind.name), ...CHUNK_VIEW_MAPS]);
     const out: JsonObject = { ...record };
     const flags = viewMap(record.flags);
     const fixed = viewMap(record.provenance_fixed);

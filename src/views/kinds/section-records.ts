@@ -11,6 +11,7 @@
 // a chapter's text: a chapter is summarised from its own text and its sections' summaries. A
 // child without a summary (failed, rejected, absent) adds nothing to its parent's prompt;
 // `generation.section_summary.children_missing` counts such gaps.
+import { keepUpstream } from '../../tagging/added-fields.js';
 import { isPlainObject, type JsonObject } from '../../contracts/json.js';
 import { checkerFor } from '../../contracts/checkers.js';
 import { SECTION_VIEW } from '../../contracts/vocabulary.js';
@@ -192,6 +193,9 @@ function shrink(input: SectionJobInput, budgets: PromptBudgets, excess: number):
   return { maxChars, ...(maxChildChars === undefined ? {} : { maxChildChars }) };
 }
 
+// What placing a section's view writes besides the view: upstream values there are kept (added-fields.ts).
+const SECTION_VIEW_MAPS = ['view_flags', 'evidence', 'generation'];
+
 export const SECTION_RECORDS: RecordKind<SectionInput, SectionJobInput, SectionViewKind> = {
   read: readSection,
   run: (settings: RunSettings) => new SectionRun(settings.bottomUp),
@@ -210,7 +214,8 @@ export const SECTION_RECORDS: RecordKind<SectionInput, SectionJobInput, SectionV
   },
   feedbackSource: (input) => sectionSourceName(input.children.length > 0),
   isDone: (_kind, value) => isPlainObject(value) && checkerFor(SECTION_VIEW)(value) === null,
-  place(record, results, extra) {
+  place(input, results, extra) {
+    const record = keepUpstream(input, [...results.map(([kind]) => kind.name), ...SECTION_VIEW_MAPS]);
     const out: JsonObject = { ...record };
     const flags = viewMap(record.view_flags);
     const generation = viewMap(record.generation);
