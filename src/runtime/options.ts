@@ -130,7 +130,7 @@ function convert(name: string, opt: OptionSpec, raw: unknown): unknown {
 function cleanParseError(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   // parseArgs explains how to pass a positional that starts with '-'; keep the first sentence only.
-  return message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '');
+  return withoutPositionalHint(message.split('\n')[0]!);
 }
 
 export function renderHelp(stage: Stage, tool: string): string {
@@ -159,4 +159,16 @@ export function optionLines(...specs: OptionsSpec[]): string[] {
   });
   const width = Math.min(34, Math.max(...rows.map(([f]) => f.length)) + 2);
   return rows.map(([flag, help]) => (flag.length + 2 > width ? `  ${flag}\n  ${' '.repeat(width)}${help}` : `  ${flag.padEnd(width)}${help}`));
+}
+
+const POSITIONAL_HINT = '. To specify a positional argument';
+const LINE_TERMINATOR_RE = /[\r\u2028\u2029]/g;
+
+/** Node's message without its "To specify a positional argument…" tail: the first hint with no line break after it, as `/\. To specify….*$/` would cut, in one pass. */
+export function withoutPositionalHint(line: string): string {
+  let lastBreak = -1;
+  for (const m of line.matchAll(LINE_TERMINATOR_RE)) lastBreak = m.index;
+  let at = line.indexOf(POSITIONAL_HINT);
+  while (at >= 0 && at + POSITIONAL_HINT.length <= lastBreak) at = line.indexOf(POSITIONAL_HINT, at + 1);
+  return at < 0 ? line : line.slice(0, at);
 }

@@ -1,5 +1,6 @@
 import type { AuthorityLevel, DocType } from '../contracts/vocabulary.js';
 import { DOC_TYPES } from '../contracts/vocabulary.js';
+import { buildPattern, escapePattern } from '../runtime/patterns.js';
 
 export interface DocTypeEvidence {
   docName?: string | undefined;
@@ -26,7 +27,8 @@ const PLANT_ID = `(?:[-_:][\\p{L}\\p{N}]+)*?[-_:](?:\\p{L}*\\p{N})`;
 const idOf = (prefix: string): string => `${prefix}(?:${ID_SEP}\\d|${PLANT_ID})`;
 // The regexes are built on first use: a Unicode-aware pattern costs a fraction of a millisecond to
 // parse, and a run on empty input (or one whose doc types all come from upstream) needs none.
-const buildStrongRe = (): RegExp => new RegExp(
+const buildStrongRe = (): RegExp => buildPattern(
+  'tagging/doc-type: strong',
   LEFT +
     '(?:' +
     `(${idOf('s?op')})` +
@@ -56,18 +58,14 @@ const HINTS: ReadonlyArray<readonly [string, DocType]> = [
 ];
 const HINT_TYPE = new Map<string, DocType>(HINTS);
 
-function escapeRegExp(literal: string): string {
-  return literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 // Phrases ending in a letter are whole words (an optional plural "s" allowed); "cr-"-style
 // prefixes end in a hyphen and need only the left boundary. Longest first so the alternation
 // prefers "operating procedure" over "procedure" at the same position.
 function buildHintRe(): RegExp {
   const sorted = [...HINTS.map(([phrase]) => phrase)].sort((a, b) => b.length - a.length);
-  const words = sorted.filter((p) => /\p{L}$/u.test(p)).map(escapeRegExp);
-  const prefixes = sorted.filter((p) => !/\p{L}$/u.test(p)).map(escapeRegExp);
-  return new RegExp(`${LEFT}(?:(${words.join('|')})s?${RIGHT}|(${prefixes.join('|')}))`, 'gu');
+  const words = sorted.filter((p) => /\p{L}$/u.test(p)).map(escapePattern);
+  const prefixes = sorted.filter((p) => !/\p{L}$/u.test(p)).map(escapePattern);
+  return buildPattern('tagging/doc-type: hint', `${LEFT}(?:(${words.join('|')})s?${RIGHT}|(${prefixes.join('|')}))`, 'gu');
 }
 let hintRe: RegExp | undefined;
 

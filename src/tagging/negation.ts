@@ -16,6 +16,7 @@
 // costs that one scan.
 
 import { TokenBuffer } from './phrase-matcher.js';
+import { buildPattern } from '../runtime/patterns.js';
 
 /** Seed lists a negated scope takes mentions out of: the conditions a text can rule out. */
 export const NEGATABLE_FIELDS = ['mechanisms', 'outcomes'] as const;
@@ -90,11 +91,15 @@ const PREFILTER_RE = /\b(?:no|not|never|neither|none|without|cannot|ruled|exclud
 // Where a forward scope ends: sentence end, semicolon, colon, spaced dash, line break, pipe, or a
 // contrastive conjunction (after a comma or not).
 // A new predicate after "and" ("… is NOT expected with fouling and is diagnostic for …") ends it too.
+// A blank run before a conjunction is tried from its first character only (after a comma, the
+// comma's): from each of its characters the run would be read to its end again, quadratic on a
+// long one. Where the search starts is its own first character (clauseEndAfter searches a slice),
+// and a later character inside the run can never be the first match, since the run's start matches too.
 // Built on the first forward cue.
 let clauseEndRe: RegExp | undefined;
 const clauseEndRegex = (): RegExp =>
   (clauseEndRe ??=
-    /[.!?](?=\s|$)|[;:|\n\r]|\s[-\u2013\u2014]\s|[\u2013\u2014]|,?\s+(?:although|but|however|though|whereas|while|yet|except)(?![\p{L}\p{N}_])|,?\s+and\s+(?=(?:is|are|was|were|should|shall|must|has|have|had|will|can|may)(?![\p{L}\p{N}_]))/giu);
+    /[.!?](?=\s|$)|[;:|\n\r]|\s[-\u2013\u2014]\s|[\u2013\u2014]|(?:,|(?<![\s,]))\s+(?:although|but|however|though|whereas|while|yet|except)(?![\p{L}\p{N}_])|(?:,|(?<![\s,]))\s+and\s+(?=(?:is|are|was|were|should|shall|must|has|have|had|will|can|may)(?![\p{L}\p{N}_]))/giu);
 // Where a backward scope starts (searching back from the cue): the same, and any comma.
 const BACKWARD_STOPS = new Set([0x2e, 0x21, 0x3f, 0x3b, 0x3a, 0x7c, 0x0a, 0x0d, 0x2c, 0x2013, 0x2014]);
 
@@ -184,7 +189,7 @@ class HeadsSeen {
 function cueAt(text: string, headEnd: number, scopes: NegationScope[]): number {
   let headStart = headEnd;
   while (headStart > 0 && HEAD_CHAR_RE.test(text[headStart - 1]!)) headStart--;
-  const cue = (cueRe ??= new RegExp(CUE_SOURCE, 'iuy'));
+  const cue = (cueRe ??= buildPattern('tagging/negation: cue', CUE_SOURCE, 'iuy'));
   cue.lastIndex = headStart;
   const m = cue.exec(text);
   if (m === null) return -1;
@@ -283,14 +288,36 @@ const PROHIBITION_RE = /^(?:do(?:\s+not|n['\u2019]t)|never)$/i;
 /** Whether only a clause boundary (or a step number) precedes `at`. */
 function opensClause(text: string, at: number): boolean {
   const before = text.slice(Math.max(0, at - 24), at);
-  return /(?:^|[.!?;:|\u2013\u2014\n-]|\sand|\sthen)\s*$/i.test(before) || /(?:^|[\s(])(?:step\s+)?\d+(?:\.\d+)*[.)]?\s+$/i.test(before);
+  return endsAtClauseStart(before) || /(?:^|[\s(])(?:step\s+)?\d+(?:\.\d+)*[.)]?\s+$/i.test(before);
 }
 
-function clauseEndAfter(text: string, from: number): number {
+const CLAUSE_OPENERS = new Set([0x2e, 0x21, 0x3f, 0x3b, 0x3a, 0x7c, 0x2013, 0x2014, 0x2d]);
+const SPACE_RE = /\s/;
+
+/**
+ * Whether `before` ends, blanks aside, at a clause boundary: nothing, a sentence or clause mark, a
+ * line break, or a blank and "and"/"then". Scanned back from the end: `(?:^|[.!?;:|–—\n-]|\sand|\sthen)\s*$`
+ * as a regex retries the trailing blanks from each of its characters.
+ */
+export function endsAtClauseStart(before: string): boolean {
+  let end = before.length;
+  let lineBreak = false;
+  while (end > 0 && SPACE_RE.test(before[end - 1]!)) {
+    if (before.charCodeAt(end - 1) === 0x0a) lineBreak = true;
+    end--;
+  }
+  if (lineBreak || end === 0 || CLAUSE_OPENERS.has(before.charCodeAt(end - 1))) return true;
+  const word = (w: string): boolean =>
+    end > w.length && before.slice(end - w.length, end).toLowerCase() === w && SPACE_RE.test(before[end - w.length - 1]!);
+  return word('and') || word('then');
+}
+
+export function clauseEndAfter(text: string, from: number): number {
   const re = clauseEndRegex();
-  re.lastIndex = from;
-  const m = re.exec(text);
-  return m === null ? text.length : m.index;
+  re.lastIndex = 0;
+  // A slice (no copy in V8): the blank-run guard sees where the search starts as a run's start.
+  const m = re.exec(from === 0 ? text : text.slice(from));
+  return m === null ? text.length : from + m.index;
 }
 
 function clauseStartBefore(text: string, before: number): number {
