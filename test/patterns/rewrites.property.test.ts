@@ -3,16 +3,16 @@
 // live here only: src/ keeps one implementation.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { grouped } from '../../dist/generation/stats.js';
-import { withoutTrailingSlashes } from '../../dist/llm/model-client.js';
-import { withoutPositionalHint } from '../../dist/runtime/options.js';
-import { ellipsisStem } from '../../dist/sections/toc.js';
-import { normaliseLabel } from '../../dist/tagging/lexicon.js';
-import { clauseEndAfter, endsAtClauseStart } from '../../dist/tagging/negation.js';
-import { unwrapMarkers } from '../../dist/tagging/section-path.js';
-import { EvidenceText, withoutTrailingZeros } from '../../dist/views/evidence-text.js';
-import { docIdSpans } from '../../dist/views/extractive.js';
-import { quotedPhrases } from '../../dist/views/grounding.js';
+import { grouped } from '../../src/generation/stats.js';
+import { withoutTrailingSlashes } from '../../src/llm/model-client.js';
+import { withoutPositionalHint } from '../../src/runtime/options.js';
+import { ellipsisStem } from '../../src/sections/toc.js';
+import { normaliseLabel } from '../../src/tagging/lexicon.js';
+import { clauseEndAfter, endsAtClauseStart } from '../../src/tagging/negation.js';
+import { unwrapMarkers } from '../../src/tagging/section-path.js';
+import { EvidenceText, withoutTrailingZeros } from '../../src/views/evidence-text.js';
+import { docIdSpans } from '../../src/views/extractive.js';
+import { quotedPhrases } from '../../src/views/grounding.js';
 import { literalNamed } from './dist-patterns.js';
 
 const RUNS = { numRuns: 3000 };
