@@ -52,15 +52,40 @@ const isRegExpCallee = (callee: Node): boolean =>
   (callee.type === 'Identifier' && callee.name === 'RegExp') ||
   (callee.type === 'MemberExpression' && (callee.property as Node).type === 'Identifier' && (callee.property as Node).name === 'RegExp');
 
+const isCallOf = (n: Node, names: ReadonlySet<string>): boolean =>
+  n.type === 'CallExpression' && (n.callee as Node).type === 'Identifier' && names.has((n.callee as Node).name as string);
+
+/**
+ * Functions that pass their first parameter on as a buildPattern site (scan.ts's tokenRegex):
+ * their callers name the sites.
+ */
+function forwarders(asts: Node[]): Set<string> {
+  const names = new Set(['buildPattern']);
+  for (const ast of asts) {
+    walk(ast, (n) => {
+      if (n.type !== 'FunctionDeclaration') return;
+      const first = (n.params as Node[])[0];
+      if (first?.type !== 'Identifier') return;
+      walk(n.body, (inner) => {
+        const arg = isCallOf(inner, names) ? (inner.arguments as Node[])[0] : undefined;
+        if (arg?.type === 'Identifier' && arg.name === first.name) names.add((n.id as Node).name as string);
+      });
+    });
+  }
+  return names;
+}
+
 export function distPatterns(): DistPatterns {
   const literals: LiteralPattern[] = [];
   const constructorCalls: string[] = [];
   const sites: string[] = [];
   const unnamedSites: string[] = [];
-  for (const file of jsFiles(DIST)) {
+  const parsed = [...jsFiles(DIST)].map((file) => {
     const text = readFileSync(file, 'utf8');
-    const rel = relative(DIST, file);
-    const ast = acorn.parse(text, { ecmaVersion: 'latest', sourceType: file.endsWith('.cjs') ? 'script' : 'module', locations: true });
+    return { rel: relative(DIST, file), ast: acorn.parse(text, { ecmaVersion: 'latest', sourceType: file.endsWith('.cjs') ? 'script' : 'module', locations: true }) as unknown as Node };
+  });
+  const builders = forwarders(parsed.map((p) => p.ast));
+  for (const { rel, ast } of parsed) {
     walk(ast, (n, parent) => {
       const where = `dist/${rel}:${n.loc!.start.line}`;
       if (n.type === 'Literal' && n.regex) {
@@ -69,14 +94,26 @@ export function distPatterns(): DistPatterns {
         literals.push({ where, name, source: regex.pattern, flags: regex.flags });
       }
       if ((n.type === 'NewExpression' || n.type === 'CallExpression') && isRegExpCallee(n.callee as Node)) constructorCalls.push(where);
-      if (n.type === 'CallExpression' && (n.callee as Node).type === 'Identifier' && (n.callee as Node).name === 'buildPattern') {
+      if (isCallOf(n, builders)) {
         const first = (n.arguments as Node[])[0];
         if (first?.type === 'Literal' && typeof first.value === 'string') sites.push(first.value);
-        else unnamedSites.push(where);
+        else if (!forwardsItsSite(n, ast, builders)) unnamedSites.push(where);
       }
     });
   }
   return { literals, constructorCalls, sites, unnamedSites };
+}
+
+/** Is this call inside a forwarder, passing that function's own first parameter? */
+function forwardsItsSite(call: Node, ast: Node, builders: ReadonlySet<string>): boolean {
+  let inside = false;
+  walk(ast, (n) => {
+    if (n.type !== 'FunctionDeclaration' || !builders.has((n.id as Node).name as string)) return;
+    const first = (n.params as Node[])[0];
+    const arg = (call.arguments as Node[])[0];
+    if (call.start >= n.start && call.end <= n.end && arg?.type === 'Identifier' && first?.type === 'Identifier' && arg.name === first.name) inside = true;
+  });
+  return inside;
 }
 
 /** The regex literal that initialises `const name` in a dist/ file (for the rewrites' property tests). */

@@ -8,6 +8,7 @@ import { withoutTrailingSlashes } from '../../src/llm/model-client.js';
 import { withoutPositionalHint } from '../../src/runtime/options.js';
 import { ellipsisStem } from '../../src/sections/toc.js';
 import { normaliseLabel } from '../../src/tagging/lexicon.js';
+import { strongType } from '../../src/tagging/doc-type.js';
 import { clauseEndAfter, endsAtClauseStart } from '../../src/tagging/negation.js';
 import { unwrapMarkers } from '../../src/tagging/section-path.js';
 import { EvidenceText, withoutTrailingZeros } from '../../src/views/evidence-text.js';
@@ -32,6 +33,29 @@ describe('rewritten patterns equal the ones they replace', () => {
       }),
       RUNS,
     );
+  });
+
+  it('strongType = the one strong doc-type regex, leftmost match, first group', () => {
+    const PLANT = String.raw`(?:[-_:][\p{L}\p{N}]+)*?[-_:](?:\p{L}*\p{N})`;
+    const id = (prefix: string) => `${prefix}(?:[-_ ]?\\d|${PLANT})`;
+    const R = '(?![\\p{L}\\p{N}])';
+    const OLD = new RegExp(
+      '(?<![\\p{L}\\p{N}])(?:' +
+        `(${id('s?op')})|(${id('cr')}|condition reports?${R})|(${id('wo')}|work orders?${R})` +
+        `|(${id('eca')}|(?:causal evaluations?|event causal)${R})` +
+        `|(${id('(?:fmea|bulletin|oe|inpo|nureg|ler|ier|soer)')}|(?:fmea|failure modes? and effects|bulletin|operating experience)${R}))`,
+      'u',
+    );
+    const TYPES = ['SOP', 'CR', 'WO', 'ECA', 'OTHER'];
+    const old = (text: string) => {
+      const m = OLD.exec(text);
+      return m === null ? null : TYPES[m.slice(1).findIndex((g) => g !== undefined)];
+    };
+    const parts = ['sop', 'op', 'cr', 'wo', 'eca', 'fmea', 'oe', 'soer', 'condition report', 's', 'work order', 'event causal', 'causal evaluation',
+      'operating experience', 'failure modes and effects', '-', '_', ':', ' ', '1', '²', 'x', 'a', 'é', '\u{1d400}', '\u{1d7ce}'];
+    fc.assert(fc.property(pieces(parts, 8), (text) => {
+      expect(strongType(text)).toBe(old(text));
+    }), { numRuns: 10000 });
   });
 
   it('grouped = replace(/\\B(?=(\\d{3})+(?!\\d))/g, ",")', () => {
