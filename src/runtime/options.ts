@@ -8,7 +8,7 @@ import { INPUT_OPTIONS } from './sources/index.js';
 /** Options every stage takes; the runner handles them. */
 const COMMON_OPTIONS = {
   rejects: { type: 'string', placeholder: 'FILE', writes: true, help: 'also write each rejected line as a JSON record {stage, source, line, code, message, input} to FILE' },
-  stats: { type: 'string', placeholder: 'FILE', writes: true, help: 'write the run statistics as JSON to FILE at the end' },
+  stats: { type: 'string', placeholder: 'FILE', writes: true, help: 'write the run statistics as JSON to FILE at the end (counts, wall time, the slowest record)' },
   progress: { type: 'boolean', help: 'show a progress line on stderr (default: when stderr is a terminal; --no-progress to hide)' },
   'max-line-bytes': { type: 'number', placeholder: 'N', default: 16 * 1024 * 1024, min: 1, integer: true, help: 'reject longer input lines without buffering them' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
