@@ -157,7 +157,7 @@ interface Pending {
   promise: Promise<Outcome> | null;
 }
 
-/** The summary names the slowest record when it took this long (--stats always does). */
+/** With --progress, the summary names the slowest record when it took this long (--stats always does). */
 const SLOW_RECORD_NOTICE_SECONDS = 1;
 
 class Run {
@@ -292,6 +292,7 @@ class Run {
 
   /** Refreshes one progress line on stderr a few times a second; returns the function that clears it. */
   showProgress(totalBytes: number | null): () => void {
+    this.progressOn = true;
     const draw = () => {
       const seconds = this.elapsedSeconds();
       const rate = seconds > 0 ? (this.records / seconds).toFixed(1) : '0';
@@ -316,6 +317,7 @@ class Run {
   }
 
   private clearProgress: () => void = () => {};
+  private progressOn = false;
 
   private printSummary(): void {
     this.clearProgress();
@@ -331,8 +333,9 @@ class Run {
     }
     if (this.rejected > 0) this.say(`${this.rejected} of ${this.records} records rejected`);
     for (const line of this.processor.summary?.() ?? []) this.say(line);
-    // An outlier is worth a line before it grows into a hang; --stats always has it.
-    if (this.slowest && this.slowest.seconds >= SLOW_RECORD_NOTICE_SECONDS) {
+    // An outlier is worth a line to someone watching the progress line, before it grows into a
+    // hang; --stats always has it. Not otherwise: a time on stderr would make runs differ.
+    if (this.progressOn && this.slowest && this.slowest.seconds >= SLOW_RECORD_NOTICE_SECONDS) {
       this.say(`slowest record: ${this.slowest.source}:${this.slowest.at ?? this.slowest.line}, ${this.slowest.seconds.toFixed(1)} s`);
     }
     // Input is read ahead of output (the reorder window, batches): both counts are true.

@@ -169,3 +169,20 @@ describe('rewritten patterns equal the ones they replace', () => {
     }), RUNS);
   });
 });
+
+describe('negation ScopeIndex answers as a scan of every scope did', () => {
+  it('inCue, inLabel and scopeOf, for queries in text order and out of it', async () => {
+    const { ScopeIndex } = await import('../../src/tagging/negation.js');
+    const span = fc.tuple(fc.nat(40), fc.nat(12)).map(([a, n]) => [a, a + n] as const);
+    const scope = fc.tuple(span, span).map(([[start, end], [cueStart, cueEnd]]) => ({ start, end, cue: 'no', cueStart, cueEnd }));
+    fc.assert(fc.property(fc.array(scope, { maxLength: 12 }), fc.array(span, { maxLength: 6 }), fc.array(span, { maxLength: 20 }), fc.boolean(), (scopes, labels, queries, sorted) => {
+      const index = new ScopeIndex(scopes, labels);
+      const qs = sorted ? [...queries].sort((x, y) => x[0] - y[0]) : queries;
+      for (const [start, end] of qs) {
+        expect(index.inCue(start, end)).toBe(scopes.some((s) => start < s.cueEnd && end > s.cueStart));
+        expect(index.inLabel(start, end)).toBe(labels.some(([from, to]) => start >= from && end <= to));
+        expect(index.scopeOf(start, end)).toBe(scopes.find((s) => start >= s.start && end <= s.end) ?? null);
+      }
+    }), { numRuns: 3000 });
+  });
+});
