@@ -7,8 +7,11 @@
 // 3. Signals: each stage reading small records, then the largest record (--signal-mb MiB of the
 //    hostile text), then more; SIGTERM 0.3 s after its first output; time from the signal to exit,
 //    its status and how many records it wrote.
+// 4. Rewrites: each pattern rewritten for linear time beside the one it replaced (kept here and in
+//    test/patterns/rewrites.property.test.ts only), on its attack at --rewrite-n and 4× that.
 // npm test checks the patterns (test/patterns/linear.test.ts); this is where the timings live.
-// Usage: node bench/adversarial.mjs [--n 50000] [--runs 3] [--signal-mb 4] [--part rules,stages,signals]
+// Usage: node bench/adversarial.mjs [--n 50000] [--runs 3] [--signal-mb 4] [--rewrite-n 5000]
+//        [--part rules,stages,signals,rewrites]
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +25,8 @@ const { values } = parseArgs({
     n: { type: 'string', default: '50000' },
     runs: { type: 'string', default: '3' },
     'signal-mb': { type: 'string', default: '4' },
-    part: { type: 'string', default: 'rules,stages,signals' },
+    part: { type: 'string', default: 'rewrites,rules,stages,signals' },
+    'rewrite-n': { type: 'string', default: '5000' },
   },
 });
 const N = Number(values.n);
@@ -61,6 +65,60 @@ function best(fn, input) {
 }
 
 console.log(`machine: ${machine()}; n = ${N.toLocaleString('en')} characters; best of ${runs} runs`);
+
+if (parts.has('rewrites')) {
+  const RN = Number(values['rewrite-n']);
+  const { docIdSpans } = await load('views/extractive.js');
+  const { grouped } = await load('generation/stats.js');
+  const { withoutTrailingSlashes } = await load('llm/model-client.js');
+  const { withoutPositionalHint } = await load('runtime/options.js');
+  const { ellipsisStem } = await load('sections/toc.js');
+  const { clauseEndAfter, endsAtClauseStart } = await load('tagging/negation.js');
+  const { unwrapMarkers } = await load('tagging/section-path.js');
+  const { withoutTrailingZeros } = await load('views/evidence-text.js');
+  const { quotedPhrases } = await load('views/grounding.js');
+  const { strongType } = await load('tagging/doc-type.js');
+  const all = (re) => (t) => [...t.matchAll(re)].length;
+  const HINT = '. To specify a positional argument';
+  const PLANT = String.raw`(?:[-_:][\p{L}\p{N}]+)*?[-_:](?:\p{L}*\p{N})`;
+  const id = (p) => `${p}(?:[-_ ]?\\d|${PLANT})`;
+  const R = '(?![\\p{L}\\p{N}])';
+  const OLD_STRONG = new RegExp(`(?<![\\p{L}\\p{N}])(?:(${id('s?op')})|(${id('cr')}|condition reports?${R})|(${id('wo')}|work orders?${R})|(${id('eca')}|(?:causal evaluations?|event causal)${R})|(${id('(?:fmea|bulletin|oe|inpo|nureg|ler|ier|soer)')}|(?:fmea|failure modes? and effects|bulletin|operating experience)${R}))`, 'u');
+  // [pattern, where, old, new, attack of about k characters]
+  const rewrites = [
+    ['DOC_ID_RE → docIdSpans', 'views/extractive.ts', (t) => t.match(/\b[A-Z]{1,8}(?:[-_ ]?[A-Z0-9]+)*[-_ ]?\d[\w.-]*/g), docIdSpans, (k) => 'A'.repeat(k) + ' x', 20],
+    ['THOUSANDS_RE → grouped', 'generation/stats.ts', (t) => t.replace(/\B(?=(\d{3})+(?!\d))/g, ','), grouped, (k) => '1'.repeat(k)],
+    ['TRAILING_SLASHES (×3) → withoutTrailingSlashes', 'llm/', (t) => t.replace(/\/+$/, ''), withoutTrailingSlashes, (k) => '/'.repeat(k) + 'x'],
+    ['positional hint → withoutPositionalHint', 'runtime/options.ts', (t) => t.replace(/\. To specify a positional argument.*$/, ''), withoutPositionalHint, (k) => `${HINT}x`.repeat(Math.ceil(k / 35)) + '\r'],
+    ['ELLIPSIS → ellipsisStem', 'sections/toc.ts', (t) => t.replace(/\s*(?:\u2026|\.{3,})$/u, ''), ellipsisStem, (k) => ' '.repeat(k) + 'x.'],
+    ['ALARM_CONTEXT_RE (blank before the optional word)', 'tagging/extractors.ts', (t) => /(?:annunciators?|alarms?|annunciation|window)[ \t\u00A0]*(?:window|panel|point|no\.?|#)?[ \t\u00A0]*$/i.test(t), (t) => /(?:annunciators?|alarms?|annunciation|window)(?:[ \t\u00A0]*(?:window|panel|point|no\.?|#))?[ \t\u00A0]*$/i.test(t), (k) => 'alarm' + ' '.repeat(k) + 'x'],
+    ['label trim /^_+|_+$/g → /^_|_$/g', 'tagging/lexicon.ts', (t) => t.replace(/^_+|_+$/g, ''), (t) => t.replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, ''), (k) => '_'.repeat(k) + 'a'],
+    ['clause opener → endsAtClauseStart', 'tagging/negation.ts', (t) => /(?:^|[.!?;:|\u2013\u2014\n-]|\sand|\sthen)\s*$/i.test(t), endsAtClauseStart, (k) => 'x' + ' '.repeat(k) + 'x'],
+    ['negation clause ends (guarded blank run)', 'tagging/negation.ts', (t) => /[.!?](?=\s|$)|[;:|\n\r]|\s[-\u2013\u2014]\s|[\u2013\u2014]|,?\s+(?:although|but|however|though|whereas|while|yet|except)(?![\p{L}\p{N}_])|,?\s+and\s+(?=(?:is|are|was|were|should|shall|must|has|have|had|will|can|may)(?![\p{L}\p{N}_]))/giu.exec(t), (t) => clauseEndAfter(t, 0), (k) => 'x' + ' '.repeat(k) + 'x'],
+    ['CLAUSE_END_RE (guarded blank run)', 'views/evidence-text.ts', all(/[.!?;](?=\s|$)|\n|\|\s*\|(?=\s*[^\s|-])|,?\s+(?:although|but|however|whereas|while|though)\s+/giu), all(/[.!?;](?=\s|$)|\n|\|\s*\|(?=\s*[^\s|-])|(?:,\s+|(?<![\s,])\s+|(?<=\n)[^\S\n]+)(?:although|but|however|whereas|while|though)\s+/giu), (k) => 'x' + ' '.repeat(k) + 'x'],
+    ['TRAILING_ZEROS_RE → withoutTrailingZeros', 'views/evidence-text.ts', (t) => t.replace(/^(\d+)\.(\d*?)0+$/, '$1'), withoutTrailingZeros, (k) => '1.' + '0'.repeat(k) + '1'],
+    ['SENTENCE_END_RE (from a run start only)', 'views/extractive.ts', all(/[.!?]+["'\u201d\u2019)\]]*(?=\s)/g), all(/(?<![.!?])[.!?]+["'\u201d\u2019)\]]*(?=\s)/g), (k) => '!'.repeat(k) + 'x'],
+    ['QUOTE_RE (curly phrase without blank trade)', 'views/grounding.ts', all(/(?<![\p{L}\p{N}])"(?=\S)([^"\n]*?\S)"(?![\p{L}\p{N}])|\u201c\s*([^\u201c\u201d\n]*?\S)\s*\u201d/gu), quotedPhrases, (k) => '\u201c' + ' '.repeat(k) + 'x'],
+    ['STRONG_RE → unwrapMarkers', 'tagging/section-path.ts', (t) => t.replace(/(\*\*|__)(?=\S)((?:[^]*?\S)?)\1/g, '$2'), (t) => unwrapMarkers(t, { markers: ['**', '__'], empty: true, lines: true }), (k) => '**a '.repeat(Math.ceil(k / 4))],
+    ['EMPHASIS_RE → unwrapMarkers', 'views/view-skeleton.ts', (t) => t.replace(/(\*\*|__|\*|_)(?=\S)(.+?)(?<=\S)\1/g, '$2'), (t) => unwrapMarkers(t, { markers: ['**', '__', '*', '_'], empty: false, lines: false }), (k) => '*a '.repeat(Math.ceil(k / 3))],
+    ['strong doc-type regex → strongType', 'tagging/doc-type.ts', (t) => OLD_STRONG.exec(t), strongType, (k) => 'cr-'.repeat(Math.ceil(k / 3))],
+  ];
+  console.log(`\n### Rewritten patterns, before and after (attack of n = ${RN.toLocaleString('en')} characters and 4n)\n`);
+  console.log('| pattern | file | old ms at n | old ms at 4n | old ratio | new ms at n | new ms at 4n | new ratio |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const [name, where, oldFn, newFn, attack, nOverride] of rewrites) {
+    const n = nOverride ?? RN;
+    const small = attack(n);
+    const large = attack(4 * n);
+    // The exponential one is not run at 4n: 2^(4n) steps.
+    const oa = best(oldFn, small);
+    const ob = nOverride ? null : best(oldFn, large);
+    const na = best(newFn, small);
+    const nb = best(newFn, large);
+    const ratio = (a, b) => (a < 0.05 ? '(under 0.05 ms)' : fmt(b / a));
+    console.log(`| ${name} | ${where} | ${fmt(oa, 2)} | ${ob === null ? `not run (exponential; n = ${n})` : fmt(ob, 2)} | ${ob === null ? '—' : ratio(oa, ob)} | ${fmt(na, 3)} | ${fmt(nb, 3)} | ${ratio(na, nb)} |`);
+  }
+}
 
 if (parts.has('rules')) {
   const { extractPatterns } = await load('tagging/extractors.js');
