@@ -157,6 +157,9 @@ interface Pending {
   promise: Promise<Outcome> | null;
 }
 
+/** A line this long is handed to the stage only after the output so far is written. */
+const LARGE_RECORD_CHARS = 1 << 20;
+
 /** With --progress, the summary names the slowest record when it took this long (--stats always does). */
 const SLOW_RECORD_NOTICE_SECONDS = 1;
 
@@ -441,6 +444,10 @@ class Run {
         continue;
       }
       const meta: RecordMeta = { source, line: event.line, raw: event.text, bytes: event.bytes };
+      // A record this large keeps the thread for a while (seconds at the 16 MiB limit) and no
+      // signal is seen until it is done: the records finished before it go out first, so they
+      // are on stdout even if the wait is cut short with SIGKILL.
+      if (event.text.length >= LARGE_RECORD_CHARS) await this.writer.flush();
       const shape = this.shapes.get(source);
       const first = shape !== undefined && !shape.seenFirst;
       shape?.line(event.text);

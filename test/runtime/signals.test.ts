@@ -77,3 +77,23 @@ describe('a signal ends every stage, with the finished records written', () => {
     expect(r.lines.length).toBe(raw.split('\n').filter((l) => l !== '').length);
   }, 120_000);
 });
+
+describe('a record that keeps the thread starts after the finished records are written', () => {
+  it('tag: SIGKILL during a 6 MB record leaves the records before it on stdout', async () => {
+    const big = JSON.stringify({ doc_id: 'BIG', chunk_id: 'BIG:1', text: 'The pump P-101A tripped at 5 psig; no leakage was found. '.repeat(110_000) });
+    const input = sample.join('\n') + '\n' + big + '\n';
+    const r = await new Promise<{ lines: string[]; signal: NodeJS.Signals | null }>((resolve) => {
+      const child = spawn(bin('rca-tag'), [], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        child.kill('SIGKILL');
+      });
+      child.on('close', (_code, signal) => resolve({ lines: out.split('\n').filter((l) => l !== ''), signal }));
+      child.stdin.on('error', () => {});
+      child.stdin.end(input);
+    });
+    expect(r.signal).toBe('SIGKILL');
+    expect(r.lines.map((l) => (JSON.parse(l) as { chunk_id: string }).chunk_id)).toEqual(sample.map((l) => (JSON.parse(l) as { chunk_id: string }).chunk_id));
+  }, 120_000);
+});
