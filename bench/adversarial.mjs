@@ -5,8 +5,8 @@
 // 2. Stages: every stage's bin on one chunk of that text, CPU time (user + sys) less the same bin's
 //    on a one-word chunk (its start-up), so the ratio is the work's own.
 // 3. Signals: each stage reading small records, then the largest record (--signal-mb MiB of the
-//    hostile text), then more; SIGTERM 0.3 s after its first output; time from the signal to exit,
-//    its status and how many records it wrote.
+//    hostile text), then more, its stdin left open; SIGTERM 0.3 s after its first output; time
+//    from the signal to exit, its status and how many records it wrote.
 // 4. Rewrites: each pattern rewritten for linear time beside the one it replaced (kept here and in
 //    test/patterns/rewrites.property.test.ts only), on its attack at --rewrite-n and 4× that.
 // npm test checks the patterns (test/patterns/linear.test.ts); this is where the timings live.
@@ -205,29 +205,36 @@ if (parts.has('stages')) {
   }
 }
 
-/** Starts the stage on input, sends SIGTERM 0.3 s after its first output; resolves with the latency. */
+/**
+ * Starts the stage on input and keeps its stdin open (so only the signal ends it); sends SIGTERM
+ * 0.3 s after its first output (2 s after the start for a grouping stage, which writes at the
+ * end); resolves with the time from the signal to its exit.
+ */
 function signalRun(args, input) {
   return new Promise((resolve) => {
     const child = spawn(args[0], args.slice(1), { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let sentAt = null;
+    const send = (delay) => {
+      if (sentAt !== null) return;
+      sentAt = -1;
+      setTimeout(() => {
+        sentAt = process.hrtime.bigint();
+        child.kill('SIGTERM');
+      }, delay);
+    };
     child.stdout.on('data', (d) => {
       out += d;
-      if (sentAt === null) {
-        sentAt = -1;
-        setTimeout(() => {
-          sentAt = process.hrtime.bigint();
-          child.kill('SIGTERM');
-        }, 300);
-      }
+      send(300);
     });
+    setTimeout(() => send(0), 2000);
     child.stderr.resume();
     child.on('close', (code) => {
       const latency = typeof sentAt === 'bigint' ? Number(process.hrtime.bigint() - sentAt) / 1e9 : null;
       resolve({ code, latency, lines: out.split('\n').filter((l) => l !== '').length });
     });
     child.stdin.on('error', () => {});
-    child.stdin.end(input);
+    child.stdin.write(input);
   });
 }
 
