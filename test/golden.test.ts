@@ -48,6 +48,7 @@ async function runCase(c: GoldenCase): Promise<BinResult> {
     .split('\n')
     // The wall time changes from run to run; nothing else may.
     .filter((l) => !/: wall time [\d.,]+ s, [\d.,]+ records\/s$/.test(l))
+    .filter((l) => !/: slowest record: .*, [\d.]+ s$/.test(l))
     // rca-tag's summary in a pipeline: a second process on the same stderr, in no fixed order.
     .filter((l) => !(c.pipeline && /^rca-tag: \d+ chunks? tagged, /.test(l)))
     .join('\n');

@@ -7,7 +7,16 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
+
+// Defence in depth behind the ReDoS check (test/patterns/linear.test.ts): a regex that backtracks
+// more than V8's limit (50,000 backtracks) is finished by V8's linear-time engine instead. It only
+// covers patterns that engine can run (no lookaround, back-reference, `i` or `u` flag, large
+// counted repetition: BENCHMARKS.md, "Linear time"). Set before any bundle is compiled, here in
+// the one module every bin and the code-cache run (writeCodeCache) start from, so the caches are
+// made under the flags the bins run with.
+setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 
 interface BinBundle {
   runStageBin(stageName: string): Promise<void>;

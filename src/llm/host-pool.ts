@@ -13,6 +13,7 @@ import {
   type ModelErrorCode,
   type ModelInfo,
   type ModelUse,
+  withoutTrailingSlashes,
 } from './model-client.js';
 
 export interface HostSpec {
@@ -27,7 +28,6 @@ const MAX_SLOTS = 4096;
 const SLOTS_RE = /^slots=(\d+)$/i;
 const HOST_RE = /^host=(.*)$/i;
 const SCHEME_RE = /^[a-z][a-z0-9+.-]*:\/\//i;
-const TRAILING_SLASHES_RE = /\/+$/;
 const SHORT_DIGEST_CHARS = 12;
 
 /** A host list that cannot be read; the message names where the list came from (--host, OLLAMA_HOSTS, ...). */
@@ -90,7 +90,7 @@ function normaliseHostUrl(raw: string, source: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HostListError(`${source}: '${raw}' must be an http or https URL`);
   if (!hasScheme && url.port === '') url.port = DEFAULT_OLLAMA_PORT;
-  return `${url.protocol}//${url.host}${url.pathname.replace(TRAILING_SLASHES_RE, '')}`;
+  return `${url.protocol}//${url.host}${withoutTrailingSlashes(url.pathname)}`;
 }
 
 export interface PoolMember {

@@ -158,3 +158,10 @@ export function oneLine(text: string): string {
   const flat = text.replace(WHITESPACE_RUN, ' ').trim();
   return flat.length > MAX_MESSAGE_CHARS ? `${flat.slice(0, MAX_MESSAGE_CHARS - 1)}…` : flat;
 }
+
+/** A server address without its trailing slashes ("http://h:1/v1//" → "http://h:1/v1"), in one pass. */
+export function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url.charCodeAt(end - 1) === 0x2f) end--;
+  return end === url.length ? url : url.slice(0, end);
+}

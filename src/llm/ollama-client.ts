@@ -12,6 +12,7 @@ import {
   type ModelClient,
   type ModelInfo,
   type ModelUse,
+  withoutTrailingSlashes,
 } from './model-client.js';
 import { abortedError, newModelError, parseRetryAfter, httpStatusError, transportError, type ServerWording } from './http-errors.js';
 import { RequestScope } from './request-scope.js';
@@ -32,7 +33,6 @@ const DEFAULT_PREFLIGHT_TIMEOUT_MS = 10_000;
 
 // ollama-js throws this when the body ends without a `done: true` object.
 const STREAM_CUT_MESSAGE = 'Did not receive done or success response in stream.';
-const TRAILING_SLASHES = /\/+$/;
 
 function unreachableMessage(host: string): string {
   return `cannot reach Ollama at ${host} — is it running? (or use --backend extractive)`;
@@ -49,7 +49,7 @@ function wording(host: string): ServerWording {
 }
 
 export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
-  const host = opts.host.replace(TRAILING_SLASHES, '');
+  const host = withoutTrailingSlashes(opts.host);
   const maxReplyChars = opts.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS;
   const preflightTimeoutMs = opts.preflightTimeoutMs ?? DEFAULT_PREFLIGHT_TIMEOUT_MS;
 

@@ -14,6 +14,7 @@ import {
   type ModelErrorCode,
   type ModelErrorDetails,
   type ModelInfo,
+  withoutTrailingSlashes,
 } from './model-client.js';
 import { abortedError, parseRetryAfter, httpStatusError, transportError, type ServerWording } from './http-errors.js';
 import { RequestScope } from './request-scope.js';
@@ -34,7 +35,6 @@ const EVENT_ENVELOPE_CHARS = 64 * 1024;
 const LISTED_MODELS_SHOWN = 8;
 const REDACTED = '[redacted]';
 
-const TRAILING_SLASHES = /\/+$/;
 const V1_SUFFIX = /\/v1$/;
 const SCHEMA_NAME_UNSAFE = /[^A-Za-z0-9_-]+/g;
 const SCHEMA_NAME_MAX = 64;
@@ -57,7 +57,7 @@ export function resolveBaseUrl(raw: string): { host: string; apiRoot: string } {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new TypeError(`the base URL must be an http or https URL, got '${url.protocol}'`);
   }
-  const host = `${url.protocol}//${url.host}${url.pathname.replace(TRAILING_SLASHES, '')}`;
+  const host = `${url.protocol}//${url.host}${withoutTrailingSlashes(url.pathname)}`;
   return { host, apiRoot: V1_SUFFIX.test(host) ? host : `${host}/v1` };
 }
 

@@ -71,6 +71,8 @@ export function canonicalMembers(line: string): CanonicalMembers | null {
 class Scanner {
   /** The next backslash at or after where the scan has got to (line.length: none). */
   private backslash: number;
+  /** Likewise the next quote: a string of many escapes and no quote near would be searched to that quote again after each. */
+  private quote = -1;
 
   constructor(private readonly line: string) {
     const at = line.indexOf('\\');
@@ -151,8 +153,12 @@ class Scanner {
     const line = this.line;
     let from = i + 1;
     for (;;) {
-      const quote = line.indexOf('"', from);
-      if (quote < 0) return -1;
+      let quote = this.quote;
+      if (quote < from) {
+        quote = line.indexOf('"', from);
+        if (quote < 0) return -1;
+        this.quote = quote;
+      }
       let slash = this.backslash;
       if (slash < from) {
         slash = line.indexOf('\\', from);

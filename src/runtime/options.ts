@@ -8,7 +8,7 @@ import { INPUT_OPTIONS } from './sources/index.js';
 /** Options every stage takes; the runner handles them. */
 const COMMON_OPTIONS = {
   rejects: { type: 'string', placeholder: 'FILE', writes: true, help: 'also write each rejected line as a JSON record {stage, source, line, code, message, input} to FILE' },
-  stats: { type: 'string', placeholder: 'FILE', writes: true, help: 'write the run statistics as JSON to FILE at the end' },
+  stats: { type: 'string', placeholder: 'FILE', writes: true, help: 'write the run statistics as JSON to FILE at the end (counts, wall time, the slowest record)' },
   progress: { type: 'boolean', help: 'show a progress line on stderr (default: when stderr is a terminal; --no-progress to hide)' },
   'max-line-bytes': { type: 'number', placeholder: 'N', default: 16 * 1024 * 1024, min: 1, integer: true, help: 'reject longer input lines without buffering them' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
@@ -209,7 +209,9 @@ function joinNegativeValues(all: OptionsSpec, argv: readonly string[]): string[]
   return args;
 }
 
-const AMBIGUOUS = /^Option '(-[^' ]+)[^']*' argument is ambiguous\./;
+// The option's name runs to the first blank or quote; what follows it starts with a blank, so the
+// two runs cannot trade characters (linear).
+const AMBIGUOUS = /^Option '(-[^' ]+)(?: [^']*)?' argument is ambiguous\./;
 
 function cleanParseError(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
@@ -217,7 +219,7 @@ function cleanParseError(err: unknown): string {
   const ambiguous = AMBIGUOUS.exec(message);
   if (ambiguous) return `${ambiguous[1]} needs a value: what follows it starts with '-' and is read as an option (a value that starts with '-' is written ${ambiguous[1]}=-VALUE)`;
   // parseArgs explains how to pass a positional that starts with '-'; keep the first sentence only.
-  return message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '');
+  return withoutPositionalHint(message.split('\n')[0]!);
 }
 
 export function renderHelp(stage: Stage, tool: string): string {
@@ -246,4 +248,16 @@ export function optionLines(...specs: OptionsSpec[]): string[] {
   });
   const width = Math.min(34, Math.max(...rows.map(([f]) => f.length)) + 2);
   return rows.map(([flag, help]) => (flag.length + 2 > width ? `  ${flag}\n  ${' '.repeat(width)}${help}` : `  ${flag.padEnd(width)}${help}`));
+}
+
+const POSITIONAL_HINT = '. To specify a positional argument';
+const LINE_TERMINATOR_RE = /[\r\u2028\u2029]/g;
+
+/** Node's message without its "To specify a positional argument…" tail: the first hint with no line break after it, as `/\. To specify….*$/` would cut, in one pass. */
+export function withoutPositionalHint(line: string): string {
+  let lastBreak = -1;
+  for (const m of line.matchAll(LINE_TERMINATOR_RE)) lastBreak = m.index;
+  let at = line.indexOf(POSITIONAL_HINT);
+  while (at >= 0 && at + POSITIONAL_HINT.length <= lastBreak) at = line.indexOf(POSITIONAL_HINT, at + 1);
+  return at < 0 ? line : line.slice(0, at);
 }

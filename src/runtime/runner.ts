@@ -157,6 +157,12 @@ interface Pending {
   promise: Promise<Outcome> | null;
 }
 
+/** A line this long is handed to the stage only after the output so far is written. */
+const LARGE_RECORD_CHARS = 1 << 20;
+
+/** With --progress, the summary names the slowest record when it took this long (--stats always does). */
+const SLOW_RECORD_NOTICE_SECONDS = 1;
+
 class Run {
   private readonly writer: LineWriter;
   private readonly window: Pending[] = [];
@@ -174,6 +180,8 @@ class Run {
   private readonly started = process.hrtime.bigint();
   private bytesRead = 0;
   private progressShown = false;
+  /** The record that took longest from being handed to the stage to its outcome (not a block of --jobs). */
+  private slowest: { source: string; line: number; at?: string; seconds: number } | null = null;
   /** --input-format and --records-at: how each source's bytes become records (sources/). */
   inputFormat: { format: InputFormat; recordsAt: string | undefined } = { format: 'auto', recordsAt: undefined };
   /** Rejects per code, for the cap on stderr. */
@@ -283,12 +291,14 @@ class Run {
       exit_status: exitStatus,
       wall_seconds: Number(seconds.toFixed(3)),
       records_per_second: seconds > 0 ? Number((this.records / seconds).toFixed(1)) : null,
+      slowest_record: this.slowest && { ...this.slowest, seconds: Number(this.slowest.seconds.toFixed(3)) },
       ...this.processor.stats?.(),
     };
   }
 
   /** Refreshes one progress line on stderr a few times a second; returns the function that clears it. */
   showProgress(totalBytes: number | null): () => void {
+    this.progressOn = true;
     const draw = () => {
       const seconds = this.elapsedSeconds();
       const rate = seconds > 0 ? (this.records / seconds).toFixed(1) : '0';
@@ -313,6 +323,7 @@ class Run {
   }
 
   private clearProgress: () => void = () => {};
+  private progressOn = false;
 
   private printSummary(): void {
     this.clearProgress();
@@ -333,6 +344,11 @@ class Run {
     }
     if (this.rejected > 0) this.say(`${this.rejected} of ${this.records} records rejected`);
     for (const line of this.processor.summary?.() ?? []) this.say(line);
+    // An outlier is worth a line to someone watching the progress line, before it grows into a
+    // hang; --stats always has it. Not otherwise: a time on stderr would make runs differ.
+    if (this.progressOn && this.slowest && this.slowest.seconds >= SLOW_RECORD_NOTICE_SECONDS) {
+      this.say(`slowest record: ${this.slowest.source}:${this.slowest.at ?? this.slowest.line}, ${this.slowest.seconds.toFixed(1)} s`);
+    }
     // Input is read ahead of output (the reorder window, batches): both counts are true.
     if (this.interrupted) this.say(`interrupted after reading ${plural(this.records, 'record')}; ${plural(this.writer.written, 'record')} written`);
     else if (this.fatal) this.say(`stopped after reading ${plural(this.records, 'record')}; ${plural(this.writer.written, 'record')} written`);
@@ -436,6 +452,10 @@ class Run {
         continue;
       }
       const meta: RecordMeta = { source, line: event.line, raw: event.text, bytes: event.bytes };
+      // A record this large keeps the thread for a while (seconds at the 16 MiB limit) and no
+      // signal is seen until it is done: the records finished before it go out first, so they
+      // are on stdout even if the wait is cut short with SIGKILL.
+      if (event.text.length >= LARGE_RECORD_CHARS) await this.writer.flush();
       const shape = this.shapes.get(source);
       const first = shape !== undefined && !shape.seenFirst;
       shape?.line(event.text);
@@ -464,11 +484,14 @@ class Run {
   /** Hands one record (or, for a raw-line stage, `null` and the line in meta) to the stage. */
   private async submit(meta: RecordMeta, record: JsonObject | null): Promise<void> {
     let result: Outcome | Promise<Outcome>;
+    const started = process.hrtime.bigint();
     try {
       result = record === null ? this.processor.processRaw!(meta.raw, meta) : this.processor.process(record, meta);
     } catch (err) {
       result = internalFailure(err);
     }
+    if (result instanceof Promise) void result.then(() => this.timed(meta, started), () => this.timed(meta, started));
+    else this.timed(meta, started);
     if (!(result instanceof Promise)) {
       if (this.window.length === 0) return this.apply(result, meta);
       this.window.push({ meta, done: true, outcome: result, promise: null });
@@ -476,6 +499,11 @@ class Run {
       this.pend(meta, result);
     }
     await this.drainWindow(this.maxWindow);
+  }
+
+  private timed(meta: RecordMeta, started: bigint): void {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    if (this.slowest === null || seconds > this.slowest.seconds) this.slowest = { source: meta.source, line: meta.line, ...(meta.at === undefined ? {} : { at: meta.at }), seconds };
   }
 
   /** An outcome still to come takes its place in the window; a failure becomes an internal error. */

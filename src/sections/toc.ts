@@ -36,7 +36,23 @@ export interface Toc {
   skipped: string[];
 }
 
-const ELLIPSIS = /\s*(?:\u2026|\.{3,})$/u;
+const SPACE_RE = /\s/;
+
+/**
+ * The title without a trailing ellipsis ("…" or three dots or more) and the white space before
+ * it, or null when it has none. Scanned back from the end: a regex ending in `\s*(?:…|\.{3,})$`
+ * retries the blank run at each of its characters.
+ */
+export function ellipsisStem(title: string): string | null {
+  let start = title.length;
+  if (title.endsWith('\u2026')) start--;
+  else {
+    while (start > 0 && title.charCodeAt(start - 1) === 0x2e) start--;
+    if (title.length - start < 3) return null;
+  }
+  while (start > 0 && SPACE_RE.test(title[start - 1]!)) start--;
+  return title.slice(0, start);
+}
 
 /** Builds the TOC from the value of a document's `toc` field; null when it is not a list. */
 export function parseToc(value: unknown): Toc | null {
@@ -68,7 +84,7 @@ function addItems(toc: Toc, items: unknown[], parent: TocEntry | null, where: st
     const stated = typeof level === 'number' && Number.isInteger(level) ? level : depthLevel;
     while (open.length > 0 && open[open.length - 1]!.level >= stated) open.pop();
     const up = open[open.length - 1] ?? parent;
-    const stem = ELLIPSIS.test(key) ? key.replace(ELLIPSIS, '') : null;
+    const stem = ellipsisStem(key);
     const entry: TocEntry = { index: toc.entries.length, title, level: stated, key, stem: stem === '' ? null : stem, parent: up, children: [] };
     toc.entries.push(entry);
     (up ? up.children : toc.roots).push(entry);

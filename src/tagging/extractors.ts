@@ -16,6 +16,7 @@ import { measurements } from './extractors/measurements.js';
 import { type Family, findStarts, findStartsFromTokens, StartLists } from './extractors/scan.js';
 import type { TokenBuffer } from './phrase-matcher.js';
 import { temporalRefs } from './extractors/temporal.js';
+import { buildPattern } from '../runtime/patterns.js';
 
 export interface PatternSpans {
   equipment_ids: string[];
@@ -90,7 +91,8 @@ function collect<T>(family: Family<T>, text: string): T[] {
 // 323-1974", "TECH-SPEC-3.7.2", "Tech Spec 3.7.5", "LCO 3.0.3") are doc refs. Their forms have
 // spaces, lower case and leading digits the start finder does not look for, so they are one global
 // regex run first (behind a cheap test), and claim their spans before every other family.
-const REGULATORY_RE = new RegExp(
+const REGULATORY_RE = buildPattern(
+  'tagging/extractors: REGULATORY_RE',
   '(?<![A-Za-z0-9_.\\-])(?:' +
     [
       'NUREG(?:/CR)?-\\d{3,5}',
@@ -126,7 +128,9 @@ function collectRegulatory(text: string, into: string[]): void {
 
 // An equipment tag written after "annunciator", "alarm" or "window" names an alarm point
 // ("Annunciator ALB-04", "alarm 1-AR-B4").
-const ALARM_CONTEXT_RE = /(?:annunciators?|alarms?|annunciation|window)[ \t\u00A0]*(?:window|panel|point|no\.?|#)?[ \t\u00A0]*$/i;
+// The blank before the optional word belongs to that word: two blank runs either side of an
+// optional group would trade characters on a long blank run.
+const ALARM_CONTEXT_RE = /(?:annunciators?|alarms?|annunciation|window)(?:[ \t\u00A0]*(?:window|panel|point|no\.?|#))?[ \t\u00A0]*$/i;
 const ALARM_CONTEXT_CHARS = 32;
 
 // "P-101A/B" names two pumps: the second member is the first with its last letter replaced.

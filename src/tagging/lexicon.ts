@@ -195,7 +195,8 @@ const UNROUTED_FAMILIES = ['chem', 'mat', 'bio'] as const;
 
 /** Lowercased, every run of other characters turned into `_`: `comp_elt/n` → `comp_elt_n`, `ast_I&C` → `ast_i_c`. */
 export function normaliseLabel(label: string): string {
-  return label.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  // Runs are one "_" after the first replace, so one at each end is all there is to trim.
+  return label.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
 }
 
 const inFamily = (normalised: string, family: string) => normalised === family || normalised.startsWith(`${family}_`);

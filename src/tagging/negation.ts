@@ -16,6 +16,7 @@
 // costs that one scan.
 
 import { TokenBuffer } from './phrase-matcher.js';
+import { buildPattern } from '../runtime/patterns.js';
 
 /** Seed lists a negated scope takes mentions out of: the conditions a text can rule out. */
 export const NEGATABLE_FIELDS = ['mechanisms', 'outcomes'] as const;
@@ -90,11 +91,15 @@ const PREFILTER_RE = /\b(?:no|not|never|neither|none|without|cannot|ruled|exclud
 // Where a forward scope ends: sentence end, semicolon, colon, spaced dash, line break, pipe, or a
 // contrastive conjunction (after a comma or not).
 // A new predicate after "and" ("… is NOT expected with fouling and is diagnostic for …") ends it too.
+// A blank run before a conjunction is tried from its first character only (after a comma, the
+// comma's): from each of its characters the run would be read to its end again, quadratic on a
+// long one. Where the search starts is its own first character (clauseEndAfter searches a slice),
+// and a later character inside the run can never be the first match, since the run's start matches too.
 // Built on the first forward cue.
 let clauseEndRe: RegExp | undefined;
 const clauseEndRegex = (): RegExp =>
   (clauseEndRe ??=
-    /[.!?](?=\s|$)|[;:|\n\r]|\s[-\u2013\u2014]\s|[\u2013\u2014]|,?\s+(?:although|but|however|though|whereas|while|yet|except)(?![\p{L}\p{N}_])|,?\s+and\s+(?=(?:is|are|was|were|should|shall|must|has|have|had|will|can|may)(?![\p{L}\p{N}_]))/giu);
+    /[.!?](?=\s|$)|[;:|\n\r]|\s[-\u2013\u2014]\s|[\u2013\u2014]|(?:,|(?<![\s,]))\s+(?:although|but|however|though|whereas|while|yet|except)(?![\p{L}\p{N}_])|(?:,|(?<![\s,]))\s+and\s+(?=(?:is|are|was|were|should|shall|must|has|have|had|will|can|may)(?![\p{L}\p{N}_]))/giu);
 // Where a backward scope starts (searching back from the cue): the same, and any comma.
 const BACKWARD_STOPS = new Set([0x2e, 0x21, 0x3f, 0x3b, 0x3a, 0x7c, 0x0a, 0x0d, 0x2c, 0x2013, 0x2014]);
 
@@ -104,11 +109,12 @@ export function negationScopes(text: string): NegationScope[] {
   const scopes: NegationScope[] = [];
   HEAD_RE.lastIndex = 0;
   const heads = new HeadsSeen();
+  const ends = new ClauseEnds(text);
   // test(), not exec(): no match array per head word; the word's start is found back from its end.
   while (HEAD_RE.test(text)) {
     const headEnd = HEAD_RE.lastIndex;
     if (heads.seen(headEnd)) continue;
-    const from = cueAt(text, headEnd, scopes);
+    const from = cueAt(text, headEnd, scopes, ends);
     if (from >= 0) HEAD_RE.lastIndex = from;
   }
   return scopes;
@@ -133,6 +139,7 @@ export function negationScopesOfTokens(tokens: TokenBuffer): NegationScope[] {
   // word or a `[a-z]+n't` form; a cue may move it back, so the token index follows it both ways.
   let from = 0;
   const heads = new HeadsSeen();
+  const ends = new ClauseEnds(text);
   k = 0;
   for (;;) {
     while (k > 0 && starts[k - 1]! >= from) k--;
@@ -153,7 +160,7 @@ export function negationScopesOfTokens(tokens: TokenBuffer): NegationScope[] {
       from = headEnd;
       continue;
     }
-    const next = cueAt(text, headEnd, scopes);
+    const next = cueAt(text, headEnd, scopes, ends);
     from = next >= 0 ? next : headEnd;
   }
 }
@@ -181,10 +188,10 @@ class HeadsSeen {
  * The cue whose head word ends at `headEnd`, if any, added to `scopes` (a hedge adds nothing);
  * returns where the head search goes on after the cue, or -1 when no cue starts there.
  */
-function cueAt(text: string, headEnd: number, scopes: NegationScope[]): number {
+function cueAt(text: string, headEnd: number, scopes: NegationScope[], ends: ClauseEnds): number {
   let headStart = headEnd;
   while (headStart > 0 && HEAD_CHAR_RE.test(text[headStart - 1]!)) headStart--;
-  const cue = (cueRe ??= new RegExp(CUE_SOURCE, 'iuy'));
+  const cue = (cueRe ??= buildPattern('tagging/negation: cue', CUE_SOURCE, 'iuy'));
   cue.lastIndex = headStart;
   const m = cue.exec(text);
   if (m === null) return -1;
@@ -198,7 +205,7 @@ function cueAt(text: string, headEnd: number, scopes: NegationScope[]): number {
     // Kept even when empty: a mention inside the cue is still no mention.
     scopes.push({ start: clauseStartBefore(text, cueStart), end: cueStart, cue: m[0], cueStart, cueEnd });
   } else {
-    const end = clauseEndAfter(text, cueEnd);
+    const end = ends.after(cueEnd);
     scopes.push({ start: cueEnd, end, cue: m[0], cueStart, cueEnd });
   }
   return next;
@@ -283,14 +290,55 @@ const PROHIBITION_RE = /^(?:do(?:\s+not|n['\u2019]t)|never)$/i;
 /** Whether only a clause boundary (or a step number) precedes `at`. */
 function opensClause(text: string, at: number): boolean {
   const before = text.slice(Math.max(0, at - 24), at);
-  return /(?:^|[.!?;:|\u2013\u2014\n-]|\sand|\sthen)\s*$/i.test(before) || /(?:^|[\s(])(?:step\s+)?\d+(?:\.\d+)*[.)]?\s+$/i.test(before);
+  return endsAtClauseStart(before) || /(?:^|[\s(])(?:step\s+)?\d+(?:\.\d+)*[.)]?\s+$/i.test(before);
 }
 
-function clauseEndAfter(text: string, from: number): number {
+const CLAUSE_OPENERS = new Set([0x2e, 0x21, 0x3f, 0x3b, 0x3a, 0x7c, 0x2013, 0x2014, 0x2d]);
+const SPACE_RE = /\s/;
+
+/**
+ * Whether `before` ends, blanks aside, at a clause boundary: nothing, a sentence or clause mark, a
+ * line break, or a blank and "and"/"then". Scanned back from the end: `(?:^|[.!?;:|–—\n-]|\sand|\sthen)\s*$`
+ * as a regex retries the trailing blanks from each of its characters.
+ */
+export function endsAtClauseStart(before: string): boolean {
+  let end = before.length;
+  let lineBreak = false;
+  while (end > 0 && SPACE_RE.test(before[end - 1]!)) {
+    if (before.charCodeAt(end - 1) === 0x0a) lineBreak = true;
+    end--;
+  }
+  if (lineBreak || end === 0 || CLAUSE_OPENERS.has(before.charCodeAt(end - 1))) return true;
+  const word = (w: string): boolean =>
+    end > w.length && before.slice(end - w.length, end).toLowerCase() === w && SPACE_RE.test(before[end - w.length - 1]!);
+  return word('and') || word('then');
+}
+
+/**
+ * clauseEndAfter for one text's cues, remembering the last answer: no clause end starts between
+ * where that search began and what it found, so a later cue before that end gets the same one.
+ * Without it a text of cues and no clause end ("no no no …") was read to its end from every cue.
+ */
+class ClauseEnds {
+  private from = -1;
+  private end = -1;
+  constructor(private readonly text: string) {}
+
+  after(from: number): number {
+    if (from < this.from || from > this.end) {
+      this.from = from;
+      this.end = clauseEndAfter(this.text, from);
+    }
+    return this.end;
+  }
+}
+
+export function clauseEndAfter(text: string, from: number): number {
   const re = clauseEndRegex();
-  re.lastIndex = from;
-  const m = re.exec(text);
-  return m === null ? text.length : m.index;
+  re.lastIndex = 0;
+  // A slice (no copy in V8): the blank-run guard sees where the search starts as a run's start.
+  const m = re.exec(from === 0 ? text : text.slice(from));
+  return m === null ? text.length : from + m.index;
 }
 
 function clauseStartBefore(text: string, before: number): number {
@@ -349,26 +397,82 @@ function opensLabel(text: string, start: number): boolean {
 
 /** Lookups over the negated scopes and heading labels of one text (a chunk has few: a linear walk beats any index). */
 export class ScopeIndex {
+  // A text can hold a scope per sentence and a lexicon match per few words: a scan of every scope
+  // per match was quadratic (a 15 MB chunk took minutes). Spans sorted by start with the running
+  // maximum of their ends answer "does any span reach here" by one binary search.
+  private readonly cues: SpanIndex;
+  private readonly labelIndex: SpanIndex;
+  // scopeOf: scopes by start, made active as the queries' starts pass them, in a tree of maxima
+  // over the scopes' own order, whose leftmost end ≥ the query's is the first scope holding it.
+  private readonly byStart: number[];
+  private readonly tree: Float64Array;
+  private readonly leaves: number;
+  private active = 0;
+  private lastStart = -Infinity;
+
   constructor(
     readonly scopes: readonly NegationScope[],
     readonly labels: ReadonlyArray<readonly [number, number]> = [],
-  ) {}
+  ) {
+    this.cues = new SpanIndex(scopes.map((sc) => [sc.cueStart, sc.cueEnd] as const));
+    this.labelIndex = new SpanIndex(labels);
+    this.byStart = scopes.map((_, i) => i).sort((x, y) => scopes[x]!.start - scopes[y]!.start || x - y);
+    let leaves = 1;
+    while (leaves < scopes.length) leaves *= 2;
+    this.leaves = leaves;
+    this.tree = new Float64Array(2 * leaves).fill(-Infinity);
+  }
 
   /** Whether [start, end) overlaps a cue: such a span is part of the cue, not a mention. */
   inCue(start: number, end: number): boolean {
-    for (const s of this.scopes) if (start < s.cueEnd && end > s.cueStart) return true;
-    return false;
+    // Some cue starts before `end` and ends after `start`.
+    return this.cues.maxEndOfStartsBefore(end, false) > start;
   }
 
   /** Whether [start, end) lies inside a heading label. */
   inLabel(start: number, end: number): boolean {
-    for (const [from, to] of this.labels) if (start >= from && end <= to) return true;
-    return false;
+    return this.labelIndex.maxEndOfStartsBefore(start, true) >= end;
   }
 
   /** The first scope holding [start, end), or null. */
   scopeOf(start: number, end: number): NegationScope | null {
-    for (const s of this.scopes) if (start >= s.start && end <= s.end) return s;
-    return null;
+    // Matches come in text order; one that does not is answered by the plain scan.
+    if (start < this.lastStart) {
+      for (const sc of this.scopes) if (start >= sc.start && end <= sc.end) return sc;
+      return null;
+    }
+    this.lastStart = start;
+    while (this.active < this.byStart.length && this.scopes[this.byStart[this.active]!]!.start <= start) {
+      const i = this.byStart[this.active++]!;
+      for (let node = this.leaves + i, value = this.scopes[i]!.end; node >= 1; node >>= 1) this.tree[node] = Math.max(this.tree[node]!, value);
+    }
+    if (this.tree[1]! < end) return null;
+    let node = 1;
+    while (node < this.leaves) node = this.tree[2 * node]! >= end ? 2 * node : 2 * node + 1;
+    return this.scopes[node - this.leaves]!;
+  }
+}
+
+/** Spans sorted by start, with the largest end among each prefix. */
+class SpanIndex {
+  private readonly starts: number[];
+  private readonly maxEnds: number[];
+  constructor(spans: ReadonlyArray<readonly [number, number]>) {
+    const sorted = [...spans].sort((x, y) => x[0] - y[0]);
+    this.starts = sorted.map((sp) => sp[0]);
+    let max = -Infinity;
+    this.maxEnds = sorted.map((sp) => (max = Math.max(max, sp[1])));
+  }
+
+  /** The largest end among spans starting before `at` (or at it, when `inclusive`); -Infinity when none. */
+  maxEndOfStartsBefore(at: number, inclusive: boolean): number {
+    let lo = 0;
+    let hi = this.starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid]! < at || (inclusive && this.starts[mid] === at)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? -Infinity : this.maxEnds[lo - 1]!;
   }
 }

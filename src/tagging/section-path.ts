@@ -11,8 +11,68 @@ const SEPARATOR_RE = /(?<=\s)>(?=\s)/;
 const WHITESPACE_RE = /\s+/g;
 const MARKDOWN_HINT_RE = /[*_`]/;
 
-// Content optional so an empty "****" goes too.
-const STRONG_RE = /(\*\*|__)(?=\S)((?:[^]*?\S)?)\1/g;
+const BLANK_RE = /\s/;
+const LINE_TERMINATOR_RE = /[\n\r\u2028\u2029]/g;
+
+export interface MarkerRules {
+  /** Tried in this order at each position: "**" before "*". */
+  readonly markers: readonly string[];
+  /** An empty pair ("****") goes too, when no pair with content closes first. */
+  readonly empty: boolean;
+  /** The content may hold line breaks. */
+  readonly lines: boolean;
+}
+
+/**
+ * Markdown markers unwrapped, left to right: at each position the first marker (in `rules`
+ * order) that opens before a non-blank character and closes, as soon as it can, after a non-blank
+ * one, is replaced by what it wraps. This is `/(M1|M2|…)(?=\S)(CONTENT)(?<=\S)\1/g` with a lazy
+ * content (`(?:[^]*?\S)?` or `.+?`) as a scan: that regex, given an opener with no closer, reads to
+ * the end of the text from every opener (quadratic), while here the next closer of each marker is
+ * found once and reused (test/patterns/rewrites.property.test.ts holds the two equal).
+ */
+export function unwrapMarkers(text: string, rules: MarkerRules): string {
+  const closers = rules.markers.map((marker) => ({ marker, at: -2 }));
+  let lineBreak = -2;
+  // The first line terminator at or after `from` (text.length when none): `from` only grows.
+  const lineBreakFrom = (from: number): number => {
+    if (lineBreak >= from || lineBreak === text.length) return lineBreak;
+    LINE_TERMINATOR_RE.lastIndex = from;
+    lineBreak = LINE_TERMINATOR_RE.exec(text)?.index ?? text.length;
+    return lineBreak;
+  };
+  // The first closer of a marker at or after `from` that follows a non-blank character; -1 when none.
+  const closerFrom = (c: { marker: string; at: number }, from: number): number => {
+    if (c.at >= from || c.at === -1) return c.at;
+    let p = text.indexOf(c.marker, from);
+    while (p >= 0 && BLANK_RE.test(text[p - 1]!)) p = text.indexOf(c.marker, p + 1);
+    c.at = p;
+    return p;
+  };
+  let out = '';
+  let copied = 0;
+  let i = 0;
+  while (i < text.length) {
+    let closed = false;
+    for (const c of closers) {
+      const width = c.marker.length;
+      if (!text.startsWith(c.marker, i) || i + width >= text.length || BLANK_RE.test(text[i + width]!)) continue;
+      let close = closerFrom(c, i + width + 1);
+      if (close < 0 && rules.empty && text.startsWith(c.marker, i + width)) close = i + width;
+      // Content starts with a non-blank (a marker's own second character included): no line break before i + 1.
+      if (close < 0 || (!rules.lines && close > lineBreakFrom(i + 1))) continue;
+      out += text.slice(copied, i) + text.slice(i + width, close);
+      i = close + width;
+      copied = i;
+      closed = true;
+      break;
+    }
+    if (!closed) i++;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+const STRONG: MarkerRules = { markers: ['**', '__'], empty: true, lines: true };
 // Single markers only when they wrap text, so "5 * 3 * 2" and "FM_AIR_INLEAK" survive. Built on
 // the first segment with a marker: Unicode-aware, they cost a fraction of a millisecond to parse.
 let italicRes: { star: RegExp; underscore: RegExp } | undefined;
@@ -29,8 +89,7 @@ export function stripMarkdown(segment: string): string {
   // A heading left with nothing but markers ("**", "`") has no title to keep.
   if (MARKUP_ONLY_RE.test(segment)) return '';
   const italic = italicRegexes();
-  return segment
-    .replace(STRONG_RE, '$2')
+  return unwrapMarkers(segment, STRONG)
     .replace(italic.star, '$1')
     .replace(italic.underscore, '$1')
     .replace(BACKTICK_RE, '');

@@ -1,6 +1,7 @@
 import type { DocType } from '../contracts/vocabulary.js';
 import { SECTION_ROLES } from '../contracts/vocabulary.js';
 import { stripMarkdown } from './section-path.js';
+import { buildPattern, escapePattern } from '../runtime/patterns.js';
 
 type RoleOf<T extends DocType> = (typeof SECTION_ROLES)[T][number];
 type RoleRules<T extends DocType> = ReadonlyArray<readonly [RoleOf<T>, readonly string[]]>;
@@ -63,10 +64,6 @@ interface Matcher {
 const LEFT = '(?<![\\p{L}\\p{N}])';
 const RIGHT = '(?![\\p{L}\\p{N}])';
 
-function escapeRegExp(literal: string): string {
-  return literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 // One regex per doc type: whole-word keywords (plural allowed) in group 1, word prefixes in
 // group 2. Longest first so each position reports its longest keyword.
 function buildMatcher(rules: ReadonlyArray<readonly [string, readonly string[]]>): Matcher {
@@ -83,9 +80,9 @@ function buildMatcher(rules: ReadonlyArray<readonly [string, readonly string[]]>
     }
   });
   const byLength = (a: string, b: string): number => b.length - a.length;
-  const alternatives = [`(${words.sort(byLength).map(escapeRegExp).join('|')})(?:e?s)?${RIGHT}`];
-  if (prefixes.length > 0) alternatives.push(`(${prefixes.sort(byLength).map(escapeRegExp).join('|')})\\p{L}*`);
-  return { re: new RegExp(`${LEFT}(?:${alternatives.join('|')})`, 'gu'), keywords };
+  const alternatives = [`(${words.sort(byLength).map(escapePattern).join('|')})(?:e?s)?${RIGHT}`];
+  if (prefixes.length > 0) alternatives.push(`(${prefixes.sort(byLength).map(escapePattern).join('|')})\\p{L}*`);
+  return { re: buildPattern('tagging/section-role: keywords', `${LEFT}(?:${alternatives.join('|')})`, 'gu'), keywords };
 }
 
 // Each doc type's matcher is built on its first title: parsing a Unicode-aware regex costs a

@@ -9,13 +9,16 @@ const HYPHEN_VARIANTS_RE = /[\u2010\u2011\u2012\u2212]/;
 const APOSTROPHES_RE = /[\u2018\u2019\u02bc]/;
 const WORD_RE = /[\p{L}\p{N}]/u;
 const DIGIT_RE = /\d/;
-const TRAILING_ZEROS_RE = /^(\d+)\.(\d*?)0+$/;
 // Symbols that carry meaning in a limit: kept as tokens of their own.
 const SYMBOLS = new Set(['%', '°', '<', '>', '≤', '≥', '=', '±']);
 // Clause ends for polarity and partial matching: sentence punctuation, line breaks, table rows
 // flattened into one line ("| a | b | | c | d |" — an empty cell pair separates two rows), and
-// the conjunctions that start a clause of its own ("…, although no cracking was found").
-const CLAUSE_END_RE = /[.!?;](?=\s|$)|\n|\|\s*\|(?=\s*[^\s|-])|,?\s+(?:although|but|however|whereas|while|though)\s+/giu;
+// the conjunctions that start a clause of its own ("…, although no cracking was found"). The
+// blank run before a conjunction is tried from its first character (after a comma, the comma's),
+// or just after a line break (which is a boundary of its own) up to the next one, never again from
+// each character of the run, which read it to its end each time. A start given up inside a run
+// only ever put a boundary in the same gap between two tokens, which closes no other clause.
+const CLAUSE_END_RE = /[.!?;](?=\s|$)|\n|\|\s*\|(?=\s*[^\s|-])|(?:,\s+|(?<![\s,])\s+|(?<=\n)[^\S\n]+)(?:although|but|however|whereas|while|though)\s+/giu;
 
 export interface Token {
   /** The normalised token ("p-101a", "1175", "mils"). */
@@ -297,7 +300,7 @@ function tokenizeUncached(raw: string): Token[] {
 function pushToken(tokens: Token[], raw: string, start: number, end: number, simple: boolean, norm: string, share: boolean): void {
   let value = simple ? raw.slice(start, end).toLowerCase() : norm;
   // Number formatting: "5.0" and "5.00" are "5", "6.20" is "6.2".
-  if (value.includes('.')) value = value.replace(TRAILING_ZEROS_RE, (_m, whole: string, frac: string) => (frac === '' ? whole : `${whole}.${frac}`));
+  if (value.includes('.')) value = withoutTrailingZeros(value);
   if (value !== '') tokens.push({ norm: share ? intern(value) : value, start, end });
 }
 
@@ -338,4 +341,20 @@ function clausesOf(raw: string, tokens: Token[]): Clause[] {
     if (token === undefined && i > first) clauses.push({ start: tokens[first]!.start, end: tokens[i - 1]!.end, first, last: i });
   }
   return clauses;
+}
+
+/**
+ * "5.0" and "5.00" → "5", "6.20" → "6.2": digits, a point, digits ending in zeros; anything else as
+ * it is. One pass: `^(\d+)\.(\d*?)0+$` tries every split of the zeros between its two quantifiers.
+ */
+export function withoutTrailingZeros(value: string): string {
+  const point = value.indexOf('.');
+  if (point <= 0 || !value.endsWith('0')) return value;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (i !== point && (code < 0x30 || code > 0x39)) return value;
+  }
+  let end = value.length;
+  while (end > point + 1 && value.charCodeAt(end - 1) === 0x30) end--;
+  return value.slice(0, end === point + 1 ? point : end);
 }

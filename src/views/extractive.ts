@@ -14,6 +14,7 @@ import { collapseWhitespace } from '../tagging/spacing.js';
 import { GroundingText, numbersIn } from './grounding.js';
 import { QUALITY_GATES } from '../contracts/vocabulary.js';
 import { emptyView } from './view-skeleton.js';
+import { literalPattern } from '../runtime/patterns.js';
 import type { ViewType } from '../contracts/vocabulary.js';
 
 export const EXTRACTIVE_BACKEND = 'extractive';
@@ -278,7 +279,6 @@ export function cutAtWord(value: string, max: number): string {
   return value.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
-const REGEXP_SPECIAL_RE = /[.*+?^${}()|[\]\\]/g;
 // Seed terms recur from chunk to chunk (the lexicon's): their patterns are made once, a bounded number kept.
 const TERM_PATTERNS = new Map<string, RegExp>();
 const MAX_TERM_PATTERNS = 4096;
@@ -288,7 +288,7 @@ function termPattern(term: string): RegExp {
   let pattern = TERM_PATTERNS.get(term);
   if (pattern === undefined) {
     if (TERM_PATTERNS.size >= MAX_TERM_PATTERNS) TERM_PATTERNS.clear();
-    pattern = new RegExp(term.replace(REGEXP_SPECIAL_RE, '\\$&'), 'gi');
+    pattern = literalPattern(term, 'gi');
     TERM_PATTERNS.set(term, pattern);
   }
   pattern.lastIndex = 0;
@@ -547,8 +547,9 @@ function push(units: UnitSink, text: string, start: number, end: number, kind: T
   units.push({ text: body, start: start + lead, kind });
 }
 
-// Sentence ends: terminal punctuation (and closing quotes or brackets), then whitespace.
-const SENTENCE_END_RE = /[.!?]+["'\u201d\u2019)\]]*(?=\s)/g;
+// Sentence ends: terminal punctuation (and closing quotes or brackets), then whitespace. Tried
+// only where a run of marks starts: from inside a run the same end was reached from its start.
+const SENTENCE_END_RE = /(?<![.!?])[.!?]+["'\u201d\u2019)\]]*(?=\s)/g;
 // What may open the next sentence: a capital, a digit (step numbers), an opening quote or bracket, markdown emphasis.
 const SENTENCE_START_RE = /[\p{Lu}\p{N}"'\u201c\u2018([*§]/u;
 const WORD_CHAR_RE = /[\p{L}\p{N}.]/u;
@@ -707,8 +708,6 @@ const OBLIGATION_RE = /\b(?:shall(?!\s+not\b)|must(?!\s+not\b)|should(?!\s+not\b
 const TAKEN_RE =
   /\b(?:replaced|repaired|realigned|aligned|performed|installed|removed|adjusted|stopped|started|restarted|notified|initiated|issued|uncoupled|recoupled|torqued|cleaned|lubricated|tightened|hydroblasted|flushed|restored|isolated|submitted|generated|lowered|raised|rebuilt|overhauled|declared|entered|implemented|revised|retrained|reworked|welded|ran|shut down|opened|closed)\b/i;
 const TEST_VERBS = new Set(['verify', 'check', 'inspect', 'measure', 'test', 'monitor', 'confirm', 'trend', 'sample', 'analyze', 'analyse', 'observe', 'capture', 'read', 'calibrate', 'walk', 'discriminate']);
-// A document id as plant text writes one: letters, then digits and separators (CR-2026-00123, WO 12345678, SOP-U2-CND-001).
-const DOC_ID_RE = /\b[A-Z]{1,8}(?:[-_ ]?[A-Z0-9]+)*[-_ ]?\d[\w.-]*/g;
 const LABEL_PREFIX_RE = /^[\p{L}][\p{L} /&-]{0,40}:\s*/u;
 
 interface Evidence {
@@ -763,17 +762,72 @@ export function isReference(text: string): boolean {
   for (let label = LABEL_PREFIX_RE.exec(rest); label !== null; label = LABEL_PREFIX_RE.exec(rest)) rest = rest.slice(label[0].length);
   // Most units are prose: a word the removals below leave would decide it, found without them.
   if (hasProseWord(rest)) return false;
-  const ids = rest.match(DOC_ID_RE);
-  if (ids === null) return false;
-  const left = rest.replace(DOC_ID_RE, ' ').replace(/\([^()]*\)/g, ' ').replace(/\b(?:and|or|per|see)\b/gi, ' ');
+  const ids = docIdSpans(rest);
+  if (ids.length === 0) return false;
+  let left = '';
+  let from = 0;
+  for (const [start, end] of ids) {
+    left += `${rest.slice(from, start)} `;
+    from = end;
+  }
+  left = (left + rest.slice(from)).replace(/\([^()]*\)/g, ' ').replace(/\b(?:and|or|per|see)\b/gi, ' ');
   return !/[\p{L}\p{N}]/u.test(left);
 }
 
 const CONNECTIVES = new Set(['and', 'or', 'per', 'see']);
 
 /**
+ * The document ids of a text as plant text writes them (CR-2026-00123, WO 12345678,
+ * SOP-U2-CND-001), as [start, end) spans in order: at a word start, a capital, then capitals,
+ * digits and single separators ("-", "_", " ", each before a capital or digit) up to the last
+ * digit of that run, then the letters, digits, "_", "." and "-" that follow it.
+ *
+ * A hand scan, not the regex it replaces (`\b[A-Z]{1,8}(?:[-_ ]?[A-Z0-9]+)*[-_ ]?\d[\w.-]*`,
+ * kept equal by test/patterns/rewrites.property.test.ts): that regex splits a run of capitals
+ * between its nested quantifiers in exponentially many ways before it gives up on a run with no
+ * digit ("STEP ACTION/EXPECTED RESPONSE RESPONSE NOT OBTAINED …" took minutes), and retries the
+ * run from every word in it. Here a run is read once: a run with no digit holds no id at any of
+ * its words, since each later word sees a tail of the same run.
+ */
+export function docIdSpans(text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  let i = 0;
+  while (i < text.length) {
+    if (!isUpperCode(text.charCodeAt(i)) || (i > 0 && isWordCode(text.charCodeAt(i - 1)))) {
+      i++;
+      continue;
+    }
+    let lastDigit = -1;
+    let j = i + 1;
+    while (j < text.length) {
+      const code = text.charCodeAt(j);
+      if (isDigitCode(code)) lastDigit = j;
+      else if (!isUpperCode(code) && !(isIdSeparator(code) && j + 1 < text.length && isUpperOrDigit(text.charCodeAt(j + 1)))) break;
+      j++;
+    }
+    if (lastDigit < 0) {
+      i = j;
+      continue;
+    }
+    let end = lastDigit + 1;
+    while (end < text.length && isIdTailCode(text.charCodeAt(end))) end++;
+    spans.push([i, end]);
+    i = end;
+  }
+  return spans;
+}
+
+const isDigitCode = (code: number): boolean => code >= 48 && code <= 57;
+const isUpperCode = (code: number): boolean => code >= 65 && code <= 90;
+const isUpperOrDigit = (code: number): boolean => isUpperCode(code) || isDigitCode(code);
+// "-", "_", " ".
+const isIdSeparator = (code: number): boolean => code === 45 || code === 95 || code === 32;
+// [\w.-]
+const isIdTailCode = (code: number): boolean => isWordCode(code) || code === 46 || code === 45;
+
+/**
  * A lower-case word after whitespace (or at the start), outside parentheses, and not one of the
- * connectives: isReference's removals all leave it. No id holds one (DOC_ID_RE starts with a
+ * connectives: isReference's removals all leave it. No id holds one (docIdSpans starts with a
  * capital, and what follows a space in it is a capital or a digit), a removed parenthesis holds
  * no parenthesis (so its inside is at depth 1 or more here), and a connective is a whole word.
  */

@@ -16,8 +16,13 @@ const NUMBER_RE = /(?<![\p{L}\d]|\p{L}[-_]|\d\.)\d+(?:,\d{3}(?!\d))*(?:\.\d+)?/g
 const WORD_CHAR_RE = /[\p{L}\p{N}_]/u;
 const ID_CHAR_RE = /[\p{L}\p{N}_-]/u;
 // A straight double quote opens only after a non-alphanumeric character, so inch marks
-// (`3/4" valve`, `12" pipe`) are not read as quotations; curly quotes are unambiguous.
-const QUOTE_RE = /(?<![\p{L}\p{N}])"(?=\S)([^"\n]*?\S)"(?![\p{L}\p{N}])|\u201c\s*([^\u201c\u201d\n]*?\S)\s*\u201d/gu;
+// (`3/4" valve`, `12" pipe`) are not read as quotations; curly quotes are unambiguous. Inside
+// curly quotes the phrase runs from its first to its last non-blank character before the next
+// quote or line break, each inner blank run followed by a phrase character, so no blank can go to
+// either side of it (a lazy phrase between two blank runs made a long blank run quadratic); the
+// phrase ends on that quote itself only when no closing quote follows the phrase first.
+const QUOTE_RE =
+  /(?<![\p{L}\p{N}])"(?=\S)([^"\n]*?\S)"(?![\p{L}\p{N}])|\u201c\s*((?:[^\u201c\u201d\n\s](?:[^\u201c\u201d\n\s]|[^\S\n]+(?=[^\u201c\u201d\n\s]))*(?:[^\S\n]*[\u201c\u201d](?=\s*\u201d))??)|[\u201c\u201d](?=\s*\u201d))\s*\u201d/gu;
 
 /** Text is normalised this many UTF-16 units at a time (see normalisedPieces). */
 export const NORMALISE_PIECE_CHARS = 64 * 1024;

@@ -4,6 +4,7 @@ import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
 import type { JsonObject } from '../contracts/json.js';
 import { VIEW_SHAPES, type FieldShape } from './view-shape.js';
 import type { ViewType } from '../contracts/vocabulary.js';
+import { unwrapMarkers, type MarkerRules } from '../tagging/section-path.js';
 
 type TrustedKey = (typeof TRUSTED_KEYS)[number];
 
@@ -79,10 +80,10 @@ export function normalisedPaths(stored: unknown, want: JsonObject, paths: readon
   });
 }
 
-const EMPHASIS_RE = /(\*\*|__|\*|_)(?=\S)(.+?)(?<=\S)\1/g;
+const EMPHASIS: MarkerRules = { markers: ['**', '__', '*', '_'], empty: false, lines: false };
 function withoutEmphasis(path: string): string {
   let prev = path;
-  for (let next = path.replace(EMPHASIS_RE, '$2'); next !== prev; next = next.replace(EMPHASIS_RE, '$2')) prev = next;
+  for (let next = unwrapMarkers(path, EMPHASIS); next !== prev; next = unwrapMarkers(next, EMPHASIS)) prev = next;
   return prev.replace(/\s+/g, ' ').trim();
 }
 

@@ -261,6 +261,17 @@ describe('runner: backpressure', () => {
 });
 
 describe('runner: --stats and --progress', () => {
+  it('names the slowest record after the progress line when it took a second or more', async () => {
+    const { stage } = delayStage((r) => (r.id === 2 ? 1100 : 1));
+    const input = '{"id":1}\n{"id":2}\n{"id":3}\n';
+    const r = await runInProcess(stage, [input], ['--progress']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/: slowest record: stdin:2, 1\.\d s\n/);
+    // Without the progress line stderr holds no time: runs stay comparable.
+    expect((await runInProcess(stage, [input])).stderr).not.toMatch(/slowest record/);
+    expect((await runInProcess(stage, ['{"id":1}\n'], ['--progress'])).stderr).not.toMatch(/slowest record/);
+  });
+
   it('writes run statistics as JSON with --stats FILE', async () => {
     const { mkdtempSync, readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
@@ -271,6 +282,11 @@ describe('runner: --stats and --progress', () => {
     const stats = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     expect(stats).toMatchObject({ stage: 'echo', records: 3, rejected: 1, exit_status: 1 });
     expect(typeof stats.wall_seconds).toBe('number');
+    // The slowest record is one that was read as a record (line 1 or 3), with its time.
+    const slowest = stats.slowest_record as { source: string; line: number; seconds: number };
+    expect(slowest.source).toBe('stdin');
+    expect([1, 3]).toContain(slowest.line);
+    expect(slowest.seconds).toBeGreaterThanOrEqual(0);
   });
 
   it.each([

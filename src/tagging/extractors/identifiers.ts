@@ -60,10 +60,10 @@ const FM_ID_FORMS = ['FM(?:_[A-Z0-9]+)+', 'FM-\\d{1,4}[A-Z]?'];
 // doubles the cost of this regex, which runs at every hyphenated upper-case token.
 const EQUIPMENT_SHAPE = ['[A-Z0-9]+(?:-[A-Z0-9]+)+', '\\d[A-Z]{1,5}\\*[A-Z0-9]+(?:-[A-Z0-9]+)*'];
 
-const DOC_REF_RE = tokenRegex(DOC_REF_FORMS);
-const ALARM_RE = tokenRegex(ALARM_FORMS);
-const FM_ID_RE = tokenRegex(FM_ID_FORMS);
-const EQUIPMENT_RE = tokenRegex(EQUIPMENT_SHAPE);
+const DOC_REF_RE = tokenRegex('tagging/extractors/identifiers: DOC_REF_RE', DOC_REF_FORMS);
+const ALARM_RE = tokenRegex('tagging/extractors/identifiers: ALARM_RE', ALARM_FORMS);
+const FM_ID_RE = tokenRegex('tagging/extractors/identifiers: FM_ID_RE', FM_ID_FORMS);
+const EQUIPMENT_RE = tokenRegex('tagging/extractors/identifiers: EQUIPMENT_RE', EQUIPMENT_SHAPE);
 
 // First segments that name a document, an alarm, a standard or a part of a document: such a token
 // is never equipment even when its doc-ref or alarm form did not match in full (CR-2026 alone,

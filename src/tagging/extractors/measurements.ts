@@ -3,6 +3,7 @@
 
 import type { Measurement } from '../../contracts/chunk.js';
 import { type Family, type Found, MEASUREMENT } from './scan.js';
+import { buildPattern, escapePattern } from '../../runtime/patterns.js';
 
 const UNITS = [
   'psig', 'psia', 'psid', 'psi', 'PSIG', 'PSIA', 'PSID', 'PSI',
@@ -24,13 +25,11 @@ const UNITS = [
   'times',
 ];
 
-const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
 // Longest first, so the alternation itself prefers "psig" to "psi" and "in. Hg" to "in"; the
 // word-boundary check after the unit enforces the same when the text continues with a letter.
 const UNIT_ALTERNATION = [...UNITS]
   .sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0))
-  .map(escapeRegex)
+  .map(escapePattern)
   .join('|');
 
 // Thousands grouped by commas or by the no-break and thin spaces of SI style ("1 200").
@@ -55,7 +54,7 @@ const UNIT_END = String.raw`(?![A-Za-z0-9_]|-[A-Za-z0-9])`;
 // Sticky: tried only where findStarts (scan.ts) marks a possible start (a digit, sign or "."
 // that NUMBER_START allows). Groups 1 value, 2 separator, 3 unit: numbered, as named groups cost
 // an extra object per match.
-const MEASUREMENT_RE = new RegExp(`${NUMBER_START}(${VALUE})(${SEPARATOR})(${UNIT_ALTERNATION})${UNIT_END}`, 'y');
+const MEASUREMENT_RE = buildPattern('tagging/extractors/measurements: MEASUREMENT_RE', `${NUMBER_START}(${VALUE})(${SEPARATOR})(${UNIT_ALTERNATION})${UNIT_END}`, 'y');
 
 const HORIZONTAL_SPACE = /[ \t]/;
 const ALNUM = /[A-Za-z0-9]/;

@@ -10,6 +10,8 @@
 // a global scan gives: where no start is marked, the family's regex cannot match.
 // test/tagging/extractor-starts.test.ts holds the code to that.
 
+import { buildPattern } from '../../runtime/patterns.js';
+
 /** A span one family found at a given start. `key` is what deduplication compares. */
 export interface Found<T> {
   readonly end: number;
@@ -35,9 +37,9 @@ export interface Family<T> {
 export const TOKEN_START = String.raw`\b(?<![.\-])`;
 export const TOKEN_END = String.raw`(?![A-Za-z0-9_]|[\-.][A-Za-z0-9]|:\d)`;
 
-/** Builds a sticky regex whose match is one of `forms`, starting and ending on token edges. */
-export function tokenRegex(forms: readonly string[]): RegExp {
-  return new RegExp(`${TOKEN_START}(?:${forms.join('|')})${TOKEN_END}`, 'y');
+/** Builds a sticky regex whose match is one of `forms`, starting and ending on token edges; `site` names it for the ReDoS check. */
+export function tokenRegex(site: string, forms: readonly string[]): RegExp {
+  return buildPattern(site, `${TOKEN_START}(?:${forms.join('|')})${TOKEN_END}`, 'y');
 }
 
 /** The common case: the whole match is the item, compared case-insensitively. */

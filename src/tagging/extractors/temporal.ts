@@ -2,6 +2,7 @@
 // One case-insensitive regex; month names and duration words appear in any case in the corpus.
 
 import { type Family, type Found, TEMPORAL_REF } from './scan.js';
+import { buildPattern } from '../../runtime/patterns.js';
 
 const YEAR = '(?:19|20)\\d{2}';
 const MONTH_NUMBER = '(?:0?[1-9]|1[0-2])';
@@ -44,7 +45,7 @@ const END = String.raw`(?![A-Za-z0-9_]|[\-/.:][0-9])`;
 
 // Sticky: tried only where findStarts (scan.ts) marks a possible start (a digit, or letters
 // followed by a number).
-const TEMPORAL_RE = new RegExp(`${START}(?:${FORMS.join('|')})${END}`, 'iy');
+const TEMPORAL_RE = buildPattern('tagging/extractors/temporal: TEMPORAL_RE', `${START}(?:${FORMS.join('|')})${END}`, 'iy');
 
 const CAPITAL = /^[A-Z]/;
 const DIGIT_0 = 0x30;

@@ -1,0 +1,259 @@
+#!/usr/bin/env node
+// The adversarial corpus: for each rule family, text built to attack it (runs of capital words,
+// separators, digits, brackets, repeated cues, very long tokens), at n and 4n characters.
+// 1. Rules: the family's own functions in this process (warmed up, best of --runs): linear ≈ 4.
+// 2. Stages: every stage's bin on one chunk of that text, CPU time (user + sys) less the same bin's
+//    on a one-word chunk (its start-up), so the ratio is the work's own.
+// 3. Signals: each stage reading small records, then the largest record (--signal-mb MiB of the
+//    hostile text), then more, its stdin left open; SIGTERM 0.3 s after its first output; time
+//    from the signal to exit, its status and how many records it wrote.
+// 4. Rewrites: each pattern rewritten for linear time beside the one it replaced (kept here and in
+//    test/patterns/rewrites.property.test.ts only), on its attack at --rewrite-n and 4× that.
+// npm test checks the patterns (test/patterns/linear.test.ts); this is where the timings live.
+// Usage: node bench/adversarial.mjs [--n 50000] [--runs 3] [--signal-mb 4] [--rewrite-n 5000]
+//        [--part rules,stages,signals,rewrites]
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { fmt, machine, ROOT } from './measure.mjs';
+
+const { values } = parseArgs({
+  options: {
+    n: { type: 'string', default: '50000' },
+    runs: { type: 'string', default: '3' },
+    'signal-mb': { type: 'string', default: '4' },
+    part: { type: 'string', default: 'rewrites,rules,stages,signals' },
+    'rewrite-n': { type: 'string', default: '5000' },
+  },
+});
+const N = Number(values.n);
+const runs = Number(values.runs);
+const parts = new Set(values.part.split(','));
+const load = (rel) => import(pathToFileURL(join(ROOT, 'dist', rel)).href);
+
+/** `unit` repeated to about `chars` characters. */
+const fill = (unit, chars) => unit.repeat(Math.max(1, Math.ceil(chars / unit.length)));
+/** Several attacks of one family, each a share of `chars`, one per line. */
+const mix = (units, chars) => units.map((u) => (typeof u === 'function' ? u(chars / units.length) : fill(u, chars / units.length))).join('\n');
+
+// Each family: what attacks it. A function gets its share of characters and builds its own shape.
+const FAMILIES = {
+  ids: ['P-101A ', 'A-', 'FM_A', (c) => `FM${fill('_A', c)}a`, 'SOP-U2-CND-', '1-', 'CR-2026-', 'A1B2C3'],
+  references: ['RESPONSE ', 'STEP ACTION/EXPECTED RESPONSE RESPONSE NOT OBTAINED ', '10 CFR ', 'NUREG-', 'Tech Spec 3.', 'IEEE Std ', 'cr-', 'SOP '],
+  measurements: ['1 ', '1,', (c) => `5${' '.repeat(c)}x`, '| 1 | ', '1 to ', '1.5E-', '100-120 ', '6.2 mils '],
+  dates: ['may 5 ', '12/', '2026-02-', '03:22 ', 'within 2 ', '6 FEB ', 'Jan. '],
+  negation: ['no ', 'not ', ', although ', '\n ', 'no leakage was found and ', 'did not ', ' - ', 'ruled out '],
+  extractive: ['STEP ACTION/EXPECTED RESPONSE RESPONSE NOT OBTAINED ', 'e.g. ', '. ', '!!!!', (c) => `\u201c${' '.repeat(c)}x`, '"a ', '((((', '**a ', 'Step 1. ', 'A: '],
+  'json recovery': ['{', '"', '[', '{"a": ', '\\', '```'],
+  'section paths': ['**a ', '*_', ' > ', 'a > ', '__', '`', 'CP 5.'],
+  'long tokens': [(c) => 'a'.repeat(c), (c) => 'A'.repeat(c), (c) => '1'.repeat(c), (c) => '-'.repeat(c), (c) => ' '.repeat(c) + 'x'],
+};
+const familyText = (family, chars) => mix(FAMILIES[family], chars);
+
+function best(fn, input) {
+  fn(input);
+  let min = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const t = process.hrtime.bigint();
+    fn(input);
+    min = Math.min(min, Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  return min;
+}
+
+console.log(`machine: ${machine()}; n = ${N.toLocaleString('en')} characters; best of ${runs} runs`);
+
+if (parts.has('rewrites')) {
+  const RN = Number(values['rewrite-n']);
+  const { docIdSpans } = await load('views/extractive.js');
+  const { grouped } = await load('generation/stats.js');
+  const { withoutTrailingSlashes } = await load('llm/model-client.js');
+  const { withoutPositionalHint } = await load('runtime/options.js');
+  const { ellipsisStem } = await load('sections/toc.js');
+  const { clauseEndAfter, endsAtClauseStart } = await load('tagging/negation.js');
+  const { unwrapMarkers } = await load('tagging/section-path.js');
+  const { withoutTrailingZeros } = await load('views/evidence-text.js');
+  const { quotedPhrases } = await load('views/grounding.js');
+  const { strongType } = await load('tagging/doc-type.js');
+  const all = (re) => (t) => [...t.matchAll(re)].length;
+  const HINT = '. To specify a positional argument';
+  const PLANT = String.raw`(?:[-_:][\p{L}\p{N}]+)*?[-_:](?:\p{L}*\p{N})`;
+  const id = (p) => `${p}(?:[-_ ]?\\d|${PLANT})`;
+  const R = '(?![\\p{L}\\p{N}])';
+  const OLD_STRONG = new RegExp(`(?<![\\p{L}\\p{N}])(?:(${id('s?op')})|(${id('cr')}|condition reports?${R})|(${id('wo')}|work orders?${R})|(${id('eca')}|(?:causal evaluations?|event causal)${R})|(${id('(?:fmea|bulletin|oe|inpo|nureg|ler|ier|soer)')}|(?:fmea|failure modes? and effects|bulletin|operating experience)${R}))`, 'u');
+  // [pattern, where, old, new, attack of about k characters]
+  const rewrites = [
+    ['DOC_ID_RE → docIdSpans', 'views/extractive.ts', (t) => t.match(/\b[A-Z]{1,8}(?:[-_ ]?[A-Z0-9]+)*[-_ ]?\d[\w.-]*/g), docIdSpans, (k) => 'A'.repeat(k) + ' x', 20],
+    ['THOUSANDS_RE → grouped', 'generation/stats.ts', (t) => t.replace(/\B(?=(\d{3})+(?!\d))/g, ','), grouped, (k) => '1'.repeat(k)],
+    ['TRAILING_SLASHES (×3) → withoutTrailingSlashes', 'llm/', (t) => t.replace(/\/+$/, ''), withoutTrailingSlashes, (k) => '/'.repeat(k) + 'x'],
+    ['positional hint → withoutPositionalHint', 'runtime/options.ts', (t) => t.replace(/\. To specify a positional argument.*$/, ''), withoutPositionalHint, (k) => `${HINT}x`.repeat(Math.ceil(k / 35)) + '\r'],
+    ['ELLIPSIS → ellipsisStem', 'sections/toc.ts', (t) => t.replace(/\s*(?:\u2026|\.{3,})$/u, ''), ellipsisStem, (k) => ' '.repeat(k) + 'x.'],
+    ['ALARM_CONTEXT_RE (blank before the optional word)', 'tagging/extractors.ts', (t) => /(?:annunciators?|alarms?|annunciation|window)[ \t\u00A0]*(?:window|panel|point|no\.?|#)?[ \t\u00A0]*$/i.test(t), (t) => /(?:annunciators?|alarms?|annunciation|window)(?:[ \t\u00A0]*(?:window|panel|point|no\.?|#))?[ \t\u00A0]*$/i.test(t), (k) => 'alarm' + ' '.repeat(k) + 'x'],
+    ['label trim /^_+|_+$/g → /^_|_$/g', 'tagging/lexicon.ts', (t) => t.replace(/^_+|_+$/g, ''), (t) => t.replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, ''), (k) => '_'.repeat(k) + 'a'],
+    ['clause opener → endsAtClauseStart', 'tagging/negation.ts', (t) => /(?:^|[.!?;:|\u2013\u2014\n-]|\sand|\sthen)\s*$/i.test(t), endsAtClauseStart, (k) => 'x' + ' '.repeat(k) + 'x'],
+    ['negation clause ends (guarded blank run)', 'tagging/negation.ts', (t) => /[.!?](?=\s|$)|[;:|\n\r]|\s[-\u2013\u2014]\s|[\u2013\u2014]|,?\s+(?:although|but|however|though|whereas|while|yet|except)(?![\p{L}\p{N}_])|,?\s+and\s+(?=(?:is|are|was|were|should|shall|must|has|have|had|will|can|may)(?![\p{L}\p{N}_]))/giu.exec(t), (t) => clauseEndAfter(t, 0), (k) => 'x' + ' '.repeat(k) + 'x'],
+    ['CLAUSE_END_RE (guarded blank run)', 'views/evidence-text.ts', all(/[.!?;](?=\s|$)|\n|\|\s*\|(?=\s*[^\s|-])|,?\s+(?:although|but|however|whereas|while|though)\s+/giu), all(/[.!?;](?=\s|$)|\n|\|\s*\|(?=\s*[^\s|-])|(?:,\s+|(?<![\s,])\s+|(?<=\n)[^\S\n]+)(?:although|but|however|whereas|while|though)\s+/giu), (k) => 'x' + ' '.repeat(k) + 'x'],
+    ['TRAILING_ZEROS_RE → withoutTrailingZeros', 'views/evidence-text.ts', (t) => t.replace(/^(\d+)\.(\d*?)0+$/, '$1'), withoutTrailingZeros, (k) => '1.' + '0'.repeat(k) + '1'],
+    ['SENTENCE_END_RE (from a run start only)', 'views/extractive.ts', all(/[.!?]+["'\u201d\u2019)\]]*(?=\s)/g), all(/(?<![.!?])[.!?]+["'\u201d\u2019)\]]*(?=\s)/g), (k) => '!'.repeat(k) + 'x'],
+    ['QUOTE_RE (curly phrase without blank trade)', 'views/grounding.ts', all(/(?<![\p{L}\p{N}])"(?=\S)([^"\n]*?\S)"(?![\p{L}\p{N}])|\u201c\s*([^\u201c\u201d\n]*?\S)\s*\u201d/gu), quotedPhrases, (k) => '\u201c' + ' '.repeat(k) + 'x'],
+    ['STRONG_RE → unwrapMarkers', 'tagging/section-path.ts', (t) => t.replace(/(\*\*|__)(?=\S)((?:[^]*?\S)?)\1/g, '$2'), (t) => unwrapMarkers(t, { markers: ['**', '__'], empty: true, lines: true }), (k) => '**a '.repeat(Math.ceil(k / 4))],
+    ['EMPHASIS_RE → unwrapMarkers', 'views/view-skeleton.ts', (t) => t.replace(/(\*\*|__|\*|_)(?=\S)(.+?)(?<=\S)\1/g, '$2'), (t) => unwrapMarkers(t, { markers: ['**', '__', '*', '_'], empty: false, lines: false }), (k) => '*a '.repeat(Math.ceil(k / 3))],
+    ['strong doc-type regex → strongType', 'tagging/doc-type.ts', (t) => OLD_STRONG.exec(t), strongType, (k) => 'cr-'.repeat(Math.ceil(k / 3))],
+  ];
+  console.log(`\n### Rewritten patterns, before and after (attack of n = ${RN.toLocaleString('en')} characters and 4n)\n`);
+  console.log('| pattern | file | old ms at n | old ms at 4n | old ratio | new ms at n | new ms at 4n | new ratio |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const [name, where, oldFn, newFn, attack, nOverride] of rewrites) {
+    const n = nOverride ?? RN;
+    const small = attack(n);
+    const large = attack(4 * n);
+    // The exponential one is not run at 4n: 2^(4n) steps.
+    const oa = best(oldFn, small);
+    const ob = nOverride ? null : best(oldFn, large);
+    const na = best(newFn, small);
+    const nb = best(newFn, large);
+    const ratio = (a, b) => (a < 0.05 ? '(under 0.05 ms)' : fmt(b / a));
+    console.log(`| ${name} | ${where} | ${fmt(oa, 2)} | ${ob === null ? `not run (exponential; n = ${n})` : fmt(ob, 2)} | ${ob === null ? '—' : ratio(oa, ob)} | ${fmt(na, 3)} | ${fmt(nb, 3)} | ${ratio(na, nb)} |`);
+  }
+}
+
+if (parts.has('rules')) {
+  const { extractPatterns } = await load('tagging/extractors.js');
+  const { negationScopes } = await load('tagging/negation.js');
+  const { extractiveView } = await load('views/extractive.js');
+  const { recoverJson } = await load('views/json-recovery.js');
+  const { NER_SEED_KEYS } = await load('contracts/vocabulary.js');
+  const { normaliseSegments, stripMarkdown } = await load('tagging/section-path.js');
+  const { detectDocType } = await load('tagging/doc-type.js');
+  const { quotedPhrases, GroundingText } = await load('views/grounding.js');
+  const EMPTY_SEED = Object.fromEntries(NER_SEED_KEYS.map((k) => [k, []]));
+  const CTX = { doc_id: 'D1', doc_type: 'SOP', chunk_id: 'D1:0', section_path: 'A > B', page_start: null, page_end: null, authority_level: 'informational', section_role: 'unknown' };
+  const views = (text) => {
+    for (const view of ['retrieval_summary', 'rca_frame']) extractiveView(view, { context: CTX, nerSeed: EMPTY_SEED, text });
+  };
+  const rows = [
+    ['ids', 'extractPatterns', extractPatterns],
+    ['references', 'extractPatterns', extractPatterns],
+    ['references', 'detectDocType (as a doc name)', (t) => detectDocType({ docName: t.toLowerCase() })],
+    ['references', 'extractive views', views],
+    ['measurements', 'extractPatterns', extractPatterns],
+    ['dates', 'extractPatterns', extractPatterns],
+    ['negation', 'negationScopes', negationScopes],
+    ['extractive', 'extractive views', views],
+    ['extractive', 'quotedPhrases + grounding', (t) => { quotedPhrases(t); new GroundingText(t); }],
+    ['json recovery', 'recoverJson', recoverJson],
+    ['section paths', 'normaliseSegments + stripMarkdown', (t) => { normaliseSegments(t.split('\n')); stripMarkdown(t); }],
+    ['long tokens', 'extractPatterns', extractPatterns],
+    ['long tokens', 'extractive views', views],
+  ];
+  console.log('\n### Rules\n');
+  console.log('| family | rule | ms at n | ms at 4n | ratio (linear ≈ 4) |');
+  console.log('|---|---|---|---|---|');
+  for (const [family, name, fn] of rows) {
+    const a = best(fn, familyText(family, N));
+    const b = best(fn, familyText(family, 4 * N));
+    console.log(`| ${family} | ${name} | ${fmt(a)} | ${fmt(b)} | ${fmt(b / Math.max(a, 0.001))} |`);
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'rca-adversarial-'));
+const bin = (name) => join(ROOT, 'bin', name);
+const chunk = (family, text) => JSON.stringify({ doc_id: 'ADV', chunk_id: 'ADV:1', text, section_path: family === 'section paths' ? text.slice(0, 4000) : 'Procedure > Steps', page_start: 1 }) + '\n';
+
+/** Runs a bin on input; CPU seconds (user + sys) from /usr/bin/time, and its stdout. */
+function cpu(args, input) {
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', ...args], { input, maxBuffer: 1 << 30, cwd: ROOT });
+  const times = r.stderr.toString().trim().split('\n').pop().split(' ').map(Number);
+  return { seconds: times[0] + times[1], stdout: r.stdout.toString(), status: r.status };
+}
+
+/** Every stage's input from one raw chunk line: [stage, argv, input]. */
+function stageInputs(raw) {
+  const tagged = cpu([bin('rca-tag')], raw).stdout;
+  const summarized = cpu([bin('rca-summarize'), '--backend', 'extractive', '--no-flatten'], tagged).stdout;
+  const sections = cpu([bin('rca-count-sections')], tagged).stdout;
+  return [
+    ['tag', [bin('rca-tag')], raw],
+    ['prompt', [bin('rca-prompt')], tagged],
+    ['generate extractive', [bin('rca-generate'), '--backend', 'extractive'], tagged],
+    ['validate', [bin('rca-validate')], summarized],
+    ['flatten', [bin('rca-flatten')], summarized],
+    ['count-sections', [bin('rca-count-sections')], tagged],
+    ['summarize extractive', [bin('rca-summarize'), '--backend', 'extractive'], tagged],
+    ['export', [bin('rca'), 'export'], sections + tagged],
+  ];
+}
+
+if (parts.has('stages')) {
+  console.log('\n### Stages (CPU s, less the stage on a one-word chunk)\n');
+  console.log('| family | stage | s at n | s at 4n | ratio (linear ≈ 4) |');
+  console.log('|---|---|---|---|---|');
+  const base = new Map(stageInputs(chunk('x', 'x')).map(([stage, args, input]) => [stage, Math.min(...[0, 1, 2].map(() => cpu(args, input).seconds))]));
+  for (const family of Object.keys(FAMILIES)) {
+    const small = stageInputs(chunk(family, familyText(family, N)));
+    const large = stageInputs(chunk(family, familyText(family, 4 * N)));
+    for (let i = 0; i < small.length; i++) {
+      const [stage, args, input] = small[i];
+      const work = (a, inp) => Math.max(0.001, Math.min(...[0, 1].map(() => cpu(a, inp).seconds)) - base.get(stage));
+      const a = work(args, input);
+      const b = work(large[i][1], large[i][2]);
+      console.log(`| ${family} | ${stage} | ${fmt(a, 2)} | ${fmt(b, 2)} | ${a < 0.02 ? '(under 0.02 s at n)' : fmt(b / a)} |`);
+    }
+  }
+}
+
+/**
+ * Starts the stage on input and keeps its stdin open (so only the signal ends it); sends SIGTERM
+ * 0.3 s after its first output (2 s after the start for a grouping stage, which writes at the
+ * end); resolves with the time from the signal to its exit.
+ */
+function signalRun(args, input) {
+  return new Promise((resolve) => {
+    const child = spawn(args[0], args.slice(1), { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let sentAt = null;
+    const send = (delay) => {
+      if (sentAt !== null) return;
+      sentAt = -1;
+      setTimeout(() => {
+        sentAt = process.hrtime.bigint();
+        child.kill('SIGTERM');
+      }, delay);
+    };
+    child.stdout.on('data', (d) => {
+      out += d;
+      send(300);
+    });
+    setTimeout(() => send(0), 2000);
+    child.stderr.resume();
+    child.on('close', (code) => {
+      const latency = typeof sentAt === 'bigint' ? Number(process.hrtime.bigint() - sentAt) / 1e9 : null;
+      resolve({ code, latency, lines: out.split('\n').filter((l) => l !== '').length });
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.write(input);
+  });
+}
+
+if (parts.has('signals')) {
+  const mb = Number(values['signal-mb']);
+  const text = familyText('negation', mb * 1024 * 512) + '\n' + familyText('extractive', mb * 1024 * 512);
+  console.log(`\n### Signals: SIGTERM 0.3 s after the first output; 200 small records, one of ${mb} MiB, 200 more\n`);
+  console.log('| stage | latency s | exit | records written |');
+  console.log('|---|---|---|---|');
+  const smallRaw = Array.from({ length: 200 }, (_, i) => JSON.stringify({ doc_id: 'ADV', chunk_id: `ADV:s${i}`, text: `Verify the pump P-${100 + i}A is running.`, section_path: 'Procedure > Steps' }) + '\n').join('');
+  const smallStages = stageInputs(smallRaw);
+  const bigStages = stageInputs(chunk('big', text));
+  for (let i = 0; i < smallStages.length; i++) {
+    const [stage, args, small] = smallStages[i];
+    const lines = small.split('\n').filter((l) => l !== '');
+    const input = [...lines.slice(0, 200), ...bigStages[i][2].split('\n').filter((l) => l !== ''), ...lines.slice(0, 200)].join('\n') + '\n';
+    const file = join(dir, `signal-${i}.jsonl`);
+    writeFileSync(file, input);
+    const r = await signalRun([...args, '--max-line-bytes', String(64 << 20)], readFileSync(file));
+    console.log(`| ${stage} | ${r.latency === null ? 'no output' : fmt(r.latency, 2)} | ${r.code} | ${r.lines} |`);
+  }
+}
