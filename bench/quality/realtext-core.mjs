@@ -261,11 +261,26 @@ function hasWrapHyphen(item, text) {
 
 /**
  * Where an item stands in the text: whitespace in either counts as any run of whitespace, case is
- * ignored. Null when the item is not a copy of the text (rewritten, joined, or normalised).
+ * ignored; an occurrence on word boundaries is preferred to one inside longer words ("trip" in
+ * "the trip" rather than in "tripped"). Null when the item is not a copy of the text (rewritten,
+ * joined, or normalised).
  */
 function locate(item, text) {
+  let inside = null;
+  for (const span of occurrences(item, text)) {
+    const before = text[span.start - 1];
+    const after = text[span.end];
+    const cutBefore = before !== undefined && WORD_CHAR.test(before) && WORD_CHAR.test(text[span.start]);
+    const cutAfter = after !== undefined && WORD_CHAR.test(after) && WORD_CHAR.test(text[span.end - 1]);
+    if (!cutBefore && !cutAfter) return span;
+    inside ??= span;
+  }
+  return inside;
+}
+
+function* occurrences(item, text) {
   const words = item.trim().split(/\s+/).filter((w) => w !== '');
-  if (words.length === 0) return null;
+  if (words.length === 0) return;
   const lower = text.toLowerCase();
   const first = words[0].toLowerCase();
   for (let at = lower.indexOf(first); at !== -1; at = lower.indexOf(first, at + 1)) {
@@ -280,9 +295,8 @@ function locate(item, text) {
       }
       pos = ws + w.length;
     }
-    if (ok) return { start: at, end: pos };
+    if (ok) yield { start: at, end: pos };
   }
-  return null;
 }
 
 // ---- near-copy contradictions ----
