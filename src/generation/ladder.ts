@@ -296,7 +296,7 @@ async function ladderSteps(job: Job, grounding: GroundingText, backend: Backend,
     // A thinking model that reasoned and never answered: not a JSON problem, and not to be called one.
     if (thoughtOnly) {
       problem = { parseError: 'it held only reasoning and no JSON object; answer with the JSON object only' };
-      lastError = { code: 'REPLY_ONLY_THINKING', message: `the model wrote ${thinking} characters of thinking and no answer (a thinking model: rca sends think: false unless --think; this model or server did not honour it)` };
+      lastError = { code: 'REPLY_ONLY_THINKING', message: `the model wrote ${thinking} characters of thinking and no answer (a thinking model: --think off sends the server's switch to answer without reasoning; this model or server did not honour it)` };
       continue;
     }
     const checked = checkReply(job, grounding, reply.content);

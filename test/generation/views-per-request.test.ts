@@ -134,3 +134,24 @@ describe('--prompt-style, tokens and --price', () => {
     expect(line).toContain(`tokens ${prompt.toLocaleString('en-US')} in (${cached.toLocaleString('en-US')} from the engine's cache) / ${output.toLocaleString('en-US')} out; cost ${cost.toFixed(6)}`);
   });
 });
+
+describe('thinking models on an OpenAI-compatible server', () => {
+  const THINKER = [{ name: 'qwen3:8b', digest: 'b'.repeat(64), capabilities: ['completion', 'thinking'] }];
+  const args = (url: string, ...more: string[]) => ['--backend', 'openai', '--base-url', `${url}/v1`, '--model', 'qwen3:8b', '--views', 'rca_frame', '--max-tries', '1', ...more];
+
+  it('--think off (the default) sends enable_thinking false and the model answers without reasoning', async () => {
+    const { server } = await serveOpenAi({}, { models: THINKER });
+    const r = await runWith('generate', await taggedLines(1), args(server.url));
+    expect(r.code).toBe(0);
+    expect(chats(server.requests)[0]).toMatchObject({ chat_template_kwargs: { enable_thinking: false } });
+  });
+
+  it('a reply that holds only reasoning is REPLY_ONLY_THINKING, not REPLY_NOT_JSON', async () => {
+    const { server } = await serveOpenAi({ '* rca_frame': ['only-thinking'] }, { models: THINKER });
+    const r = await runWith('generate', await taggedLines(1), args(server.url, '--think', 'server'));
+    expect(r.code).toBe(1);
+    expect(chats(server.requests)[0]).not.toHaveProperty('chat_template_kwargs');
+    expect(parseLines(r.stdout)[0]!.generation.rca_frame.error).toMatchObject({ code: 'REPLY_ONLY_THINKING' });
+    expect(r.stderr).toContain('characters of thinking and no answer');
+  });
+});

@@ -17,6 +17,8 @@ export type Step =
   | 'model404'
   | 'reset'
   | 'midStreamError'
+  // A thinking model that reasons and writes no answer (what it sends when the server lets it think).
+  | 'only-thinking'
   | { delayMs: number }
   | { fault: FakeFault; delayMs?: number };
 
@@ -181,6 +183,8 @@ export function replyFor(step: Step, p: ParsedPrompt): FakeReply {
       return { content: JSON.stringify(badView(step, p)) };
     case 'length':
       return { fault: 'length' };
+    case 'only-thinking':
+      return { content: '', thinking: 'The user wants JSON. Let me consider the chunk first, then the fields, then' };
     case 'reset':
       return { fault: 'reset' };
     default:
