@@ -70,24 +70,41 @@ const OUTPUT_HEADING = 'OUTPUT JSON (exact keys/types):';
 // A compact prompt is `head \n shared`: the head depends on the doc type and view only (what the
 // engine's prefix cache serves), the shared part on the chunk only, the same for every view.
 
-/** The contract, the TASK paragraph and the skeleton of the content fields. */
+/**
+ * The contract, the view's TASK and checks, the skeleton of its content fields, and last the doc
+ * type's focus: the part of the head the same for every doc type comes first, so a slot that
+ * moves to another document type still finds all but the focus line in its cache.
+ */
 export function compactHead(docType: DocType, view: ViewType): string {
-  return [COMMON_CONTRACT, taskParagraph(docType, view), '', OUTPUT_HEADING, JSON.stringify(viewContentSkeleton(view), null, 2)].join('\n');
+  return [COMMON_CONTRACT, compactTask(view), '', OUTPUT_HEADING, JSON.stringify(viewContentSkeleton(view), null, 2), '', documentLine(docType), VIEW_KINDS[view].task.focus[docType]].join('\n');
+}
+
+function compactTask(view: ViewType): string {
+  const { article, rules } = VIEW_KINDS[view].task;
+  return [`TASK: Write ${article} ${view} JSON for one chunk of a nuclear plant reliability document.`, rules].join('\n');
+}
+
+function documentLine(docType: DocType): string {
+  return `DOCUMENT: the chunk is from ${DOC_NAMES[docType]}.`;
 }
 
 /**
  * The head of a request for several views of one chunk at once (--views-per-request): the
- * contract, one TASK paragraph per view, and one skeleton holding each view's content under its name.
+ * contract, each view's TASK, one skeleton holding each view's content under its name, then the
+ * doc type's focus for each view.
  */
 export function compactPairHead(docType: DocType, views: readonly ViewType[]): string {
   const skeleton = Object.fromEntries(views.map((view) => [view, viewContentSkeleton(view)]));
   return [
     COMMON_CONTRACT,
     `Write ${views.length} views of the same chunk at once, one JSON object with a key for each view (${views.join(', ')}); each view follows its own TASK.`,
-    ...views.flatMap((view) => ['', taskParagraph(docType, view)]),
+    ...views.flatMap((view) => ['', compactTask(view)]),
     '',
     OUTPUT_HEADING,
     JSON.stringify(skeleton, null, 2),
+    '',
+    documentLine(docType),
+    ...views.map((view) => `${view}: ${VIEW_KINDS[view].task.focus[docType]}`),
   ].join('\n');
 }
 

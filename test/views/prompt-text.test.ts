@@ -3,6 +3,7 @@ import type { ChunkContext, NerSeed } from '../../src/contracts/chunk.js';
 import { DOC_TYPES, NER_SEED_KEYS, TRUSTED_KEYS, type DocType } from '../../src/contracts/vocabulary.js';
 import { buildPairPrompt, buildPrompt, COMMON_CONTRACT, compactHead, compactRuledOut, compactSeedJson, seedJson, taskParagraph } from '../../src/views/prompt-text.js';
 import { emptyView, viewContentSkeleton } from '../../src/views/view-skeleton.js';
+import { VIEW_KINDS } from '../../src/views/kinds/index.js';
 import { VIEW_TYPES, type ViewType } from '../../src/contracts/vocabulary.js';
 
 const CTX: ChunkContext = {
@@ -177,7 +178,28 @@ describe('buildPrompt: the compact layout (the default)', () => {
       TEXT,
     ].join('\n');
     expect(prompt).toBe(expected);
-    expect(compactHead('WO', 'rca_frame')).toBe([COMMON_CONTRACT, taskParagraph('WO', 'rca_frame'), '', 'OUTPUT JSON (exact keys/types):', JSON.stringify(viewContentSkeleton('rca_frame'), null, 2)].join('\n'));
+    expect(compactHead('WO', 'rca_frame')).toBe(
+      [
+        COMMON_CONTRACT,
+        'TASK: Write an rca_frame JSON for one chunk of a nuclear plant reliability document.',
+        VIEW_KINDS.rca_frame.task.rules,
+        '',
+        'OUTPUT JSON (exact keys/types):',
+        JSON.stringify(viewContentSkeleton('rca_frame'), null, 2),
+        '',
+        'DOCUMENT: the chunk is from a work order (WO).',
+        VIEW_KINDS.rca_frame.task.focus.WO,
+      ].join('\n'),
+    );
+  });
+
+  it('keeps all of the head but the document line the same across doc types (a slot moving to another document keeps its cache)', () => {
+    const wo = compactHead('WO', 'retrieval_summary');
+    const sop = compactHead('SOP', 'retrieval_summary');
+    let shared = 0;
+    while (wo[shared] === sop[shared]) shared++;
+    expect(wo.slice(shared)).toMatch(/^[^\n]*\n[^\n]*$/);
+    expect(wo.slice(0, shared)).toContain('OUTPUT JSON (exact keys/types):');
   });
 
   it('asks for no trusted field: the skeleton holds the content fields alone', () => {
@@ -209,10 +231,10 @@ describe('buildPrompt: the compact layout (the default)', () => {
 
   it('the pair prompt holds both TASKs and one skeleton with each view under its name, then the same chunk part', () => {
     const pair = buildPairPrompt(CTX, full, TEXT, VIEW_TYPES).prompt;
-    for (const view of VIEW_TYPES) expect(pair).toContain(taskParagraph('WO', view));
+    for (const view of VIEW_TYPES) expect(pair).toContain(`${view}: ${VIEW_KINDS[view].task.focus.WO}`);
     const tail = prompt.slice(compactHead('WO', 'rca_frame').length);
     expect(pair.endsWith(tail)).toBe(true);
-    const skeleton = JSON.parse(pair.slice(pair.indexOf('OUTPUT JSON (exact keys/types):\n') + 32, pair.indexOf('\n\nCONTEXT:')));
+    const skeleton = JSON.parse(pair.slice(pair.indexOf('OUTPUT JSON (exact keys/types):\n') + 32, pair.indexOf('\n\nDOCUMENT:')));
     expect(skeleton).toEqual(Object.fromEntries(VIEW_TYPES.map((v) => [v, viewContentSkeleton(v)])));
   });
 });

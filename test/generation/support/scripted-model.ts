@@ -57,7 +57,8 @@ export function parsePrompt(body: any): ParsedPrompt {
   const outputAt = prompt.indexOf(OUTPUT_HEADER);
   const start = prompt.indexOf(CONTRACT_START);
   const compact = outputAt < contextAt;
-  const skeleton = JSON.parse(compact ? prompt.slice(outputAt + OUTPUT_HEADER.length, contextAt) : prompt.slice(outputAt + OUTPUT_HEADER.length));
+  // compact: the skeleton ends where the document's focus lines begin.
+  const skeleton = JSON.parse(compact ? prompt.slice(outputAt + OUTPUT_HEADER.length, prompt.indexOf('\n\nDOCUMENT:', outputAt)) : prompt.slice(outputAt + OUTPUT_HEADER.length));
   const parsed: ParsedPrompt = {
     chunkId,
     view: String(format?.properties?.view_type?.const ?? TASK_VIEW_RE.exec(prompt)?.[1] ?? '?'),
