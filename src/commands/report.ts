@@ -15,22 +15,26 @@ import { SeenDocuments } from '../sections/seen-documents.js';
 import { splitSentences } from '../views/evidence-match.js';
 import { commandHelp, parseCommandArgs, type Command, type CommandIO } from './command.js';
 import { VIEW_NAMES } from '../contracts/vocabulary.js';
+import { costText, parsePrice, tokenCost, type Price } from '../generation/price.js';
 
 const OPTIONS = {
+  price: { type: 'string', placeholder: 'PRICES', help: "IN,OUT[,CACHED]: prices per million prompt and output tokens (and prompt tokens from the engine's cache, default IN): adds the cost per document and for the build" },
   chunk: { type: 'string', placeholder: 'ID', help: "show this chunk's views and evidence (a chunk_id, or a section_id for a section summary)" },
   output: { type: 'string', short: 'o', placeholder: 'FILE', help: 'where to write the page; - for stdout [default: OUT/report.html]' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
 } as const satisfies OptionsSpec;
 
-const USAGE = commandHelp(`Usage: rca report OUT/ [--chunk ID] [--output FILE]
+const USAGE = commandHelp(`Usage: rca report OUT/ [--chunk ID] [--output FILE] [--price IN,OUT[,CACHED]]
 
 Writes one HTML page about a corpus build: the records of OUT/*.summarized.jsonl (as make corpus
 names them; a FILE argument is read as given) and, when present, the --stats files OUT/*.stats.json.
-The page shows, per document, records and views ok / flagged / failed / from the cache; flags and
-evidence grounding (exact, normalised, partial, none) by kind; failed views by cause; tokens, and
-throughput when stats files exist; records that repeat a chunk (or section) of their document
-already read (duplicate_chunk_id: counted, and named on stderr); and with --chunk ID that chunk's
-text with the evidence of every item of its views highlighted. The page is self-contained (no network, no external assets, no
+The page shows, per document, records and views ok / flagged / failed / from the cache and the
+tokens of the views made (prompt tokens, those of them served from the engine's prompt cache where
+the server said, output tokens; with --price their cost); flags and evidence grounding (exact,
+normalised, partial, none) by kind; failed views by cause; throughput when stats files exist;
+records that repeat a chunk (or section) of their document already read (duplicate_chunk_id:
+counted, and named on stderr); and with --chunk ID that chunk's text with the evidence of every
+item of its views highlighted. The page is self-contained (no network, no external assets, no
 script) and safe to open on untrusted text.
 
 `,
@@ -52,6 +56,32 @@ interface DocRow {
   flagged: number;
   failed: number;
   cached: number;
+  tokens: Tokens;
+}
+
+/** Tokens of views made in the runs read: `cachedKnown` views said how many prompt tokens came from the engine's cache. */
+interface Tokens {
+  prompt: number;
+  cached: number;
+  cachedKnown: number;
+  output: number;
+}
+
+const noTokens = (): Tokens => ({ prompt: 0, cached: 0, cachedKnown: 0, output: 0 });
+
+function addTokens(into: Tokens, more: Tokens): Tokens {
+  into.prompt += more.prompt;
+  into.cached += more.cached;
+  into.cachedKnown += more.cachedKnown;
+  into.output += more.output;
+  return into;
+}
+
+/** A view's tokens: `generation.<view>.tokens`, or the prompt_tokens / output_tokens of records written before it. */
+function viewTokens(gen: Json): Tokens {
+  const t = isObject(gen.tokens) ? gen.tokens : { prompt: gen.prompt_tokens, cached: null, output: gen.output_tokens };
+  const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  return { prompt: count(t.prompt), cached: count(t.cached), cachedKnown: typeof t.cached === 'number' ? 1 : 0, output: count(t.output) };
 }
 
 interface Totals {
@@ -63,8 +93,7 @@ interface Totals {
   matchesByView: Map<string, Record<Match, number>>;
   novelEntities: number;
   entities: number;
-  promptTokens: number;
-  outputTokens: number;
+  tokens: Tokens;
   files: string[];
   badLines: number;
   /** Records whose (document, chunk id) an earlier record of the build had (each still counted). */
@@ -95,6 +124,15 @@ const command: Command = {
     if (parsed.positionals.length !== 1) {
       say(parsed.positionals.length === 0 ? 'which build? (rca report OUT/)' : `expected one folder or file, got ${parsed.positionals.length} (see rca report --help)`);
       return EXIT.USAGE;
+    }
+    let price: Price | null = null;
+    if (parsed.values.price !== undefined) {
+      try {
+        price = parsePrice(parsed.values.price);
+      } catch (err) {
+        say((err as Error).message);
+        return EXIT.USAGE;
+      }
     }
     const target = parsed.positionals[0]!;
     let files: string[];
@@ -140,7 +178,7 @@ const command: Command = {
       return EXIT.FATAL;
     }
     const retrieval = folder === null ? null : retrievalRows(join(folder, 'retrieval.jsonl'));
-    const page = renderPage(totals, parsed.values.chunk ?? null, folder ?? target, retrieval);
+    const page = renderPage(totals, parsed.values.chunk ?? null, folder ?? target, price, retrieval);
     try {
       if (output === '-') io.stdout.write(page);
       else writeFileSync(output, page);
@@ -174,8 +212,7 @@ export async function collect(files: readonly string[], statsFiles: readonly str
     matchesByView: new Map(),
     novelEntities: 0,
     entities: 0,
-    promptTokens: 0,
-    outputTokens: 0,
+    tokens: noTokens(),
     files: files.map((f) => basename(f)),
     badLines: 0,
     duplicates: { count: 0, first: null },
@@ -236,7 +273,7 @@ function addRecord(t: Totals, rec: Json): void {
   const context = isObject(rec.context) ? rec.context : {};
   const doc = String(rec.doc_id ?? context.doc_id ?? '?');
   let row = t.docs.get(doc);
-  if (row === undefined) t.docs.set(doc, (row = { doc, type: String(context.doc_type ?? (rec.kind === 'section' ? 'section' : '')), records: 0, ok: 0, flagged: 0, failed: 0, cached: 0 }));
+  if (row === undefined) t.docs.set(doc, (row = { doc, type: String(context.doc_type ?? (rec.kind === 'section' ? 'section' : '')), records: 0, ok: 0, flagged: 0, failed: 0, cached: 0, tokens: noTokens() }));
   row.records++;
   const generation = isObject(rec.generation) ? rec.generation : {};
   // A section record's own flags are count-sections'; its view's are under view_flags.
@@ -253,8 +290,12 @@ function addRecord(t: Totals, rec: Json): void {
       } else if (viewFlags.length > 0) row.flagged++;
       else row.ok++;
       if (gen.cached === true) row.cached++;
-      if (typeof gen.prompt_tokens === 'number' && gen.cached !== true) t.promptTokens += gen.prompt_tokens;
-      if (typeof gen.output_tokens === 'number' && gen.cached !== true) t.outputTokens += gen.output_tokens;
+      // A view replayed from the response cache cost nothing in the run that wrote it.
+      if (gen.cached !== true) {
+        const tokens = viewTokens(gen);
+        addTokens(row.tokens, tokens);
+        addTokens(t.tokens, tokens);
+      }
     } else if (isObject(rec[view])) {
       // Validated outside generate (rca-validate): counted by its flags.
       if (viewFlags.length > 0) row.flagged++;
@@ -354,11 +395,23 @@ function retrievalSection(rows: Json[] | null): string {
   return `<h2>Retrieval</h2><p>rca eval-retrieval on the build's index (OUT/retrieval.jsonl; ${note}); flat search over the raw text is the baseline row of each split.</p><table><thead><tr>${RETRIEVAL_COLUMNS.map((c) => `<th>${c}</th>`).join('')}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
-function renderPage(t: Totals, chunkId: string | null, title: string, retrieval: Json[] | null = null): string {
+
+/** A row's token cells: prompt tokens, of them from the engine's cache (— where no server said), output, and the cost at --price. */
+function tokenCells(tokens: Tokens, price: Price | null): string {
+  const cached = tokens.cachedKnown === 0 ? '—' : String(tokens.cached);
+  const cost = price === null ? '' : `<td>${costText(tokenCost({ prompt: tokens.prompt, cached: tokens.cachedKnown === 0 ? null : tokens.cached, output: tokens.output }, price).total)}</td>`;
+  return `<td>${tokens.prompt}</td><td>${cached}</td><td>${tokens.output}</td>${cost}`;
+}
+
+function renderPage(t: Totals, chunkId: string | null, title: string, price: Price | null = null, retrieval: Json[] | null = null): string {
   const rows = [...t.docs.values()].sort((a, b) => (a.doc < b.doc ? -1 : a.doc > b.doc ? 1 : 0));
-  const total = rows.reduce((s, r) => ({ ...s, records: s.records + r.records, ok: s.ok + r.ok, flagged: s.flagged + r.flagged, failed: s.failed + r.failed, cached: s.cached + r.cached }), { doc: 'total', type: '', records: 0, ok: 0, flagged: 0, failed: 0, cached: 0 });
-  const docTable = `<table><thead><tr><th>document</th><th>type</th><th>records</th><th>views ok</th><th>flagged</th><th>failed</th><th>cached</th></tr></thead><tbody>${[...rows, total]
-    .map((r) => `<tr><td>${escapeHtml(r.doc)}</td><td>${escapeHtml(r.type)}</td><td>${r.records}</td><td>${r.ok}</td><td>${r.flagged}</td><td>${r.failed}</td><td>${r.cached}</td></tr>`)
+  const total = rows.reduce(
+    (s, r) => ({ ...s, records: s.records + r.records, ok: s.ok + r.ok, flagged: s.flagged + r.flagged, failed: s.failed + r.failed, cached: s.cached + r.cached, tokens: addTokens(s.tokens, r.tokens) }),
+    { doc: 'total', type: '', records: 0, ok: 0, flagged: 0, failed: 0, cached: 0, tokens: noTokens() },
+  );
+  const costHead = price === null ? '' : '<th>cost</th>';
+  const docTable = `<table><thead><tr><th>document</th><th>type</th><th>records</th><th>views ok</th><th>flagged</th><th>failed</th><th>cached</th><th>prompt tokens</th><th>from the engine's cache</th><th>output tokens</th>${costHead}</tr></thead><tbody>${[...rows, total]
+    .map((r) => `<tr><td>${escapeHtml(r.doc)}</td><td>${escapeHtml(r.type)}</td><td>${r.records}</td><td>${r.ok}</td><td>${r.flagged}</td><td>${r.failed}</td><td>${r.cached}</td>${tokenCells(r.tokens, price)}</tr>`)
     .join('')}</tbody></table>`;
   const flagEntries = [...t.flagKinds].sort((a, b) => b[1].flags - a[1].flags || (a[0] < b[0] ? -1 : 1));
   // A view may carry a kind more than once (ungrounded_number:4, ungrounded_number:7): both counts.
@@ -402,7 +455,7 @@ ${charts}
 <h2>Flags by kind</h2>${flagTable}
 <h2>Grounding</h2>${groundingTable}
 <h2>Failures by cause</h2>${failureTable}
-<h2>Tokens and throughput</h2><p>Tokens sent ${t.promptTokens}, received ${t.outputTokens} (views made in these runs; cached ones cost none). Throughput: ${throughput}.</p>
+<h2>Tokens and throughput</h2><p>Prompt tokens ${t.tokens.prompt}${t.tokens.cachedKnown === 0 ? '' : ` (${t.tokens.cached} of them from the engine's prompt cache)`}, output tokens ${t.tokens.output} (views made in these runs; views from the response cache cost none)${price === null ? '' : `; cost ${costText(tokenCost({ prompt: t.tokens.prompt, cached: t.tokens.cachedKnown === 0 ? null : t.tokens.cached, output: t.tokens.output }, price).total)} at ${price.prompt} / ${price.output} / ${price.cached} per million prompt / output / cached tokens`}. Throughput: ${throughput}.</p>
 ${retrievalSection(retrieval)}${chunk}
 </body></html>
 `;

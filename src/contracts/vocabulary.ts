@@ -55,6 +55,18 @@ export const SECTION_ROLES = {
 /** View fields the model never decides: stamped from the ChunkContext before any check. */
 export const TRUSTED_KEYS = ['chunk_id', 'doc_type', 'view_type', 'citations'] as const;
 
+/** Section summary fields the model never decides: stamped from the section record before any check. */
+export const SECTION_TRUSTED_KEYS = ['section_id', 'doc_id', 'section_path', 'view_type', 'chunk_count', 'citations'] as const;
+
+/**
+ * How prompts are laid out. compact: the model is asked for the content fields only, everything
+ * that does not depend on the chunk comes first (for the engine's prefix cache), the NER seed holds
+ * only its non-empty lists. dackar: the seed's own layout (DESIGN.md §4), the full view asked for,
+ * kept so the saving can be measured against it in one run.
+ */
+export const PROMPT_STYLES = ['compact', 'dackar'] as const;
+export type PromptStyle = (typeof PROMPT_STYLES)[number];
+
 /** The chunk views: the views generate writes for each tagged chunk, in canonical order. */
 export const VIEW_TYPES = ['retrieval_summary', 'rca_frame'] as const;
 export type ViewType = (typeof VIEW_TYPES)[number];

@@ -74,8 +74,12 @@ export interface Backend {
   render(job: Job, input: AttemptInput): JsonObject;
   /** How this attempt's prompt cuts the text and a section's children (absent: as the ladder's budgets alone cut them). */
   cuts?(job: Job, input: AttemptInput): { textCut: TextCut | null; childrenCut: ChildrenCut | null };
-  /** What determines the reply to this attempt (absent: replies are not cached). */
-  cacheKeyParts?(job: Job, input: AttemptInput): CacheKeyParts;
+  /** What determines the reply to this attempt (absent: replies are not cached); with `pair`, to the job's part of the request for those jobs. */
+  cacheKeyParts?(job: Job, input: AttemptInput, pair?: readonly Job[]): CacheKeyParts;
+  /** One request for the first attempts of several views of a record (--views-per-request); absent: each view is asked alone. */
+  pairAttempt?(jobs: readonly Job[], input: AttemptInput, signal: AbortSignal): Promise<BackendReply>;
+  /** The pair request as --dry-run shows it. */
+  renderPair?(jobs: readonly Job[], input: AttemptInput): JsonObject;
   /**
    * A backend that makes the view object itself, at once (extractive): the view of an attempt,
    * which the ladder checks as it is, with no reply text to parse and no promise (builtResult).

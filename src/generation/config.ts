@@ -6,8 +6,9 @@ import { DEFAULT_HOST, HostListError, parseHostSpecs, type HostSpec } from '../l
 import { resolveBaseUrl } from '../llm/openai-client.js';
 import { FLAG_OPTIONS } from '../runtime/options.js';
 import type { Env, OptionsSpec, OptionValues } from '../runtime/stage.js';
-import { SECTION_VIEW, VIEW_TYPES, type ViewName, type ViewType } from '../contracts/vocabulary.js';
+import { PROMPT_STYLES, SECTION_VIEW, VIEW_TYPES, type PromptStyle, type ViewName, type ViewType } from '../contracts/vocabulary.js';
 import { parseViewList, ViewListError } from '../views/view-types.js';
+import { parsePrice, type Price } from './price.js';
 
 // ollama: the product (model output), on one host or spread over several; openai: any server
 // with an OpenAI-compatible /v1/chat/completions (vLLM, llama.cpp's server, LM Studio, TGI,
@@ -49,6 +50,10 @@ const DEFAULT_NUM_CTX = 8192;
 // Backoff doubles from --retry-delay up to this cap; a server's Retry-After is capped the same way.
 export const MAX_RETRY_DELAY_MS = 30_000;
 
+/** --think: off sends the servers' switch to keep a thinking model from reasoning, on lets it, server sends none. */
+export const THINK_MODES = ['off', 'on', 'server'] as const;
+export type ThinkMode = (typeof THINK_MODES)[number];
+
 export const GENERATE_OPTIONS = {
   backend: {
     type: 'string',
@@ -68,7 +73,29 @@ export const GENERATE_OPTIONS = {
   'num-ctx': { type: 'number', placeholder: 'N', min: 256, integer: true, help: `context window in tokens, one value per run (a change reloads the model) [default: $OLLAMA_NUM_CTX, else ${DEFAULT_NUM_CTX}]` },
   seed: { type: 'number', placeholder: 'N', default: 42, integer: true, help: 'sampling seed (temperature is always 0)' },
   'max-output-tokens': { type: 'number', placeholder: 'N', default: 2048, min: 1, integer: true, help: 'cap on the tokens of one reply (num_predict); a reply cut there is retried' },
-  think: { type: 'boolean', default: false, help: 'let a thinking model (qwen3, deepseek-r1, gpt-oss) reason before it answers; by default Ollama is sent think: false (an OpenAI-compatible server is sent nothing)' },
+  think: {
+    type: 'string',
+    placeholder: 'MODE',
+    default: 'off',
+    choices: THINK_MODES,
+    help: "a thinking model (qwen3, deepseek-r1, gpt-oss, gemma) reasoning before it answers: off sends Ollama think: false and an OpenAI-compatible server chat_template_kwargs {enable_thinking: false} (vLLM, SGLang, llama-server; gpt-oss models: reasoning_effort low); on lets it reason; server sends no switch (the server's default)",
+  },
+  'prompt-style': {
+    type: 'string',
+    placeholder: 'STYLE',
+    default: 'compact',
+    choices: PROMPT_STYLES,
+    help: "compact: the model writes the content fields only (rca stamps the trusted ones), the chunk-independent part of the prompt comes first for the engine's prefix cache, the NER seed holds its non-empty lists only; dackar: the seed project's layout, the whole view asked for (to measure the saving against)",
+  },
+  'views-per-request': {
+    type: 'number',
+    placeholder: 'N',
+    default: 1,
+    min: 1,
+    integer: true,
+    help: 'chunk views asked for in one request: 2 sends both views of a chunk in one request (compact style; a view whose part fails goes on alone with feedback), 1 one request per view',
+  },
+  price: { type: 'string', placeholder: 'PRICES', help: 'IN,OUT[,CACHED]: prices per million prompt and output tokens (and prompt tokens served from the engine\'s cache, default IN): the summary and --stats add the cost of the tokens counted' },
   'keep-alive': { type: 'string', placeholder: 'DURATION', default: '30m', help: 'how long the server keeps the model loaded after a request (e.g. 30m, 2h, -1 for ever)' },
   timeout: { type: 'number', placeholder: 'SECONDS', default: 120, min: 0, help: 'deadline of one request, streaming included' },
   'load-timeout': { type: 'number', placeholder: 'SECONDS', default: 600, min: 0, help: 'Ollama: deadline of loading the model before the first request (a first load can take minutes)' },
@@ -150,8 +177,14 @@ export interface GenerateConfig {
   modelOptions: ModelOptions;
   keepAlive: string;
   timeoutMs: number;
-  /** --think: let a thinking model reason first. */
-  think: boolean;
+  /** --think: let a thinking model reason first (on), keep it from it (off), or leave it to the server. */
+  think: ThinkMode;
+  /** --prompt-style. */
+  promptStyle: PromptStyle;
+  /** --views-per-request: chunk views asked for in one request. */
+  viewsPerRequest: number;
+  /** --price: per million tokens; null when not given. */
+  price: Price | null;
   /** --load-timeout: the deadline of the model load before the first request (Ollama). */
   loadTimeoutMs: number;
   /** Requests in flight: per Ollama host without its own slots=N, else for the one server. */
@@ -184,6 +217,8 @@ export function resolveConfig(options: GenerateOptionValues, env: Env): Generate
   if (options['load-timeout'] <= 0) throw new ConfigError(`--load-timeout must be more than 0 seconds, got ${options['load-timeout']}`);
   if (!traits.sendsRequests && options['dry-run']) throw new ConfigError('--dry-run shows the requests a model would get; --backend extractive sends none');
   const cache = resolveCacheSetting(options, env);
+  if (options['views-per-request'] > VIEW_TYPES.length) throw new ConfigError(`--views-per-request is at most ${VIEW_TYPES.length} (the chunk views), got ${options['views-per-request']}`);
+  if (options['views-per-request'] > 1 && options['prompt-style'] !== 'compact') throw new ConfigError('--views-per-request 2 asks for the views in one compact request; --prompt-style dackar asks for each view on its own');
   if (cache.modelId !== undefined && !traits.takesModelId) throw new ConfigError('--model-id is for --backend openai (an Ollama model is known by its digest)');
   return {
     backend,
@@ -192,7 +227,10 @@ export function resolveConfig(options: GenerateOptionValues, env: Env): Generate
     modelOptions: { temperature: 0, seed: options.seed, num_predict: options['max-output-tokens'], num_ctx: numCtx },
     keepAlive: normaliseKeepAlive(options['keep-alive']),
     timeoutMs: Math.round(options.timeout * 1000),
-    think: options.think,
+    think: options.think as ThinkMode,
+    promptStyle: options['prompt-style'] as PromptStyle,
+    viewsPerRequest: options['views-per-request'],
+    price: options.price === undefined ? null : priceOf(options.price),
     loadTimeoutMs: Math.round(options['load-timeout'] * 1000),
     concurrency: options.concurrency,
     window: options.window ?? null,
@@ -268,6 +306,14 @@ export class Secret {
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return 'Secret [redacted]';
+  }
+}
+
+function priceOf(raw: string): Price {
+  try {
+    return parsePrice(raw);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
   }
 }
 

@@ -196,6 +196,7 @@ export function ladderPolicy(config: GenerateConfig): LadderPolicy {
     maxOutputTokens: config.modelOptions.num_predict,
     // Only Ollama is sent num_ctx; an OpenAI-compatible server refuses what does not fit (400).
     numCtx: BACKEND_TRAITS[config.backend].sendsNumCtx ? config.modelOptions.num_ctx : null,
+    promptStyle: config.promptStyle,
   };
 }
 

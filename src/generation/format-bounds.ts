@@ -21,7 +21,7 @@
 // The contract itself (rca schema KIND, the validator) has no maxima: a longer value written by
 // another tool is still valid; only what the model is asked for is bounded.
 import type { JsonSchema } from '../contracts/json.js';
-import { VIEW_NAMES, type ViewName } from '../contracts/vocabulary.js';
+import { SECTION_TRUSTED_KEYS, SECTION_VIEW, TRUSTED_KEYS, VIEW_NAMES, type ViewName } from '../contracts/vocabulary.js';
 import type { FieldBound, FormatBounds, ListBound } from '../views/kinds/bounds.js';
 import { VIEW_KINDS } from '../views/kinds/index.js';
 
@@ -41,13 +41,32 @@ function isFreeString(schema: JsonSchema): boolean {
   return schema.type === 'string' && !('enum' in schema) && !('const' in schema);
 }
 
+/** The fields of each view the model never writes: rca stamps them from the trusted record. */
+export function trustedKeysOf(view: ViewName): readonly string[] {
+  return view === SECTION_VIEW ? SECTION_TRUSTED_KEYS : TRUSTED_KEYS;
+}
+
+/**
+ * The contract schema less its trusted fields: what a compact prompt asks the model to write
+ * (the reply gets the trusted fields in their places before it is checked against the contract).
+ */
+export function contentSchema(view: ViewName, contract: JsonSchema): JsonSchema {
+  const trusted = new Set(trustedKeysOf(view));
+  const properties = Object.fromEntries(Object.entries(contract.properties as Record<string, JsonSchema>).filter(([key]) => !trusted.has(key)));
+  const required = (contract.required as string[]).filter((key) => !trusted.has(key));
+  return { ...contract, properties, required };
+}
+
 /**
  * The format sent for a view: a deep copy of its contract schema (without `$schema`) with the
- * bounds of FORMAT_BOUNDS[view]. Throws when a string or list has no bound or a bound names no
- * property: a new contract field cannot go out unbounded.
+ * bounds of FORMAT_BOUNDS[view]; with `contentOnly`, of contentSchema (the bounds of the trusted
+ * fields left out). Throws when a string or list has no bound or a bound names no property: a new
+ * contract field cannot go out unbounded.
  */
-export function boundedFormat(view: ViewName, contract: JsonSchema): JsonSchema {
-  const bounds = FORMAT_BOUNDS[view];
+export function boundedFormat(view: ViewName, contract: JsonSchema, contentOnly = false): JsonSchema {
+  const trusted = new Set(contentOnly ? trustedKeysOf(view) : []);
+  const bounds = Object.fromEntries(Object.entries(FORMAT_BOUNDS[view]).filter(([path]) => !trusted.has(path.split('.')[0]!)));
+  if (contentOnly) contract = contentSchema(view, contract);
   const used = new Set<string>();
   const visit = (schema: JsonSchema, path: string): JsonSchema => {
     const out: JsonSchema = { ...schema };

@@ -13,7 +13,8 @@ import type { GroundingText } from '../views/grounding.js';
 import type { ViewKind } from '../views/kinds/kind.js';
 import type { RecordRun } from '../views/kinds/record-kind.js';
 import type { AnyRecordKind } from '../views/kinds/records.js';
-import { jobOf, type Backend, type Job } from './backend.js';
+import { jobOf, type Backend, type BackendReply, type Job } from './backend.js';
+import { pairLane, splitPairReply } from './pair.js';
 import { BACKEND_TRAITS, type GenerateConfig } from './config.js';
 import { attemptInput, builtResult, runLadder, type LadderPolicy, type ViewResult } from './ladder.js';
 import type { RequestGate } from './request-gate.js';
@@ -122,7 +123,7 @@ export class ViewGenerator implements Processor {
       const results = jobs.map((job) => builtResult(job, grounding, backend, policy));
       return { prepared: this.assemble(record, jobs, input, results), handOn: results.length === 1 ? results[0]!.view : null };
     }
-    return Promise.all(jobs.map((job) => this.view(job, grounding))).then((results) => ({
+    return this.views(jobs, grounding).then((results) => ({
       prepared: this.assemble(record, jobs, input, results),
       handOn: results.length === 1 ? results[0]!.view : null,
     }));
@@ -133,6 +134,39 @@ export class ViewGenerator implements Processor {
     const { kinds } = this.deps;
     const value = kinds.length === 1 ? record[kinds[0]!.name] : null;
     return isPlainObject(value) ? value : null;
+  }
+
+  /** The jobs asked together (--views-per-request), or null: each view on its own. */
+  private pairOf(jobs: readonly Job[]): readonly Job[] | null {
+    const { backend, config } = this.deps;
+    if (config.viewsPerRequest < 2 || jobs.length < 2 || backend.pairAttempt === undefined || jobs[0]!.records.pairPrompt === undefined) return null;
+    return jobs.slice(0, config.viewsPerRequest);
+  }
+
+  private async views(jobs: readonly Job[], grounding: GroundingText): Promise<ViewResult[]> {
+    const pair = this.pairOf(jobs);
+    if (pair === null) return Promise.all(jobs.map((job) => this.view(job, grounding)));
+    const { backend, cache, control, policy } = this.deps;
+    // The cache first, each view under its part of the pair: only the views it has not are asked.
+    const keys = jobs.map((job) => cache?.keyOf(job, pair.includes(job) ? pair : undefined) ?? null);
+    const hits = jobs.map((job, i) => (cache === null || keys[i] === null ? null : cache.lookup(keys[i]!, job, grounding)));
+    const asked = pair.filter((job) => hits[jobs.indexOf(job)] === null);
+    let firsts: Map<Job, () => Promise<BackendReply>> | null = null;
+    if (asked.length > 1) {
+      let shared: Promise<BackendReply[]> | null = null;
+      const split = (): Promise<BackendReply[]> =>
+        (shared ??= backend.pairAttempt!(asked, attemptInput(asked[0]!, policy, 1, null), control.signal).then((reply) => splitPairReply(reply, asked.map((j) => j.kind.name))));
+      firsts = new Map(asked.map((job, i) => [job, () => split().then((parts) => parts[i]!)]));
+    }
+    return Promise.all(
+      jobs.map(async (job, i) => {
+        const hit = hits[i];
+        if (hit !== null && hit !== undefined) return hit;
+        const result = await runLadder(job, grounding, backend, policy, control.signal, firsts?.get(job));
+        if (cache !== null && keys[i] !== null) cache.keep(keys[i]!, result);
+        return result;
+      }),
+    );
   }
 
   private async view(job: Job, grounding: GroundingText): Promise<ViewResult> {
@@ -150,8 +184,12 @@ export class ViewGenerator implements Processor {
     // An upstream `requests` of another shape is kept under its upstream_ name (added-fields.ts).
     const record = keepUpstream(input, REQUESTS);
     const rendered: JsonObject = isPlainObject(record.requests) ? { ...record.requests } : {};
-    for (const job of jobs) rendered[job.kind.name] = this.deps.backend.render(job, attemptInput(job, this.deps.policy, 1, null));
-    this.counters.requestsRendered += jobs.length;
+    const pair = this.pairOf(jobs);
+    const { backend, policy } = this.deps;
+    // A pair is one request, shown under its views' names joined by +.
+    if (pair !== null) rendered[pairLane(pair)] = backend.renderPair!(pair, attemptInput(pair[0]!, policy, 1, null));
+    for (const job of jobs) if (pair === null || !pair.includes(job)) rendered[job.kind.name] = backend.render(job, attemptInput(job, policy, 1, null));
+    this.counters.requestsRendered += pair === null ? jobs.length : jobs.length - pair.length + 1;
     return { records: [{ ...record, requests: rendered }] };
   }
 
@@ -250,7 +288,7 @@ export class ViewGenerator implements Processor {
     const lines = [
       ...(this.deps.notices?.splice(0) ?? []),
       ...(hosts?.messages.splice(0) ?? []),
-      ...summaryLines(this.counters, model ? this.deps.now() - this.startedAt : null, model, hosts === null ? [] : hostLines(hosts.stats())),
+      ...summaryLines(this.counters, model ? this.deps.now() - this.startedAt : null, model, hosts === null ? [] : hostLines(hosts.stats()), model ? this.deps.config.price : null),
     ];
     if (this.firstUnwritten !== null) {
       const { source, line } = this.firstUnwritten;
@@ -270,7 +308,7 @@ export class ViewGenerator implements Processor {
       busy_slowdowns: gate?.slowdowns ?? 0,
       dry_run: config.dryRun,
       cache: cache === null ? null : { path: cache.path, refresh: config.cache.refresh, hits: cache.hits, stored: cache.stored, error: cache.failure },
-    });
+    }, config.price);
     const more = this.deps.run.stats();
     return more === null ? counts : { ...counts, ...more };
   }

@@ -5,6 +5,7 @@
 // check (provenance stamped first), so a view written here is one rca-validate would pass as is.
 // A reply replayed from the response cache goes through the same check before it is used.
 import type { CachedReply } from '../cache/response-cache.js';
+import type { PromptStyle } from '../contracts/vocabulary.js';
 import type { JsonObject } from '../contracts/json.js';
 import { isReplyFault, ModelError } from '../llm/model-client.js';
 import type { ViewEvidence } from '../views/evidence.js';
@@ -14,7 +15,7 @@ import { recoverJson } from '../views/json-recovery.js';
 import type { CheckedReply } from '../views/kinds/record-kind.js';
 import type { ChildrenCut } from '../views/section-prompt.js';
 import type { TextCut } from '../views/text-cut.js';
-import type { AttemptInput, Backend, BackendInfo, Job } from './backend.js';
+import type { AttemptInput, Backend, BackendInfo, BackendReply, Job } from './backend.js';
 
 export interface LadderPolicy {
   maxTries: number;
@@ -24,6 +25,8 @@ export interface LadderPolicy {
   maxOutputTokens: number | null;
   /** The context the server runs (--num-ctx, Ollama); a reply whose counts fill it was written without the whole prompt. */
   numCtx?: number | null;
+  /** --prompt-style (compact when absent). */
+  promptStyle?: PromptStyle;
 }
 
 /** The flag of a reply whose prompt and reply tokens filled the server's context. */
@@ -36,12 +39,24 @@ export interface ViewError {
   attempts: number;
 }
 
+/**
+ * The tokens of a view's requests, every attempt's added up: `prompt` every prompt token, `cached`
+ * those of them the engine served from its prompt cache (so prompt − cached were computed),
+ * `output` the reply tokens. null: the server did not say (Ollama gives no cached count).
+ */
+export interface TokenCounts {
+  prompt: number | null;
+  cached: number | null;
+  output: number | null;
+}
+
 /** `generation.<view>` on the record: no timestamps or durations, so the record stays byte-stable. */
 export interface GenerationEntry extends BackendInfo {
   attempts: number;
   done_reason: string | null;
-  prompt_tokens: number | null;
-  output_tokens: number | null;
+  tokens: TokenCounts;
+  /** The view's first attempt was one request with the chunk's other views (--views-per-request): its tokens are shared out (see pair.ts). */
+  shared_request?: true;
   text_cut: TextCut | null;
   /** Sections only, and only when CHILD_SUMMARIES was bounded for the kept reply (see section-prompt.ts). */
   children_cut?: ChildrenCut;
@@ -71,7 +86,13 @@ function attemptMaxChildChars(job: Job, policy: LadderPolicy, attempt: number): 
 /** The input of an attempt at this budget: its number and feedback, the text budget, and a children budget where the kind has one. */
 export function attemptInput(job: Job, policy: LadderPolicy, attempt: number, feedback: string | null, budgetAttempt = attempt): AttemptInput {
   const maxChildChars = attemptMaxChildChars(job, policy, budgetAttempt);
-  return { attempt, feedback, maxChars: attemptMaxChars(policy, budgetAttempt), ...(maxChildChars === undefined ? {} : { maxChildChars }) };
+  return {
+    attempt,
+    feedback,
+    maxChars: attemptMaxChars(policy, budgetAttempt),
+    ...(maxChildChars === undefined ? {} : { maxChildChars }),
+    ...(policy.promptStyle === undefined ? {} : { style: policy.promptStyle }),
+  };
 }
 
 /** What an attempt's cuts add to its generation entry: children_cut only when the children were bounded. */
@@ -101,8 +122,7 @@ export function builtResult(job: Job, grounding: GroundingText, backend: Backend
     ...backend.info,
     attempts: 1,
     done_reason: null,
-    prompt_tokens: null,
-    output_tokens: null,
+    tokens: { prompt: null, cached: null, output: null },
     text_cut: textCut,
     cached: false,
     error,
@@ -125,8 +145,8 @@ export function ladderOutcome(result: Extract<ViewResult, { content: string }>):
   return {
     content: result.content,
     doneReason: generation.done_reason,
-    promptTokens: generation.prompt_tokens,
-    outputTokens: generation.output_tokens,
+    promptTokens: generation.tokens.prompt,
+    outputTokens: generation.tokens.output,
     attempts: generation.attempts,
     ...(result.status === 'flagged' ? { flagged: { flags: result.flags, keptAttempt: result.keptAttempt } } : {}),
   };
@@ -158,8 +178,8 @@ export function replayOutcome(job: Job, grounding: GroundingText, info: BackendI
     ...info,
     attempts: outcome.attempts,
     done_reason: outcome.doneReason,
-    prompt_tokens: outcome.promptTokens,
-    output_tokens: outcome.outputTokens,
+    // The first run's counts; the cache keeps no cached count.
+    tokens: { prompt: outcome.promptTokens, cached: null, output: outcome.outputTokens },
     text_cut: cuts.textCut,
     ...childrenCutEntry(cuts.childrenCut),
     cached: true,
@@ -191,15 +211,21 @@ interface Candidate {
   childrenCut: ChildrenCut | null | undefined;
 }
 
-export async function runLadder(job: Job, grounding: GroundingText, backend: Backend, policy: LadderPolicy, signal: AbortSignal): Promise<ViewResult> {
+/**
+ * The ladder of one view. `first`, when given, stands in for the first attempt: the view's part of
+ * one request made for several views of the chunk (--views-per-request, pair.ts); a part that
+ * cannot be used goes on through this view's own attempts, with feedback, as any first reply would.
+ */
+export async function runLadder(job: Job, grounding: GroundingText, backend: Backend, policy: LadderPolicy, signal: AbortSignal, first?: () => Promise<BackendReply>): Promise<ViewResult> {
   const notices: string[] = [];
-  const result = await ladderSteps(job, grounding, backend, policy, signal, notices);
+  const result = await ladderSteps(job, grounding, backend, policy, signal, notices, first);
   return notices.length === 0 ? result : { ...result, notices: [...new Set(notices)] };
 }
 
-async function ladderSteps(job: Job, grounding: GroundingText, backend: Backend, policy: LadderPolicy, signal: AbortSignal, notices: string[]): Promise<ViewResult> {
+async function ladderSteps(job: Job, grounding: GroundingText, backend: Backend, policy: LadderPolicy, signal: AbortSignal, notices: string[], first?: () => Promise<BackendReply>): Promise<ViewResult> {
+  const shared = first !== undefined;
   const tries = backend.retries ? policy.maxTries : 1;
-  const tokens = { prompt: null as number | null, output: null as number | null };
+  const tokens: TokenCounts = { prompt: null, cached: null, output: null };
   let transportRetries = 0;
   let problem: ReplyProblem | null = null;
   let lastError: Omit<ViewError, 'attempts'> = { code: 'REPLY_INVALID', message: 'no attempt was made' };
@@ -213,8 +239,8 @@ async function ladderSteps(job: Job, grounding: GroundingText, backend: Backend,
     ...backend.info,
     attempts,
     done_reason: from.doneReason,
-    prompt_tokens: tokens.prompt,
-    output_tokens: tokens.output,
+    tokens: { ...tokens },
+    ...(shared ? { shared_request: true as const } : {}),
     text_cut: from.textCut,
     ...childrenCutEntry(from.childrenCut),
     cached: false,
@@ -228,7 +254,7 @@ async function ladderSteps(job: Job, grounding: GroundingText, backend: Backend,
     const feedback = problem === null ? null : feedbackFor(problem, job.records.feedbackSource(job.input));
     let reply;
     try {
-      reply = await backend.attempt(job, attemptInput(job, policy, attempt, feedback, cutAttempt), signal);
+      reply = attempt === 1 && first !== undefined ? await first() : await backend.attempt(job, attemptInput(job, policy, attempt, feedback, cutAttempt), signal);
     } catch (err) {
       if (!(err instanceof ModelError)) throw err;
       transportRetries += err.retries;
@@ -251,6 +277,7 @@ async function ladderSteps(job: Job, grounding: GroundingText, backend: Backend,
     transportRetries += reply.transportRetries;
     if (reply.notice !== undefined) notices.push(reply.notice);
     tokens.prompt = addCount(tokens.prompt, reply.promptTokens);
+    tokens.cached = addCount(tokens.cached, reply.cachedTokens ?? null);
     tokens.output = addCount(tokens.output, reply.outputTokens);
     lastDoneReason = reply.doneReason;
     lastCut = reply.textCut;
@@ -269,7 +296,7 @@ async function ladderSteps(job: Job, grounding: GroundingText, backend: Backend,
     // A thinking model that reasoned and never answered: not a JSON problem, and not to be called one.
     if (thoughtOnly) {
       problem = { parseError: 'it held only reasoning and no JSON object; answer with the JSON object only' };
-      lastError = { code: 'REPLY_ONLY_THINKING', message: `the model wrote ${thinking} characters of thinking and no answer (a thinking model: rca sends think: false unless --think; this model or server did not honour it)` };
+      lastError = { code: 'REPLY_ONLY_THINKING', message: `the model wrote ${thinking} characters of thinking and no answer (a thinking model: --think off sends the server's switch to answer without reasoning; this model or server did not honour it)` };
       continue;
     }
     const checked = checkReply(job, grounding, reply.content);

@@ -15,7 +15,9 @@ import type { TextCut } from '../views/text-cut.js';
 import type { AttemptInput, Backend, BackendInfo, BackendReply, Job, RecordedOptions } from './backend.js';
 import { BACKEND_TRAITS, MAX_RETRY_DELAY_MS, type BackendName, type GenerateConfig } from './config.js';
 import type { RequestGate } from './request-gate.js';
-import { attemptPrompt, generateRequest, renderChatCompletion, renderOllamaRequest } from './requests.js';
+import { attemptPrompt, generateRequest, pairRequest, renderChatCompletion, renderOllamaRequest } from './requests.js';
+import { VIEW_TYPES } from '../contracts/vocabulary.js';
+import { pairLane } from './pair.js';
 import type { RunControl } from './run-control.js';
 
 export interface ModelBackendDeps {
@@ -44,8 +46,8 @@ const DIALECTS: Readonly<Record<ModelBackendName, (config: GenerateConfig, host:
   ollama(config, host) {
     // Host, keep_alive and timeout change where and how long, not what the model answers: a
     // pool of hosts and a single host share their cache entries (preflight made the digests agree).
-    // --think changes what the model answers; the default (think: false) keeps the keys as they were.
-    const keyOptions = { ...config.modelOptions, ...(config.think ? { think: true } : {}) };
+    // --think changes what the model answers; the default (off) keeps the keys as they were.
+    const keyOptions = { ...config.modelOptions, ...thinkKey(config) };
     return { options: { ...config.modelOptions }, keyOptions, render: (request, cut) => renderOllamaRequest(host, request, cut) };
   },
   openai(config, host) {
@@ -56,9 +58,14 @@ const DIALECTS: Readonly<Record<ModelBackendName, (config: GenerateConfig, host:
     // of the weights) stands in for the URL, so N servers on N task-local URLs share entries.
     const { num_ctx: _notSent, ...options } = config.modelOptions;
     const served = config.cache.modelId === undefined ? { base_url: host } : { model_id: config.cache.modelId };
-    return { options, keyOptions: { ...options, ...served }, render: (request, cut) => renderChatCompletion(host, request, cut) };
+    return { options, keyOptions: { ...options, ...served, ...thinkKey(config) }, render: (request, cut) => renderChatCompletion(host, request, cut) };
   },
 };
+
+/** --think in the cache key: nothing for the default (off), the mode otherwise. */
+function thinkKey(config: GenerateConfig): Record<string, unknown> {
+  return config.think === 'on' ? { think: true } : config.think === 'server' ? { think: 'server' } : {};
+}
 
 function dialectOf(name: ModelBackendName, config: GenerateConfig): Dialect {
   return DIALECTS[name](config, config.host ?? '');
@@ -113,6 +120,53 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
     }
   };
 
+  // One request with its transport retries. Out of retries while the server has answered nobody
+  // since this request began failing: the server is down, not this request. Failing the view
+  // would write an error record per chunk for the whole outage; instead keep trying at the longest
+  // delay, and let the run's give-up clock bound the wait (the record is then left unwritten).
+  const send = async (request: GenerateRequest, seq: number, signal: AbortSignal, lane: string): Promise<{ value: GenerateReply; retries: number }> => {
+    let failedAt: number | null = null;
+    const once = async () => {
+      try {
+        return await call(request, seq, signal, lane);
+      } catch (err) {
+        if (err instanceof ModelError && err.retryable) failedAt ??= control.answerMark();
+        throw err;
+      }
+    };
+    try {
+      return await withTransportRetries(once, { ...policy, signal });
+    } catch (err) {
+      if (!(err instanceof ModelError) || !err.retryable) throw err;
+      let last = err;
+      let retries = err.retries;
+      while (config.giveUpAfterMs > 0 && failedAt !== null && !control.answeredSince(failedAt)) {
+        try {
+          await sleep(backoffDelay(config.maxTransportRetries, policy, last.retryAfterMs), signal);
+        } catch {
+          throw withRetries(new ModelError('ABORTED', `cancelled while waiting to retry after: ${last.message}`), retries);
+        }
+        retries++;
+        try {
+          return { value: await once(), retries };
+        } catch (next) {
+          if (!(next instanceof ModelError) || !next.retryable) throw next instanceof ModelError ? withRetries(next, retries) : next;
+          last = next;
+        }
+      }
+      throw withRetries(last, retries);
+    }
+  };
+
+  // The pair's prompt, fitted to the context as a view's is (its reply has room for each view's).
+  const pairBudget = promptBudget === null ? null : config.modelOptions.num_ctx - config.modelOptions.num_predict * VIEW_TYPES.length;
+  const fittedPair = (jobs: readonly Job[], input: AttemptInput): FittedPrompt => {
+    const records = jobs[0]!.records;
+    if (records.pairPrompt === undefined) throw new Error('this record kind has no request for several views');
+    const build = (maxChars: number | undefined): KindPrompt => records.pairPrompt!(jobs.map((j) => j.kind), jobs[0]!.input, { ...input, maxChars });
+    return fitBuilt(build, jobs[0]!.text, input.maxChars, pairBudget);
+  };
+
   return {
     info,
     retries: true,
@@ -120,50 +174,23 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
       const { prompt, textCut, childrenCut, fitted: fit } = fitted(job, input);
       // The fit explains its own cut; a cut-text attempt that bounded the children says so too.
       const notice = fit ?? (childrenCut ? childrenNotice(childrenCut, `cut to ${input.maxChildChars} characters (--truncate-chars, the cut-text attempt)`) : null);
-      const request = generateRequest(config, job.kind.name, prompt);
-      let failedAt: number | null = null;
-      const once = async () => {
-        try {
-          return await call(request, job.seq, signal, job.kind.name);
-        } catch (err) {
-          if (err instanceof ModelError && err.retryable) failedAt ??= control.answerMark();
-          throw err;
-        }
-      };
-      const reply = (value: GenerateReply, transportRetries: number): BackendReply => ({
+      const { value, retries } = await send(generateRequest(config, job.kind.name, prompt), job.seq, signal, job.kind.name);
+      return {
         ...value,
-        transportRetries,
+        transportRetries: retries,
         textCut,
         ...(childrenCut === undefined ? {} : { childrenCut }),
         ...(notice === null ? {} : { notice }),
-      });
-      try {
-        const { value, retries } = await withTransportRetries(once, { ...policy, signal });
-        return reply(value, retries);
-      } catch (err) {
-        if (!(err instanceof ModelError) || !err.retryable) throw err;
-        // Out of retries while the server has answered nobody since this request began failing:
-        // the server is down, not this request. Failing the view would write an error record
-        // per chunk for the whole outage; instead keep trying at the longest delay, and let the
-        // run's give-up clock bound the wait (the record is then left unwritten, not failed).
-        let last = err;
-        let retries = err.retries;
-        while (config.giveUpAfterMs > 0 && failedAt !== null && !control.answeredSince(failedAt)) {
-          try {
-            await sleep(backoffDelay(config.maxTransportRetries, policy, last.retryAfterMs), signal);
-          } catch {
-            throw withRetries(new ModelError('ABORTED', `cancelled while waiting to retry after: ${last.message}`), retries);
-          }
-          retries++;
-          try {
-            return reply(await once(), retries);
-          } catch (next) {
-            if (!(next instanceof ModelError) || !next.retryable) throw next instanceof ModelError ? withRetries(next, retries) : next;
-            last = next;
-          }
-        }
-        throw withRetries(last, retries);
-      }
+      };
+    },
+    async pairAttempt(jobs, input, signal): Promise<BackendReply> {
+      const { prompt, textCut, fitted: fit } = fittedPair(jobs, input);
+      const { value, retries } = await send(pairRequest(config, jobs.map((j) => j.kind.name), prompt), jobs[0]!.seq, signal, pairLane(jobs));
+      return { ...value, transportRetries: retries, textCut, ...(fit === null ? {} : { notice: fit }) };
+    },
+    renderPair(jobs, input) {
+      const { prompt, textCut } = fittedPair(jobs, input);
+      return dialect.render(pairRequest(config, jobs.map((j) => j.kind.name), prompt), textCut);
     },
     render(job, input) {
       const { prompt, textCut, childrenCut } = fitted(job, input);
@@ -174,7 +201,13 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
       const { textCut, childrenCut } = fitted(job, input);
       return { textCut, childrenCut: childrenCut ?? null };
     },
-    cacheKeyParts(job, input) {
+    cacheKeyParts(job, input, pair) {
+      if (pair !== undefined) {
+        // A view's part of the pair request: the pair's prompt and format, and which part it is.
+        const { prompt } = fittedPair(pair, input);
+        const request = pairRequest(config, pair.map((j) => j.kind.name), prompt);
+        return { backend: name, model: request.model, modelDigest: deps.modelDigest, options: { ...dialect.keyOptions, part: job.kind.name }, schema: request.format, prompt };
+      }
       const { prompt } = fitted(job, input);
       const request = generateRequest(config, job.kind.name, prompt);
       return { backend: name, model: request.model, modelDigest: deps.modelDigest, options: { ...dialect.keyOptions }, schema: request.format, prompt };
@@ -191,6 +224,18 @@ function estimateTokens(text: string): number {
 }
 
 type FittedPrompt = KindPrompt & { fitted: string | null };
+
+
+/** A prompt built by `build` at a text budget, its text cut further when it is estimated not to fit `budget`. */
+function fitBuilt(build: (maxChars: number | undefined) => KindPrompt, text: string, maxChars: number | undefined, budget: number | null): FittedPrompt {
+  const first = build(maxChars);
+  if (budget === null || budget <= 0) return { ...first, fitted: null };
+  const estimated = estimateTokens(first.prompt);
+  if (estimated <= budget) return { ...first, fitted: null };
+  const excessChars = Math.ceil((estimated - budget) * CHARS_PER_TOKEN_ESTIMATE);
+  const cutTo = Math.max(1, Math.min(text.length, maxChars ?? Number.POSITIVE_INFINITY) - excessChars);
+  return { ...build(cutTo), fitted: `prompt of about ${estimated} tokens does not fit --num-ctx minus --max-output-tokens (${budget}): chunk text cut to ${cutTo} characters` };
+}
 
 function sameBudgets(a: { maxChars: number | undefined; maxChildChars?: number | undefined }, b: AttemptInput): boolean {
   return a.maxChars === b.maxChars && a.maxChildChars === b.maxChildChars;

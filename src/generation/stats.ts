@@ -2,6 +2,7 @@
 // messages of a pool of hosts) and in the --stats JSON. Timing is passed in, never read here.
 import type { HostPoolEvent, HostStats } from '../llm/host-pool.js';
 import { GroundingTally } from '../views/evidence.js';
+import { costText, tokenCost, type Price, type TokenCost } from './price.js';
 import type { ViewResult } from './ladder.js';
 
 export class GenerationStats {
@@ -17,6 +18,9 @@ export class GenerationStats {
   attempts = 0;
   transportRetries = 0;
   promptTokens = 0;
+  /** Prompt tokens served from the engine's cache, of the views whose server said (cachedKnown of them). */
+  cachedTokens = 0;
+  cachedKnown = 0;
   outputTokens = 0;
   requestsRendered = 0;
   readonly failuresByCode = new Map<string, number>();
@@ -35,8 +39,13 @@ export class GenerationStats {
     }
     this.attempts += result.generation.attempts;
     this.transportRetries += result.transportRetries;
-    this.promptTokens += result.generation.prompt_tokens ?? 0;
-    this.outputTokens += result.generation.output_tokens ?? 0;
+    const { tokens } = result.generation;
+    this.promptTokens += tokens.prompt ?? 0;
+    if (tokens.cached !== null) {
+      this.cachedTokens += tokens.cached;
+      this.cachedKnown++;
+    }
+    this.outputTokens += tokens.output ?? 0;
     if (result.status === 'ok') this.viewsOk++;
     else if (result.status === 'flagged') this.viewsFlagged++;
     else {
@@ -46,7 +55,17 @@ export class GenerationStats {
     }
   }
 
-  toJson(extra: Record<string, unknown>): Record<string, unknown> {
+  /** The run's tokens: `cached` null when no server said how many came from its cache (Ollama). */
+  tokensJson(): { prompt: number; cached: number | null; output: number } {
+    return { prompt: this.promptTokens, cached: this.cachedKnown > 0 ? this.cachedTokens : null, output: this.outputTokens };
+  }
+
+  /** What the tokens cost at --price (per million): computed prompt, cached prompt and output tokens. */
+  cost(price: Price): TokenCost & { price_per_million: Price } {
+    return { ...tokenCost(this.tokensJson(), price), price_per_million: price };
+  }
+
+  toJson(extra: Record<string, unknown>, price: Price | null = null): Record<string, unknown> {
     return {
       ...extra,
       records: this.records,
@@ -62,7 +81,8 @@ export class GenerationStats {
       },
       attempts: this.attempts,
       transport_retries: this.transportRetries,
-      tokens: { prompt: this.promptTokens, output: this.outputTokens },
+      tokens: this.tokensJson(),
+      ...(price === null ? {} : { cost: this.cost(price) }),
       requests_rendered: this.requestsRendered,
       grounding: this.grounding.toJson(),
     };
@@ -106,14 +126,15 @@ const fixed1 = {
  * `wallMs` null: no wall time line. `model` false: no attempts, retries or tokens (a model-free
  * backend has none). `hosts`: lines of their own before the wall time (see hostLines).
  */
-export function summaryLines(stats: GenerationStats, wallMs: number | null, model = true, hosts: readonly string[] = []): string[] {
+export function summaryLines(stats: GenerationStats, wallMs: number | null, model = true, hosts: readonly string[] = [], price: Price | null = null): string[] {
   const views =
     `${plural(stats.records, 'record')}${stats.passedThrough > 0 ? ` (${number.format(stats.passedThrough)} already done, passed through)` : ''}: ` +
     `views ${number.format(stats.viewsOk)} ok, ${number.format(stats.viewsFlagged)} flagged, ${number.format(stats.viewsFailed)} failed` +
     `${stats.viewsCached > 0 ? ` (${number.format(stats.viewsCached)} from the cache)` : ''}`;
   const work =
     `; ${plural(stats.attempts, 'attempt')}, ${plural(stats.transportRetries, 'transport retry', 'transport retries')}; ` +
-    `tokens ${number.format(stats.promptTokens)} in / ${number.format(stats.outputTokens)} out`;
+    `tokens ${number.format(stats.promptTokens)} in${stats.cachedKnown > 0 ? ` (${number.format(stats.cachedTokens)} from the engine's cache)` : ''} / ${number.format(stats.outputTokens)} out` +
+    (price === null ? '' : `; cost ${costText(stats.cost(price).total)}`);
   const lines = [model ? views + work : views];
   if (stats.failuresByCode.size > 0) {
     const codes = [...stats.failuresByCode].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -47,8 +47,8 @@ export class ViewCache {
   }
 
   /** The key of a view, or null when its backend's replies are not cached. */
-  keyOf(job: Job): string | null {
-    const parts = this.backend.cacheKeyParts?.(job, attemptInput(job, this.policy, 1, null));
+  keyOf(job: Job, pair?: readonly Job[]): string | null {
+    const parts = this.backend.cacheKeyParts?.(job, attemptInput(job, this.policy, 1, null), pair);
     if (parts === undefined) return null;
     return cacheKey({ ...parts, options: { ...parts.options, truncate_chars: this.policy.truncateChars } });
   }

@@ -8,14 +8,20 @@ export interface GenerateRequest {
   options: { temperature: number; seed: number; num_predict: number; num_ctx: number };
   keepAlive: string;
   timeoutMs: number;
-  /** Let a thinking model reason before it answers (Ollama's `think`); false unless --think. */
-  think: boolean;
+  /**
+   * Let a thinking model reason before it answers (true), keep it from it (false: Ollama's
+   * `think: false`, the OpenAI-compatible servers' `enable_thinking: false`), or send no switch (null).
+   */
+  think: boolean | null;
 }
 
 export interface GenerateReply {
   content: string;
   doneReason: string | null;
+  /** Every prompt token of the request, those served from the engine's prompt cache included. */
   promptTokens: number | null;
+  /** Of promptTokens, those the engine served from its prompt cache; null where the server does not say (Ollama). */
+  cachedTokens?: number | null;
   outputTokens: number | null;
   /** Characters of reasoning the server sent apart from the content (Ollama's message.thinking, reasoning_content); absent: none. */
   thinkingChars?: number;

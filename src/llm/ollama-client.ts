@@ -132,6 +132,8 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelClient {
       return {
         content: reply.content,
         doneReason: typeof final.done_reason === 'string' ? final.done_reason : null,
+        // prompt_eval_count is llama-server's cache_n + prompt_n: Ollama says nothing of how many
+        // came from the cache, so cachedTokens stays unknown (never 0).
         promptTokens: countOrNull(final.prompt_eval_count),
         outputTokens: countOrNull(final.eval_count),
         thinkingChars: reply.thinkingChars,
@@ -225,7 +227,8 @@ function ollamaChatBody(request: GenerateRequest): ChatRequest & { stream: true;
     format: request.format,
     options: request.options,
     keep_alive: request.keepAlive,
-    think: request.think,
+    // --think server: no `think` key at all, the server decides.
+    ...(request.think === null ? {} : { think: request.think }),
     truncate: false,
     stream: true,
   };

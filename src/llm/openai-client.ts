@@ -67,6 +67,27 @@ export function schemaName(format: Record<string, unknown>): string {
   return title === '' || title === '_' ? DEFAULT_SCHEMA_NAME : title;
 }
 
+// gpt-oss cannot turn its reasoning off: its control is reasoning_effort, whose least is "low"
+// (vLLM's ChatCompletionRequest.reasoning_effort, llama-server's reasoning_effort → the
+// template's kwarg). Other thinking models take chat_template_kwargs.enable_thinking.
+const EFFORT_CONTROLLED_RE = /gpt-oss/i;
+
+/**
+ * The thinking switch of the body: `think` false (--think off) sends
+ * `chat_template_kwargs: {enable_thinking: false}`, which vLLM and SGLang pass to the chat
+ * template (Qwen3's renders an empty think block) and llama-server reads itself
+ * (tools/server/server-common.cpp, oaicompat_chat_params_parse: the "enable_thinking" kwarg sets
+ * inputs.enable_thinking); gpt-oss models get `reasoning_effort: "low"` as well. true sends
+ * enable_thinking: true; null sends nothing (the server's default).
+ */
+export function thinkingSwitch(request: GenerateRequest): Record<string, unknown> {
+  if (request.think === null) return {};
+  return {
+    chat_template_kwargs: { enable_thinking: request.think },
+    ...(!request.think && EFFORT_CONTROLLED_RE.test(request.model) ? { reasoning_effort: 'low' } : {}),
+  };
+}
+
 // num_ctx and keepAlive have no OpenAI equivalent (the context length is fixed when the server
 // starts), so they are not sent.
 export function chatCompletionBody(request: GenerateRequest): Record<string, unknown> {
@@ -80,6 +101,7 @@ export function chatCompletionBody(request: GenerateRequest): Record<string, unk
     stream: true,
     // Without it a streamed reply carries no token counts.
     stream_options: { include_usage: true },
+    ...thinkingSwitch(request),
   };
 }
 
@@ -310,7 +332,9 @@ function embeddingsOf(value: unknown[], inputs: number): number[][] | null {
 type Phase = 'request' | 'stream';
 interface ChatChunk {
   choices?: { delta?: ChatPiece; message?: ChatPiece; finish_reason?: unknown }[];
-  usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null;
+  usage?: { prompt_tokens?: unknown; completion_tokens?: unknown; prompt_tokens_details?: { cached_tokens?: unknown } | null } | null;
+  /** llama-server's own counts (server_slot_stats::to_json): cache_n prompt tokens reused, prompt_n evaluated. */
+  timings?: { cache_n?: unknown; prompt_n?: unknown } | null;
 }
 
 // llama-server and vLLM send a reasoning model's thinking as reasoning_content (some servers: reasoning).
@@ -325,6 +349,8 @@ class ReplyAccumulator {
   private thinkingChars = 0;
   finishReason: string | null = null;
   private promptTokens: number | null = null;
+  private cachedTokens: number | null = null;
+  private timingsCached: number | null = null;
   private outputTokens: number | null = null;
 
   // Returns whether the object looked like a completion (had choices or usage).
@@ -340,13 +366,30 @@ class ReplyAccumulator {
     if (usage !== null && typeof usage === 'object') {
       this.promptTokens = countOrNull(usage.prompt_tokens) ?? this.promptTokens;
       this.outputTokens = countOrNull(usage.completion_tokens) ?? this.outputTokens;
+      // vLLM (with --enable-prompt-tokens-details) and llama-server (server-task.cpp,
+      // usage_json_oaicompat: n_prompt_tokens_cache) say how many prompt tokens came from the cache.
+      const details = usage.prompt_tokens_details;
+      if (details !== null && typeof details === 'object') this.cachedTokens = countOrNull(details.cached_tokens) ?? this.cachedTokens;
+    }
+    // llama-server's timings, on every streamed chunk and the final one: the cache's share where usage has none.
+    const timings = chunk.timings;
+    if (timings !== null && typeof timings === 'object' && this.cachedTokens === null) {
+      const cached = countOrNull(timings.cache_n);
+      if (cached !== null && countOrNull(timings.prompt_n) !== null) this.timingsCached = cached;
     }
     return choice !== undefined || (usage !== null && typeof usage === 'object');
   }
 
   // finish_reason is the OpenAI spelling of Ollama's done_reason: "stop" and "length" read alike.
   result(): GenerateReply {
-    return { content: this.content, doneReason: this.finishReason, promptTokens: this.promptTokens, outputTokens: this.outputTokens, thinkingChars: this.thinkingChars };
+    return {
+      content: this.content,
+      doneReason: this.finishReason,
+      promptTokens: this.promptTokens,
+      cachedTokens: this.cachedTokens ?? this.timingsCached,
+      outputTokens: this.outputTokens,
+      thinkingChars: this.thinkingChars,
+    };
   }
 }
 

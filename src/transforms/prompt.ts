@@ -1,7 +1,7 @@
 import { keepUpstream } from '../tagging/added-fields.js';
 import { AppendedJson, appendMembers, defineStage, hasLargeString, LARGE_STRING_CHARS, RawJson, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
 import { isTaggedContext, NOT_A_TAGGED_SEED, readTaggedChunk, seedKeysOf, seedShapeIn, WITHOUT_NEGATED } from '../views/kinds/chunk-records.js';
-import { buildPrompt, jsonEscaped as escaped, promptHead, promptSharedEscaped, promptTail, sharedEscaped, type EscapedParts } from '../views/prompt-text.js';
+import { buildPrompt, compactHead, compactSharedEscaped, jsonEscaped as escaped, promptHead, promptSharedEscaped, promptTail, sharedEscaped, type EscapedParts } from '../views/prompt-text.js';
 import { parseRecordLine } from '../runtime/record-line.js';
 import { cutText } from '../views/text-cut.js';
 import { canonicalMembers, type CanonicalMembers } from '../runtime/json-spans.js';
@@ -10,7 +10,7 @@ import type { DocType } from '../contracts/vocabulary.js';
 import type { TextCut } from '../views/text-cut.js';
 import { asUsage } from '../runtime/exit-codes.js';
 import { parseViewList, ViewListError } from '../views/view-types.js';
-import { NER_SEED_KEYS, VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
+import { NER_SEED_KEYS, PROMPT_STYLES, VIEW_TYPES, type PromptStyle, type ViewType } from '../contracts/vocabulary.js';
 
 // What this stage writes: an input value of another shape under these names is kept (added-fields.ts).
 const PROMPT_FIELDS = ['prompts', 'prompt_truncation'];
@@ -21,8 +21,12 @@ export default defineStage({
   description: `Reads records written by rca-tag (it needs context, ner_seed and text) and adds:
   prompts            {retrieval_summary: "...", rca_frame: "..."}: the full prompt text of each view
   prompt_truncation  null, or {text_chars, kept_chars, cut_at} when --max-chars cut the chunk text
-Each prompt is the extraction contract, a task paragraph for the doc type and view, the CONTEXT
-lines, the NER seed, the chunk text and the empty output JSON with the trusted citations.
+Each prompt is what rca-generate sends for the view with the same --prompt-style. compact (the
+default): the extraction contract, a task paragraph for the doc type and view and the empty output
+JSON of the content fields (the same for every chunk of the doc type: an engine's prefix cache
+serves it), then the section path and role, the NER seed's non-empty lists, what the text rules
+out, and the chunk text. dackar: the contract, the task, the eight CONTEXT lines, the whole NER
+seed, the chunk text and the empty output JSON of the whole view with the trusted citations.
 The same record always gives the same bytes. A record without a valid context or ner_seed, or
 without text, is rejected (NOT_TAGGED, BAD_CONTEXT, BAD_NER_SEED, NO_TEXT).`,
   examples: [
@@ -44,9 +48,16 @@ without text, is rejected (NOT_TAGGED, BAD_CONTEXT, BAD_NER_SEED, NO_TEXT).`,
       integer: true,
       help: 'cut the chunk text to N characters at a sentence or word boundary (default: no cut)',
     },
+    'prompt-style': {
+      type: 'string',
+      placeholder: 'STYLE',
+      default: 'compact',
+      choices: PROMPT_STYLES,
+      help: "the prompts' layout, as rca-generate --prompt-style: compact (content fields only, the chunk-independent part first) or dackar (the seed project's layout)",
+    },
   },
   create(options) {
-    return new Prompter(asUsage(() => parseViewList(options.views), [ViewListError]), options['max-chars']);
+    return new Prompter(asUsage(() => parseViewList(options.views), [ViewListError]), options['max-chars'], options['prompt-style'] as PromptStyle);
   },
 });
 
@@ -119,6 +130,7 @@ class Prompter {
   constructor(
     private readonly views: readonly ViewType[],
     private readonly maxChars: number | undefined,
+    private readonly style: PromptStyle = 'compact',
   ) {}
 
   process(record: JsonObject, meta?: RecordMeta): Outcome {
@@ -176,7 +188,10 @@ class Prompter {
         truncated = cut.cut;
       }
     }
-    const middle = sharedEscaped(context as ChunkContext, seed, negated, text);
+    const middle =
+      this.style === 'compact'
+        ? compactSharedEscaped(context as ChunkContext, JSON.parse(line.slice(starts[s], ends[s])) as NerSeed, text)
+        : sharedEscaped(context as ChunkContext, seed, negated, text);
     return { records: [new AppendedJson(line, this.members(context as ChunkContext, middle, truncated), meta.bytes)] };
   }
 
@@ -192,10 +207,17 @@ class Prompter {
     // escapes or number forms of another writer, no keys reordered): the output is then the same.
     // Where the scan proves that, the seed's JSON and the text's escaped form are slices of it.
     const known = line === null ? {} : knownParts(meta!.raw, line, record, nerSeed);
-    const { shared: middle, truncated } = promptSharedEscaped(context, nerSeed, text, { maxChars: this.maxChars }, known);
+    const { shared: middle, truncated } = this.style === 'compact' ? this.compactMiddle(context, nerSeed, text, known) : promptSharedEscaped(context, nerSeed, text, { maxChars: this.maxChars }, known);
     const members = this.members(context, middle, truncated);
     if (line !== null || (meta !== undefined && JSON.stringify(record) === meta.raw)) return { records: [new AppendedJson(meta!.raw, members, meta!.bytes)] };
     return { records: [new RawJson(appendMembers(JSON.stringify(record), members))] };
+  }
+
+  /** The compact prompt's chunk part, escaped (the text's escaped form taken from the line where it is known). */
+  private compactMiddle(context: ChunkContext, nerSeed: NerSeed, text: string, known: EscapedParts): { shared: string; truncated: TextCut | null } {
+    const { text: chunkText, cut } = cutText(text, this.maxChars);
+    const escapedText = cut === null && known.text !== undefined ? known.text : escaped(chunkText);
+    return { shared: compactSharedEscaped(context, nerSeed, escapedText), truncated: cut };
   }
 
   /**
@@ -208,7 +230,10 @@ class Prompter {
     let members = '"prompts":{';
     for (let i = 0; i < this.views.length; i++) {
       const view = this.views[i]!;
-      members += `${i === 0 ? '' : ','}"${view}":"${this.head(context.doc_type, view)}\\n${middle}\\n${this.tail(view, context)}"`;
+      members +=
+        this.style === 'compact'
+          ? `${i === 0 ? '' : ','}"${view}":"${this.head(context.doc_type, view)}\\n${middle}"`
+          : `${i === 0 ? '' : ','}"${view}":"${this.head(context.doc_type, view)}\\n${middle}\\n${this.tail(view, context)}"`;
     }
     return members + `},"prompt_truncation":${JSON.stringify(truncated)}`;
   }
@@ -218,7 +243,7 @@ class Prompter {
     const prompts: Partial<Record<ViewType, string>> = {};
     let truncation: TextCut | null = null;
     for (const view of this.views) {
-      const built = buildPrompt(context, nerSeed, text, view, { maxChars: this.maxChars });
+      const built = buildPrompt(context, nerSeed, text, view, { maxChars: this.maxChars, style: this.style });
       prompts[view] = built.prompt;
       // Every view cuts the same text the same way: one record of it is enough.
       truncation = built.truncated;
@@ -239,7 +264,7 @@ class Prompter {
     const key = `${docType}\n${view}`;
     let head = this.heads.get(key);
     if (head === undefined) {
-      head = escaped(promptHead(docType, view));
+      head = escaped(this.style === 'compact' ? compactHead(docType, view) : promptHead(docType, view));
       this.heads.set(key, head);
     }
     return head;

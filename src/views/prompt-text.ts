@@ -1,12 +1,18 @@
-// The prompt for one chunk and one view (DESIGN.md §4 layout): the common contract, a TASK
-// paragraph for the doc type and view (the view kind's task), the CONTEXT lines, the NER seed, the chunk text and the
-// output skeleton. Byte-deterministic: the same inputs always give the same prompt.
+// The prompt for one chunk and one view, in one of two layouts (PROMPT_STYLES). Both hold the
+// common contract, a TASK paragraph for the doc type and view (the view kind's task), the CONTEXT,
+// the NER seed, the chunk text and an output skeleton; byte-deterministic.
+// - compact (the default): the part that does not depend on the chunk first — contract, TASK, the
+//   skeleton of the content fields (the model writes no trusted field: rca stamps them) — so an
+//   engine's prefix cache serves it from the second request of a view on; then what does: the
+//   section lines, the seed's non-empty lists, what is ruled out, the text.
+// - dackar: the seed's layout (DESIGN.md §4): contract, TASK, the eight CONTEXT lines, the whole
+//   seed as JSON, the text, and the full view's skeleton with the trusted citations last.
 import type { ChunkContext, NegatedMention, NerSeed } from '../contracts/chunk.js';
 import { jsonSchemaFor } from '../contracts/checkers.js';
-import { NER_SEED_KEYS, type DocType } from '../contracts/vocabulary.js';
+import { NER_SEED_KEYS, type DocType, type PromptStyle } from '../contracts/vocabulary.js';
 import { cutText, type TextCut } from './text-cut.js';
 import { VIEW_KINDS } from './kinds/index.js';
-import { emptyView } from './view-skeleton.js';
+import { emptyView, viewContentSkeleton } from './view-skeleton.js';
 import type { ViewType } from '../contracts/vocabulary.js';
 
 export const COMMON_CONTRACT = `You are an information extraction engine for nuclear plant reliability documents.
@@ -37,6 +43,8 @@ export function taskParagraph(docType: DocType, view: ViewType): string {
 export interface PromptOptions {
   /** Cut the chunk text to this many characters at a sentence or word boundary. */
   maxChars?: number;
+  /** The layout; compact unless said. */
+  style?: PromptStyle;
 }
 
 export interface BuiltPrompt {
@@ -49,8 +57,124 @@ const CONTEXT_KEYS = Object.keys(jsonSchemaFor('chunk_context').properties as ob
 const NEWLINES_RE = /[\r\n]+/g;
 
 export function buildPrompt(context: ChunkContext, nerSeed: NerSeed, text: string, view: ViewType, options: PromptOptions = {}): BuiltPrompt {
+  if ((options.style ?? 'compact') === 'compact') {
+    const { shared, truncated } = compactShared(context, nerSeed, text, options);
+    return { prompt: `${compactHead(context.doc_type, view)}\n${shared}`, truncated };
+  }
   const { shared, truncated } = promptShared(context, nerSeed, text, options);
   return { prompt: `${promptHead(context.doc_type, view)}\n${shared}\n${promptTail(view, context)}`, truncated };
+}
+
+const OUTPUT_HEADING = 'OUTPUT JSON (exact keys/types):';
+
+// A compact prompt is `head \n shared`: the head depends on the doc type and view only (what the
+// engine's prefix cache serves), the shared part on the chunk only, the same for every view.
+
+/**
+ * The contract, the view's TASK and checks, the skeleton of its content fields, and last the doc
+ * type's focus: the part of the head the same for every doc type comes first, so a slot that
+ * moves to another document type still finds all but the focus line in its cache.
+ */
+export function compactHead(docType: DocType, view: ViewType): string {
+  return [COMMON_CONTRACT, compactTask(view), '', OUTPUT_HEADING, JSON.stringify(viewContentSkeleton(view), null, 2), '', documentLine(docType), VIEW_KINDS[view].task.focus[docType]].join('\n');
+}
+
+function compactTask(view: ViewType): string {
+  const { article, rules } = VIEW_KINDS[view].task;
+  return [`TASK: Write ${article} ${view} JSON for one chunk of a nuclear plant reliability document.`, rules].join('\n');
+}
+
+function documentLine(docType: DocType): string {
+  return `DOCUMENT: the chunk is from ${DOC_NAMES[docType]}.`;
+}
+
+/**
+ * The head of a request for several views of one chunk at once (--views-per-request): the
+ * contract, each view's TASK, one skeleton holding each view's content under its name, then the
+ * doc type's focus for each view.
+ */
+export function compactPairHead(docType: DocType, views: readonly ViewType[]): string {
+  const skeleton = Object.fromEntries(views.map((view) => [view, viewContentSkeleton(view)]));
+  return [
+    COMMON_CONTRACT,
+    `Write ${views.length} views of the same chunk at once, one JSON object with a key for each view (${views.join(', ')}); each view follows its own TASK.`,
+    ...views.flatMap((view) => ['', compactTask(view)]),
+    '',
+    OUTPUT_HEADING,
+    JSON.stringify(skeleton, null, 2),
+    '',
+    documentLine(docType),
+    ...views.map((view) => `${view}: ${VIEW_KINDS[view].task.focus[docType]}`),
+  ].join('\n');
+}
+
+/** The pair request's prompt: compactPairHead, then the chunk's shared part. */
+export function buildPairPrompt(context: ChunkContext, nerSeed: NerSeed, text: string, views: readonly ViewType[], options: PromptOptions = {}): BuiltPrompt {
+  const { shared, truncated } = compactShared(context, nerSeed, text, options);
+  return { prompt: `${compactPairHead(context.doc_type, views)}\n${shared}`, truncated };
+}
+
+/** The section lines, the seed's non-empty lists, what is ruled out and the chunk text. */
+export function compactShared(context: ChunkContext, nerSeed: NerSeed, text: string, options: PromptOptions = {}): { shared: string; truncated: TextCut | null } {
+  const { text: chunkText, cut } = cutText(text, options.maxChars);
+  return { shared: compactSharedLines(context, nerSeed, chunkText).join('\n'), truncated: cut };
+}
+
+/** compactShared's text as it is escaped inside a JSON string, from the text escaped already (rca-prompt). */
+export function compactSharedEscaped(context: ChunkContext, nerSeed: NerSeed, escapedText: string): string {
+  return [...compactSharedLines(context, nerSeed, null).map(jsonEscaped), escapedText].join('\\n');
+}
+
+const COMPACT_SEED_HEADING = 'NER_SEED (terms found by rules; may include items not present; include only if supported by CHUNK_TEXT):';
+const COMPACT_RULED_OUT_HEADING = 'RULED_OUT (CHUNK_TEXT says these did not occur or were excluded; never list them as symptoms, outcomes or mechanisms):';
+
+// null text: the lines before it (the caller adds the text, escaped).
+function compactSharedLines(context: ChunkContext, nerSeed: NerSeed, chunkText: string | null): string[] {
+  const seed = compactSeedJson(nerSeed);
+  const ruledOut = compactRuledOut(nerSeed.negated ?? []);
+  const lines = [
+    '',
+    'CONTEXT:',
+    // The chunk id names the chunk for whoever reads the prompt (a log, --dry-run, a script);
+    // the model writes no id.
+    `chunk_id: ${contextValue(context.chunk_id)}`,
+    `section_path: ${contextValue(context.section_path)}`,
+    `section_role: ${contextValue(context.section_role)}`,
+    ...(seed === null ? [] : [COMPACT_SEED_HEADING, seed]),
+    ...(ruledOut === null ? [] : [COMPACT_RULED_OUT_HEADING, ruledOut]),
+    '',
+    'CHUNK_TEXT:',
+  ];
+  return chunkText === null ? lines : [...lines, chunkText];
+}
+
+/**
+ * The seed as the compact prompt gives it: only its non-empty lists, in DESIGN order, each item as
+ * its text (a measurement's, a located or temporal span's); null when
+ * every list is empty. `negated` goes to RULED_OUT, not here.
+ */
+export function compactSeedJson(seed: NerSeed): string | null {
+  const out: Record<string, string[]> = {};
+  let any = false;
+  for (const key of NER_SEED_KEYS) {
+    const list = (seed[key] ?? []) as readonly unknown[];
+    if (list.length === 0) continue;
+    out[key] = list.map(seedItemText);
+    any = true;
+  }
+  return any ? JSON.stringify(out) : null;
+}
+
+// A measurement, a temporal relation or a location is its text: the labels are the rules' own
+// classification, which the model neither needs nor writes.
+function seedItemText(item: unknown): string {
+  return typeof item === 'string' ? item : (item as { text: string }).text;
+}
+
+/** What the text rules out, as one short JSON list of the mentions' texts (each once); null when none. */
+export function compactRuledOut(negated: readonly NegatedMention[]): string | null {
+  if (negated.length === 0) return null;
+  return JSON.stringify([...new Set(negated.map((m) => m.text))]);
 }
 
 // A prompt is `head \n shared \n tail`: the head depends on the doc type and view only, the shared
@@ -102,7 +226,7 @@ const RULED_OUT_HEADING = 'RULED_OUT (CHUNK_TEXT says these did not occur or wer
 
 /** The shared middle's lines around its four variable parts (the fixed ones are the same escaped). */
 function sharedLines(context: string[], seed: string, ruledOut: string[], chunkText: string): string[] {
-  return [...context, '', NER_SEED_HEADING, seed, ...ruledOut, '', 'CHUNK_TEXT:', chunkText, '', 'OUTPUT JSON (exact keys/types):'];
+  return [...context, '', NER_SEED_HEADING, seed, ...ruledOut, '', 'CHUNK_TEXT:', chunkText, '', OUTPUT_HEADING];
 }
 
 function contextLines(context: ChunkContext): string[] {

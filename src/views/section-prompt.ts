@@ -7,7 +7,7 @@
 // how many were left out, so a parent with very many children still gets a prompt that fits.
 import { COMMON_CONTRACT, contextValue, type BuiltPrompt, type PromptOptions } from './prompt-text.js';
 import { SECTION_QUALITY } from './kinds/section-summary.js';
-import { emptySectionSummary, type ChildSummary, type SectionInput } from './section-view.js';
+import { emptySectionSummary, sectionContentSkeleton, type ChildSummary, type SectionInput } from './section-view.js';
 import { codePoints, cutText } from './text-cut.js';
 
 // Stands in for an empty SECTION_TEXT (a heading whose text is all in its subsections).
@@ -84,6 +84,33 @@ export function childSummaryLines(children: readonly ChildSummary[], maxChars: n
 export function buildSectionPrompt(section: SectionInput, children: readonly ChildSummary[], options: SectionPromptOptions = {}): BuiltSectionPrompt {
   const { text, cut } = cutText(section.text, options.maxChars);
   const hasChildren = children.length > 0;
+  const sectionText = text.trim() === '' ? NO_OWN_TEXT : text;
+  if ((options.style ?? 'compact') === 'compact') {
+    // What does not depend on the section first (the engine's prefix cache serves it); the model
+    // writes the content fields only, the trusted ones are stamped.
+    const lines = [
+      COMMON_CONTRACT,
+      sectionTaskParagraph(hasChildren),
+      '',
+      'OUTPUT JSON (exact keys/types):',
+      JSON.stringify(sectionContentSkeleton(), null, 2),
+      '',
+      'CONTEXT:',
+      `section_id: ${contextValue(section.section_id)}`,
+      `section_path: ${contextValue(section.section_path)}`,
+      `level: ${section.level}`,
+      '',
+      'SECTION_TEXT:',
+      sectionText,
+    ];
+    let childrenCut: ChildrenCut | null = null;
+    if (hasChildren) {
+      const bounded = childSummaryLines(children, options.maxChildChars);
+      childrenCut = bounded.cut;
+      lines.push('', CHILDREN_HEADER, ...bounded.lines);
+    }
+    return { prompt: lines.join('\n'), truncated: cut, childrenCut };
+  }
   const lines = [
     COMMON_CONTRACT,
     sectionTaskParagraph(hasChildren),
@@ -98,7 +125,7 @@ export function buildSectionPrompt(section: SectionInput, children: readonly Chi
     `page_end: ${contextValue(section.page_end)}`,
     '',
     'SECTION_TEXT:',
-    text.trim() === '' ? NO_OWN_TEXT : text,
+    sectionText,
   ];
   let childrenCut: ChildrenCut | null = null;
   if (hasChildren) {

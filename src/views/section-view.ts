@@ -2,12 +2,11 @@
 // Schema generated from src/contracts/sections.ts), its skeleton with the trusted fields filled,
 // and the stamping of those fields (its embedding text is its kind's flatten layout). Zod-free, like the chunk views' modules.
 import { jsonSchemaFor } from '../contracts/checkers.js';
-import { SECTION_VIEW } from '../contracts/vocabulary.js';
+import { SECTION_TRUSTED_KEYS, SECTION_VIEW } from '../contracts/vocabulary.js';
 import type { SectionSummary } from '../contracts/sections.js';
 import type { JsonObject } from '../contracts/json.js';
 import { shapeOf, type ObjectShape } from './view-shape.js';
-import { citationDifferences, emptyValue } from './view-skeleton.js';
-
+import { citationDifferences, contentSkeleton, emptyValue, withTrustedFields } from './view-skeleton.js';
 
 export const SECTION_SUMMARY_SHAPE = shapeOf(jsonSchemaFor(SECTION_VIEW)) as ObjectShape;
 
@@ -39,7 +38,6 @@ export interface ChildSummary {
 }
 
 /** Fields the model never decides: stamped from the section record before any check. */
-const SECTION_TRUSTED_KEYS = ['section_id', 'doc_id', 'section_path', 'view_type', 'chunk_count', 'citations'] as const;
 type SectionTrustedKey = (typeof SECTION_TRUSTED_KEYS)[number];
 
 function sectionTrustedFields(section: SectionInput): Record<SectionTrustedKey, unknown> {
@@ -63,6 +61,16 @@ export function emptySectionSummary(section: SectionInput): SectionSummary {
   const skeleton = emptyValue(SECTION_SUMMARY_SHAPE) as JsonObject;
   Object.assign(skeleton, sectionTrustedFields(section));
   return skeleton as SectionSummary;
+}
+
+/** The skeleton of what the model is asked to write (compact prompts): the content fields alone. */
+export function sectionContentSkeleton(): JsonObject {
+  return contentSkeleton(SECTION_SUMMARY_SHAPE, SECTION_TRUSTED_KEYS);
+}
+
+/** A reply of content fields alone with the trusted fields put in their contract places (see withTrustedFields). */
+export function sectionReplyAsView(reply: JsonObject, section: SectionInput): JsonObject {
+  return withTrustedFields(reply, SECTION_SUMMARY_SHAPE, sectionTrustedFields(section));
 }
 
 /** Overwrites the trusted fields from the section record, in place; returns the paths whose stored value differed. */

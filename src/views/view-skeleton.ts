@@ -2,7 +2,7 @@ import type { ChunkContext } from '../contracts/chunk.js';
 import type { View } from '../contracts/views.js';
 import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
 import type { JsonObject } from '../contracts/json.js';
-import { VIEW_SHAPES, type FieldShape } from './view-shape.js';
+import { VIEW_SHAPES, type FieldShape, type ObjectShape } from './view-shape.js';
 import type { ViewType } from '../contracts/vocabulary.js';
 import { unwrapMarkers, type MarkerRules } from '../tagging/section-path.js';
 
@@ -16,6 +16,42 @@ function trustedFields(view: ViewType, context: ChunkContext): Record<TrustedKey
     for (const key of citationsShape.fields.keys()) citations[key] = (context as Record<string, unknown>)[key];
   }
   return { chunk_id: context.chunk_id, doc_type: context.doc_type, view_type: view, citations };
+}
+
+/** The skeleton of what the model is asked to write (compact prompts): the view's content fields alone, empty. */
+export function contentSkeleton(shape: ObjectShape, trusted: readonly string[]): JsonObject {
+  const skeleton = emptyValue(shape) as JsonObject;
+  for (const key of trusted) delete skeleton[key];
+  return skeleton;
+}
+
+/** The chunk view's content skeleton. */
+export function viewContentSkeleton(view: ViewType): JsonObject {
+  return contentSkeleton(VIEW_SHAPES[view], TRUSTED_KEYS);
+}
+
+/**
+ * A reply that holds none of the trusted fields (what a compact prompt asks for) as a whole view:
+ * the trusted values at their contract places among the reply's fields, the reply's own keys
+ * outside the contract after them. A reply that holds any trusted field (a prompt that asked for
+ * the whole view, or a model that wrote one anyway) is returned as it is: stamping then overwrites
+ * those fields in place and reports the ones it got wrong, as rca-validate does.
+ */
+export function withTrustedFields(reply: JsonObject, shape: ObjectShape, trusted: Record<string, unknown>): JsonObject {
+  const keys = Object.keys(trusted);
+  if (keys.some((key) => Object.hasOwn(reply, key))) return reply;
+  const out: JsonObject = {};
+  for (const key of shape.fields.keys()) {
+    if (Object.hasOwn(trusted, key)) out[key] = trusted[key];
+    else if (Object.hasOwn(reply, key)) out[key] = reply[key];
+  }
+  for (const key of Object.keys(reply)) if (!Object.hasOwn(out, key)) out[key] = reply[key];
+  return out;
+}
+
+/** A chunk view's reply of content fields alone as the whole view (see withTrustedFields). */
+export function replyAsView(reply: JsonObject, view: ViewType, context: ChunkContext): JsonObject {
+  return withTrustedFields(reply, VIEW_SHAPES[view], trustedFields(view, context));
 }
 
 /** Every key of the view in contract order, empty values of the right type, trusted provenance filled. */

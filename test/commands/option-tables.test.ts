@@ -17,7 +17,7 @@ async function run(name: string, argv: string[]) {
 const FLAGS: Record<string, string[]> = {
   cache: ['    --cache PATH', '    --older-than DURATION', '    --json', '-h, --help'],
   merge: ['    --inputs DIR|FILE', '    --outputs DIR|FILE', '    --input-suffix SUFFIX', '    --output-suffix SUFFIX', '    --shards N', '    --max-report N', '    --json', '-h, --help'],
-  report: ['    --chunk ID', '-o, --output FILE', '-h, --help'],
+  report: ['    --price PRICES', '    --chunk ID', '-o, --output FILE', '-h, --help'],
   schema: ['    --fields', '    --format VIEW', '    --list', '-h, --help'],
 };
 

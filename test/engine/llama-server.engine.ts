@@ -12,6 +12,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkerFor } from '../../src/contracts/checkers.js';
 import { formatOf } from '../../src/generation/requests.js';
+import { replyAsView } from '../../src/views/view-skeleton.js';
+import { sectionReplyAsView } from '../../src/views/section-view.js';
 import { runBin, type CliResult } from './support/cli.js';
 import { buildInfo, freePort, MODEL_ALIAS, ROOT, startLlamaServer, type LlamaServer } from './support/llama-server.js';
 
@@ -36,7 +38,7 @@ function openAiArgs(url: string, ...more: string[]): string[] {
 
 /** Counts of a run's views: kept clean, kept with flags, failed. */
 function tally(records: Record<string, any>[], views: readonly string[]) {
-  const out = { complete: 0, flagged: 0, failed: 0, promptTokens: 0, outputTokens: 0, attempts: 0 };
+  const out = { complete: 0, flagged: 0, failed: 0, promptTokens: 0, cachedTokens: 0, outputTokens: 0, attempts: 0 };
   for (const rec of records) {
     for (const view of views) {
       const g = rec.generation[view];
@@ -45,8 +47,9 @@ function tally(records: Record<string, any>[], views: readonly string[]) {
       if (g.error !== null) out.failed++;
       else if (flags.length > 0) out.flagged++;
       else out.complete++;
-      out.promptTokens += g.prompt_tokens ?? 0;
-      out.outputTokens += g.output_tokens ?? 0;
+      out.promptTokens += g.tokens.prompt ?? 0;
+      out.cachedTokens += g.tokens.cached ?? 0;
+      out.outputTokens += g.tokens.output ?? 0;
       out.attempts += g.attempts;
     }
   }
@@ -74,9 +77,10 @@ describe('the formats rca sends', () => {
     const grammar = execFileSync('python3', [converter, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     expect(grammar).toMatch(/^root ::= "\{" space /m);
     const format = formatOf(view) as any;
-    const id = view === 'section_summary' ? 'section-id' : 'chunk-id';
-    const idBound = format.properties[view === 'section_summary' ? 'section_id' : 'chunk_id'].maxLength;
-    expect(grammar).toContain(`${id} ::= "\\"" char{0,${idBound}} "\\""`);
+    // The model is asked for no trusted field: the grammar has no rule for one.
+    expect(grammar).not.toMatch(/^(?:chunk-id|section-id|view-type|citations)[a-z-]* ::=/m);
+    const first = Object.keys(format.properties)[0]!;
+    expect(grammar).toMatch(new RegExp(`^root ::= "\\{" space ${first.replace(/_/g, '-')}-kv`, 'm'));
     if (view === 'retrieval_summary') {
       expect(grammar).toContain(`char{${format.properties.scope.minLength},${format.properties.scope.maxLength}}`);
       const keywords = format.properties.keywords_synonyms;
@@ -101,9 +105,15 @@ describe('the formats rca sends', () => {
     const body = (await response.json()) as any;
     // Unbounded, the tiny model loops in its first string until max_tokens; bounded, it must close.
     expect(body.choices[0].finish_reason).toBe('stop');
-    expect(checkerFor(view)(JSON.parse(body.choices[0].message.content))).toBeNull();
+    // Its content fields, the trusted ones put in their places as rca does, make a view within the contract.
+    const reply = JSON.parse(body.choices[0].message.content);
+    const whole = view === 'section_summary' ? sectionReplyAsView(reply, SECTION) : replyAsView(reply, view, CONTEXT);
+    expect(checkerFor(view)(whole)).toBeNull();
   });
 });
+
+const CONTEXT = { doc_id: 'D', doc_type: 'CR', chunk_id: 'C', section_path: 'A > B', page_start: null, page_end: null, authority_level: 'informational', section_role: 'description' } as const;
+const SECTION = { section_id: 's', doc_id: 'D', section_path: 'A', title: 'A', level: 1, parent_id: null, child_count: 0, total_count: 1, page_start: null, page_end: null, text: 'x' };
 
 describe('rca-generate against llama-server', () => {
   let first: CliResult;
@@ -132,13 +142,16 @@ describe('rca-generate against llama-server', () => {
         const g = rec.generation[view];
         expect(g).toMatchObject({ backend: 'openai', model: MODEL_ALIAS, cached: false });
         // Real counts: a prompt of about 1,200 tokens, and a reply of some.
-        expect(g.prompt_tokens / g.attempts).toBeGreaterThan(500);
-        expect(g.output_tokens).toBeGreaterThan(0);
+        expect(g.tokens.prompt / g.attempts).toBeGreaterThan(300);
+        expect(g.tokens.output).toBeGreaterThan(0);
+        // llama-server says how many came from its prompt cache (usage.prompt_tokens_details).
+        expect(g.tokens.cached).toBeGreaterThanOrEqual(0);
+        expect(g.tokens.cached).toBeLessThan(g.tokens.prompt);
       }
     }
     const stats = JSON.parse(readFileSync(join(dir, 'stats.json'), 'utf8'));
     const t = tally(first.records, VIEWS);
-    expect(stats.tokens).toEqual({ prompt: t.promptTokens, output: t.outputTokens });
+    expect(stats.tokens).toEqual({ prompt: t.promptTokens, cached: t.cachedTokens, output: t.outputTokens });
     summary.run = { records: first.records.length, ...t, seconds: first.seconds, exit: first.code };
   });
 
@@ -179,7 +192,7 @@ describe('rca-summarize --view section_summary against llama-server', () => {
       const g = rec.generation.section_summary;
       expect(g.error, rec.section_id).toBeNull();
       expect(g.done_reason).toBe('stop');
-      expect(g.prompt_tokens).toBeGreaterThan(100);
+      expect(g.tokens.prompt).toBeGreaterThan(100);
       expect(checkerFor('section_summary')(rec.section_summary)).toBeNull();
       expect(rec.embedding_text.section_summary).toContain('SUMMARY: ');
     }
@@ -193,7 +206,7 @@ describe('the ladder and the run on a real engine', () => {
     const r = await runBin('rca-generate', openAiArgs(server.url, '--views', 'rca_frame', '--max-output-tokens', '8', '--max-tries', '2', '--no-cache'), { input });
     expect(r.code).toBe(1);
     const g = r.records[0]!.generation.rca_frame;
-    expect(g).toMatchObject({ attempts: 2, done_reason: 'length', output_tokens: 16, error: { code: 'REPLY_CUT', attempts: 2 } });
+    expect(g).toMatchObject({ attempts: 2, done_reason: 'length', tokens: { output: 16 }, error: { code: 'REPLY_CUT', attempts: 2 } });
     expect(r.stderr).toContain('REPLY_CUT: reply cut at the output token limit (--max-output-tokens 8)');
   });
 
@@ -212,7 +225,7 @@ describe('the ladder and the run on a real engine', () => {
     expect(r.records[0]!.rca_frame).not.toBeNull();
     expect(g.text_cut).toMatchObject({ text_chars: record.text.length });
     expect(g.text_cut.kept_chars).toBeLessThanOrEqual(2000);
-    expect(g.prompt_tokens).toBeLessThan(4096);
+    expect(g.tokens.prompt).toBeLessThan(4096);
   });
 
   it('a cached re-run sends nothing', async () => {
@@ -251,6 +264,39 @@ describe('the ladder and the run on a real engine', () => {
       if (busy > 0) await new Promise((res) => setTimeout(res, 100));
     }
     expect(busy).toBe(0);
+  });
+});
+
+describe('prompt styles on the engine: what it computes per chunk', () => {
+  // Both styles over the same chunks, each on a fresh server, --max-tries 1: each view is its first
+  // request. bench/engine-tokens.mjs measures the whole sample corpus (BENCHMARKS.md).
+  const runStyle = async (args: string[], name: string) => {
+    const fresh = await startLlamaServer({ bin, logFile: join(dir, `style-${name}.log`), slots: 2, ctx: 16384 });
+    try {
+      const input = tag(['examples/sample-corpus.jsonl'], join(dir, 'styles.jsonl'), 6);
+      return await runBin('rca-generate', openAiArgs(fresh.url, '--concurrency', '2', '--max-tries', '1', '--no-cache', '--flags-ok', ...args), { input });
+    } finally {
+      await fresh.stop();
+    }
+  };
+
+  it('compact asks for fewer engine tokens than the seed layout, serves most of a warm prompt from the cache, and stores views within their contracts', async () => {
+    const dackar = await runStyle(['--prompt-style', 'dackar'], 'dackar');
+    const compact = await runStyle([], 'compact');
+    const d = tally(dackar.records, VIEWS);
+    const c = tally(compact.records, VIEWS);
+    // Engine tokens: prompt tokens computed (not from the cache) and output tokens.
+    const engine = (t: typeof d) => t.promptTokens - t.cachedTokens + t.outputTokens;
+    expect(engine(c)).toBeLessThan(engine(d));
+    expect(c.outputTokens).toBeLessThan(d.outputTokens);
+    // After the first chunk (each slot's first request meets an empty cache), the chunk-independent
+    // head comes from the cache: at least half of the prompt tokens.
+    const warm = tally(compact.records.slice(1), VIEWS);
+    expect(warm.cachedTokens / warm.promptTokens).toBeGreaterThanOrEqual(0.5);
+    for (const r of [dackar, compact]) {
+      for (const rec of r.records) for (const view of VIEWS) if (rec[view] !== null) expect(checkerFor(view)(rec[view])).toBeNull();
+    }
+    summary.styles = { dackar: d, compact: c, engineRatio: engine(c) / engine(d) };
   });
 });
 

@@ -22,8 +22,7 @@ const ENTRY = {
   options: null,
   attempts: 1,
   done_reason: null,
-  prompt_tokens: null,
-  output_tokens: null,
+  tokens: { prompt: null, cached: null, output: null },
   cached: false,
   error: null,
 };

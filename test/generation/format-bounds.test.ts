@@ -1,10 +1,12 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import command from '../../src/commands/schema.js';
-import type { JsonSchema } from '../../src/contracts/json.js';
+import type { JsonObject, JsonSchema } from '../../src/contracts/json.js';
+import { shapeOf, type ObjectShape } from '../../src/views/view-shape.js';
+import { withTrustedFields } from '../../src/views/view-skeleton.js';
 import { checkerFor, jsonSchemaFor } from '../../src/contracts/checkers.js';
-import { boundedFormat, FORMAT_BOUNDS, FORMAT_BUDGET_CHARS, GRAMMAR_REPETITION_LIMIT, worstCaseChars } from '../../src/generation/format-bounds.js';
-import { formatOf, generateRequest } from '../../src/generation/requests.js';
+import { boundedFormat, contentSchema, FORMAT_BOUNDS, FORMAT_BUDGET_CHARS, GRAMMAR_REPETITION_LIMIT, trustedKeysOf, worstCaseChars } from '../../src/generation/format-bounds.js';
+import { formatOf, generateRequest, pairFormatOf } from '../../src/generation/requests.js';
 import { chatCompletionBody } from '../../src/llm/openai-client.js';
 import { SECTION_QUALITY } from '../../src/views/kinds/section-summary.js';
 import { QUALITY_GATES } from '../../src/contracts/vocabulary.js';
@@ -39,7 +41,7 @@ function filled(schema: JsonSchema): unknown {
 
 describe('bounded format', () => {
   it.each(VIEWS)('%s: every string has a maxLength and every list a maxItems of non-empty strings', (view) => {
-    const found = leaves(formatOf(view));
+    const found = [...leaves(formatOf(view)), ...leaves(formatOf(view, 'dackar'))];
     expect(found.length).toBeGreaterThan(3);
     for (const [path, schema] of found) {
       if (schema.type === 'array') {
@@ -56,9 +58,16 @@ describe('bounded format', () => {
     }
   });
 
-  it.each(VIEWS)('%s: the format is the contract (without $schema) plus bounds only', (view) => {
+  it.each(VIEWS)('%s: the format is the contract (without $schema) plus bounds only; the compact one, less its trusted fields', (view) => {
     const { $schema: _ignored, ...contract } = jsonSchemaFor(view);
-    expect(withoutBounds(formatOf(view))).toEqual(contract);
+    expect(withoutBounds(formatOf(view, 'dackar'))).toEqual(contract);
+    const trusted = trustedKeysOf(view);
+    const content = formatOf(view);
+    // rca schema --format holds no trusted field: the model never writes one.
+    expect(Object.keys(content.properties as object).filter((k) => trusted.includes(k))).toEqual([]);
+    expect((content.required as string[]).filter((k) => trusted.includes(k))).toEqual([]);
+    expect(withoutBounds(content)).toEqual(contentSchema(view, contract));
+    expect([...Object.keys(content.properties as object), ...trusted].sort()).toEqual(Object.keys(contract.properties as object).sort());
   });
 
   it('carries the minima the validator demands', () => {
@@ -72,11 +81,24 @@ describe('bounded format', () => {
   });
 
   it.each(VIEWS)('%s: a reply that fills every bound is within the contract and within the token budget', (view) => {
-    const format = formatOf(view);
+    const format = formatOf(view, 'dackar');
     const reply = filled(format);
     expect(checkerFor(view)(reply)).toBeNull();
     expect(JSON.stringify(reply).length).toBeLessThanOrEqual(worstCaseChars(format));
     expect(worstCaseChars(format)).toBeLessThanOrEqual(FORMAT_BUDGET_CHARS);
+    // The compact reply, its trusted fields put in their places, is within the contract too.
+    const content = formatOf(view);
+    const compact = filled(content) as JsonObject;
+    const trusted = Object.fromEntries(trustedKeysOf(view).map((k) => [k, (reply as JsonObject)[k]]));
+    expect(checkerFor(view)(withTrustedFields(compact, shapeOf(jsonSchemaFor(view)) as ObjectShape, trusted))).toBeNull();
+    expect(worstCaseChars(content)).toBeLessThan(worstCaseChars(format));
+  });
+
+  it('the pair format holds each view\'s content format under its name, within the budget of its two replies', () => {
+    const pair = pairFormatOf(['retrieval_summary', 'rca_frame']);
+    expect(pair.properties).toEqual({ retrieval_summary: formatOf('retrieval_summary'), rca_frame: formatOf('rca_frame') });
+    expect(pair.required).toEqual(['retrieval_summary', 'rca_frame']);
+    expect(worstCaseChars(pair)).toBeLessThanOrEqual(2 * FORMAT_BUDGET_CHARS);
   });
 
   it('refuses a contract field without a bound, and a bound without a field', () => {

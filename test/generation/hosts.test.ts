@@ -74,7 +74,7 @@ describe('three hosts with different speeds and slots', () => {
     expect(perHost.reduce((sum, h) => sum + h.requests - h.failures, 0)).toBe(records * VIEWS.length);
     for (const life of [...hosts, ...dying]) expect(life.stats.faults).toEqual({});
     // Tokens per host add up to what the records say.
-    const recordTokens = out.reduce((sum, rec) => sum + VIEWS.reduce((s, v) => s + rec.generation[v].prompt_tokens, 0), 0);
+    const recordTokens = out.reduce((sum, rec) => sum + VIEWS.reduce((s, v) => s + rec.generation[v].tokens.prompt, 0), 0);
     expect(perHost.reduce((sum, h) => sum + h.tokens.prompt, 0)).toBe(recordTokens);
   });
 

@@ -28,14 +28,18 @@ function parseSectionPrompt(body: any): SectionPrompt {
   const outputAt = prompt.indexOf(OUTPUT_HEADER);
   const childrenAt = prompt.indexOf(CHILDREN_HEADER);
   const textAt = prompt.indexOf('\nSECTION_TEXT:\n') + '\nSECTION_TEXT:\n'.length;
-  const lines = childrenAt < 0 ? [] : prompt.slice(childrenAt + CHILDREN_HEADER.length, outputAt).split('\n');
+  // The compact prompt has its skeleton before CONTEXT and the text and children last.
+  const contextAt = prompt.indexOf('\n\nCONTEXT:\n');
+  const compact = outputAt < contextAt;
+  const end = compact ? prompt.length : outputAt;
+  const lines = childrenAt < 0 ? [] : prompt.slice(childrenAt + CHILDREN_HEADER.length, end).split('\n');
   const start = prompt.indexOf('You are an information extraction engine');
   return {
     sectionId: /^section_id: (.*)$/m.exec(prompt)?.[1] ?? '?',
-    text: prompt.slice(textAt, childrenAt < 0 ? outputAt : childrenAt),
+    text: prompt.slice(textAt, childrenAt < 0 ? end : childrenAt),
     children: lines.filter((l) => l.startsWith('- ')).map((l) => /^- (.*?): (.*)$/.exec(l)!).map((m) => ({ title: m[1]!, summary: m[2]! })),
     omitted: Number(/^\(… (\d+) more child sections? not shown\)$/m.exec(lines.join('\n'))?.[1] ?? 0),
-    skeleton: JSON.parse(prompt.slice(outputAt + OUTPUT_HEADER.length)),
+    skeleton: JSON.parse(compact ? prompt.slice(outputAt + OUTPUT_HEADER.length, contextAt) : prompt.slice(outputAt + OUTPUT_HEADER.length)),
     feedback: start > 0 ? prompt.slice(0, start).trim() : null,
   };
 }
@@ -312,7 +316,8 @@ describe('--view section_summary --bottom-up against the fake server', () => {
     const r = await run('generate', 'http://127.0.0.1:9', input, ['--view', 'section_summary', '--dry-run']);
     expect(r.code).toBe(0);
     const [leaf] = parseLines(r.stdout);
-    expect(leaf!.requests.section_summary.format.properties.view_type).toEqual({ type: 'string', const: 'section_summary' });
+    // The compact format holds the content fields only: rca stamps section_id, view_type and the rest.
+    expect(Object.keys(leaf!.requests.section_summary.format.properties)).toEqual(['summary', 'concepts']);
     expect(leaf!.requests.section_summary.prompt).toContain(`CONTEXT:\nsection_id: ${leaf!.section_id}\n`);
   });
 });

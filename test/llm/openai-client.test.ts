@@ -55,7 +55,8 @@ describe('generate against the fake server', () => {
   it('sends a streamed chat completion with the schema, options and key, and accumulates the reply', async () => {
     const server = await fake();
     const reply = await createOpenAiClient({ baseUrl: server.url, apiKey: KEY }).generate(request());
-    expect(reply).toEqual({ content: SHAPED, doneReason: 'stop', promptTokens: 5, outputTokens: Math.ceil(SHAPED.length / 8), thinkingChars: 0 });
+    // The fake says nothing of its prompt cache by default (vLLM without --enable-prompt-tokens-details): unknown.
+    expect(reply).toEqual({ content: SHAPED, doneReason: 'stop', promptTokens: 5, cachedTokens: null, outputTokens: Math.ceil(SHAPED.length / 8), thinkingChars: 0 });
     expect(server.requests[0]).toEqual({
       model: MODEL,
       messages: [{ role: 'user', content: 'Extract the facts.' }],
@@ -65,6 +66,7 @@ describe('generate against the fake server', () => {
       max_tokens: 512,
       stream: true,
       stream_options: { include_usage: true },
+      chat_template_kwargs: { enable_thinking: false },
     });
     expect(server.authorizations).toEqual([`Bearer ${KEY}`]);
   });
@@ -409,10 +411,59 @@ describe('SseLineReader', () => {
 });
 
 describe('a thinking model behind an OpenAI-compatible server', () => {
-  it('counts reasoning_content apart from the content', async () => {
-    const server = await startFakeOpenAi({ models: [{ name: MODEL, digest: 'd'.repeat(64), capabilities: ['completion', 'thinking'] }] });
+  const thinker = () => startFakeOpenAi({ models: [{ name: MODEL, digest: 'd'.repeat(64), capabilities: ['completion', 'thinking'] }] });
+
+  it('with no switch (--think server) it reasons first: reasoning_content is counted apart from the content', async () => {
+    const server = await thinker();
     servers.push(server);
-    const reply = await createOpenAiClient({ baseUrl: server.url }).generate(request());
+    const reply = await createOpenAiClient({ baseUrl: server.url }).generate(request({ think: null }));
     expect(reply).toMatchObject({ content: SHAPED, thinkingChars: DEFAULT_THINKING.length });
+    expect(server.requests[0]).not.toHaveProperty('chat_template_kwargs');
+  });
+
+  it('--think off sends chat_template_kwargs.enable_thinking false, and the model answers without reasoning; on sends true', async () => {
+    const server = await thinker();
+    servers.push(server);
+    const client = createOpenAiClient({ baseUrl: server.url });
+    expect(await client.generate(request({ think: false }))).toMatchObject({ content: SHAPED, thinkingChars: 0 });
+    expect(server.requests[0]).toMatchObject({ chat_template_kwargs: { enable_thinking: false } });
+    expect(await client.generate(request({ think: true }))).toMatchObject({ content: SHAPED, thinkingChars: DEFAULT_THINKING.length });
+    expect(server.requests[1]).toMatchObject({ chat_template_kwargs: { enable_thinking: true } });
+  });
+
+  it("a gpt-oss model, whose control is reasoning_effort, is also sent reasoning_effort low under --think off", () => {
+    expect(chatCompletionBody(request({ model: 'openai/gpt-oss-20b', think: false }))).toMatchObject({ chat_template_kwargs: { enable_thinking: false }, reasoning_effort: 'low' });
+    expect(chatCompletionBody(request({ model: 'qwen3:8b', think: false }))).not.toHaveProperty('reasoning_effort');
+    expect(chatCompletionBody(request({ model: 'openai/gpt-oss-20b', think: true }))).not.toHaveProperty('reasoning_effort');
+  });
+});
+
+describe("the engine's prompt cache in the reply", () => {
+  it('reads usage.prompt_tokens_details.cached_tokens (llama-server, vLLM) and timings.cache_n (llama-server)', async () => {
+    const server = await startFakeOpenAi({ promptCache: 'prefix' });
+    servers.push(server);
+    const client = createOpenAiClient({ baseUrl: server.url });
+    const head = 'The same long head of every prompt. '.repeat(8);
+    const first = await client.generate(request({ prompt: `${head}first chunk` }));
+    const second = await client.generate(request({ prompt: `${head}second chunk` }));
+    expect(first.cachedTokens).toBe(0);
+    // The shared head, at the fake's four characters a token.
+    expect(second.cachedTokens).toBe(Math.floor(head.length / 4));
+    expect(second.cachedTokens).toBeLessThan(second.promptTokens!);
+  });
+
+  it('takes timings.cache_n where usage has no details, and leaves the count unknown where neither says', async () => {
+    const events = (extra: Record<string, unknown>) =>
+      [
+        { choices: [{ index: 0, delta: { content: '{}' }, finish_reason: null }] },
+        { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+        { choices: [], usage: { prompt_tokens: 40, completion_tokens: 2 }, ...extra },
+      ]
+        .map((e) => `data: ${JSON.stringify(e)}\n\n`)
+        .join('') + 'data: [DONE]\n\n';
+    const withTimings = await fake(() => ({ fault: { status: 200, body: events({ timings: { cache_n: 30, prompt_n: 10 } }) } }));
+    expect((await createOpenAiClient({ baseUrl: withTimings.url, apiKey: KEY }).generate(request())).cachedTokens).toBe(30);
+    const without = await fake(() => ({ fault: { status: 200, body: events({}) } }));
+    expect((await createOpenAiClient({ baseUrl: without.url, apiKey: KEY }).generate(request())).cachedTokens).toBeNull();
   });
 });

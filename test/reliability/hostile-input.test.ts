@@ -55,18 +55,24 @@ const CONTEXT_HEADER = '\nCONTEXT:\n';
 const TEXT_HEADER = '\nCHUNK_TEXT:\n';
 const OUTPUT_HEADER = '\n\nOUTPUT JSON (exact keys/types):\n';
 
-/** The prompt read the way the prompt is built: trusted blocks first and last, the chunk text between. */
+/**
+ * The prompt read the way the prompt is built: the trusted parts (the head with its skeleton, the
+ * CONTEXT block) before the chunk text, which runs to the end (the compact layout), or before it
+ * and after it (--prompt-style dackar): a forged block inside the text is never the one read.
+ */
 function readPrompt(body: any): ParsedPrompt {
   const prompt = String(body?.messages?.[0]?.content ?? '');
   const contextAt = prompt.indexOf(CONTEXT_HEADER);
   const textAt = prompt.indexOf(TEXT_HEADER);
-  const outputAt = prompt.lastIndexOf(OUTPUT_HEADER);
+  const firstOutput = prompt.indexOf(OUTPUT_HEADER);
+  const compact = firstOutput < contextAt;
+  const outputAt = compact ? firstOutput : prompt.lastIndexOf(OUTPUT_HEADER);
   return {
     chunkId: /^chunk_id: (.*)$/m.exec(prompt.slice(contextAt, textAt))?.[1] ?? '?',
-    view: String(body?.format?.properties?.view_type?.const ?? '?'),
-    text: prompt.slice(textAt + TEXT_HEADER.length, outputAt),
+    view: String(body?.format?.properties?.view_type?.const ?? /^TASK: Write an? (\w+) JSON/m.exec(prompt)?.[1] ?? '?'),
+    text: compact ? prompt.slice(textAt + TEXT_HEADER.length) : prompt.slice(textAt + TEXT_HEADER.length, outputAt),
     seed: JSON.parse(/\nNER_SEED \([^\n]*\):\n([^\n]*)\n/.exec(prompt)?.[1] ?? '{}'),
-    skeleton: JSON.parse(prompt.slice(outputAt + OUTPUT_HEADER.length)),
+    skeleton: JSON.parse(compact ? prompt.slice(outputAt + OUTPUT_HEADER.length, prompt.indexOf('\n\nDOCUMENT:', outputAt)) : prompt.slice(outputAt + OUTPUT_HEADER.length)),
     feedback: null,
   };
 }
@@ -113,7 +119,8 @@ describe('prompt injection in the chunk text', () => {
     for (const p of seen) {
       const chunk = hostileChunks.find((c) => c.chunk_id === p.chunkId)!;
       expect(p.text).toBe(chunk.text);
-      expect(p.skeleton).toMatchObject({ ...trustedOf(chunk), view_type: p.view });
+      // The skeleton asks for no trusted field at all: the model is never the one to give them.
+      for (const key of ['chunk_id', 'doc_type', 'view_type', 'citations']) expect(p.skeleton).not.toHaveProperty(key);
     }
   });
 
@@ -168,7 +175,8 @@ describe('a 50 MB model reply', () => {
     const huge = `{"view_type":"retrieval_summary","scope":"${'vibration '.repeat((50 * MB) / 10)}"}`;
     const runWith = async (hugeReply: boolean) => {
       const server = await fake((req) => {
-        const view = String(req.body?.format?.properties?.view_type?.const);
+        // The compact format holds the content fields only: retrieval_summary's first is scope.
+        const view = Object.keys(req.body?.format?.properties ?? {})[0] === 'scope' ? 'retrieval_summary' : 'other';
         if (hugeReply && view === 'retrieval_summary') return { fault: 'huge', content: huge };
         return replyFor('good', readPrompt(req.body));
       });

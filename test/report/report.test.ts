@@ -24,7 +24,8 @@ describe('rca report', () => {
     expect(CONTENT_SECURITY_POLICY).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
     expect(html).toContain(escapeHtml(HOSTILE_TEXT.slice(HOSTILE_TEXT.indexOf('<script>'), HOSTILE_TEXT.indexOf('</script>'))));
     // Per-document table: 10 records, 20 views, of which the flagged ones.
-    expect(html).toMatch(/<tr><td>ad61d26ecf6e<\/td><td>CR<\/td><td>10<\/td><td>\d+<\/td><td>\d+<\/td><td>0<\/td><td>0<\/td><\/tr>/);
+    // Then the tokens of the views made: prompt, from the engine's cache (— where the server said nothing), output.
+    expect(html).toMatch(/<tr><td>ad61d26ecf6e<\/td><td>CR<\/td><td>10<\/td><td>\d+<\/td><td>\d+<\/td><td>0<\/td><td>0<\/td><td>\d+<\/td><td>(?:\d+|—)<\/td><td>\d+<\/td><\/tr>/);
     expect(html.match(/<svg /g)).toHaveLength(3);
     expect(html).toContain('<h2>Chunk chunk:hostile</h2>');
     expect(html).toMatch(/<mark class="exact" title="[^"]*#\d+ retrieval_summary\.entities\.equipment_ids\[0\] exact[^"]*">P-101A<\/mark>/);
@@ -90,5 +91,34 @@ describe('rca report: what its tables count', () => {
     const clean = await reportOf({ 'a.summarized.jsonl': one + record('c2', []) });
     expect(clean.stderr).not.toContain('duplicate_chunk_id');
     expect(clean.html).not.toContain('duplicate_chunk_id');
+  });
+});
+
+describe('rca report: tokens and --price', () => {
+  it("adds up each document's tokens (the new tokens object and the older prompt_tokens alike) and prices them", async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { PassThrough } = await import('node:stream');
+    const report = (await import('../../src/commands/report.js')).default;
+    const dir = mkdtempSync(join(tmpdir(), 'rca-report-tokens-'));
+    const view = { scope: 'x' };
+    const records = [
+      { chunk_id: 'a', doc_id: 'D1', context: { doc_id: 'D1', doc_type: 'CR' }, rca_frame: view, flags: { rca_frame: [] }, generation: { rca_frame: { cached: false, error: null, tokens: { prompt: 1000, cached: 600, output: 200 } } } },
+      { chunk_id: 'b', doc_id: 'D1', context: { doc_id: 'D1', doc_type: 'CR' }, rca_frame: view, flags: { rca_frame: [] }, generation: { rca_frame: { cached: false, error: null, prompt_tokens: 500, output_tokens: 100 } } },
+      // Replayed from the response cache: it cost nothing in its run.
+      { chunk_id: 'c', doc_id: 'D1', context: { doc_id: 'D1', doc_type: 'CR' }, rca_frame: view, flags: { rca_frame: [] }, generation: { rca_frame: { cached: true, error: null, tokens: { prompt: 9999, cached: null, output: 9999 } } } },
+    ];
+    writeFileSync(join(dir, 'x.summarized.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const out = new PassThrough();
+    let html = '';
+    out.on('data', (d) => (html += d));
+    const code = await report.run({ argv: [dir, '--output', '-', '--price', '1,10,0.1'], stdout: out, stderr: new PassThrough(), env: {} });
+    expect(code).toBe(0);
+    // 1,500 prompt tokens, 600 from the cache, 300 output: (900 × 1 + 600 × 0.1 + 300 × 10) / 1e6.
+    expect(html).toContain('<td>1500</td><td>600</td><td>300</td><td>0.003960</td></tr>');
+    expect(html).toContain("Prompt tokens 1500 (600 of them from the engine's prompt cache), output tokens 300");
+    const bad = await report.run({ argv: [dir, '--price', 'cheap'], stdout: new PassThrough(), stderr: new PassThrough(), env: {} });
+    expect(bad).toBe(2);
   });
 });

@@ -19,6 +19,13 @@ export interface FakeOpenAiOptions extends FakeOllamaOptions {
   // llama-server's physical batch (-ub): an /v1/embeddings input of more tokens is refused with its
   // 500 (server-context.cpp); unset, an input over the context gets vLLM's 400 instead.
   embedBatchTokens?: number;
+  // How the prompt cache shows in usage. 'none' (the default): no prompt_tokens_details, as vLLM
+  // without --enable-prompt-tokens-details. 'prefix': llama-server's reading — the tokens a prompt
+  // shares as a prefix with the longest-matching earlier prompt come from the cache, given as
+  // usage.prompt_tokens_details.cached_tokens and timings {cache_n, prompt_n} (tools/server/
+  // server-task.cpp usage_json_oaicompat, server-common.cpp server_slot_stats::to_json). The
+  // counts depend on the order prompts arrive: tests that read them send one request at a time.
+  promptCache?: 'none' | 'prefix';
 }
 
 export interface FakeOpenAi {
@@ -47,7 +54,8 @@ const ORIGINAL = '__openai';
 const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
 
 export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
-  const { apiKey = null, port = 0, loadingMs = 0, respond, embedBatchTokens, ...engineOpts } = opts;
+  const { apiKey = null, port = 0, loadingMs = 0, promptCache = 'none', respond, embedBatchTokens, ...engineOpts } = opts;
+  const seenPrompts: string[] = [];
   const models = opts.models ?? DEFAULT_MODELS;
   const engine = await startFakeOllama({
     ...engineOpts,
@@ -135,6 +143,8 @@ export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<Fak
     const stream = body.stream === true;
     const includeUsage = stream ? body.stream_options?.include_usage === true : true;
     const translator = new ChunkTranslator(body.model, requests.length - 1);
+    const cachedChars = promptCache === 'prefix' ? longestSharedPrefix(seenPrompts, promptText(body)) : null;
+    if (promptCache === 'prefix') seenPrompts.push(promptText(body));
     if (stream) res.writeHead(200, { 'Content-Type': SSE_TYPE, 'Cache-Control': 'no-cache' });
     let content = '';
     const outcome = await eachLine(response, async (line) => {
@@ -159,7 +169,7 @@ export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<Fak
         return true;
       }
       const finishReason = typeof object.done_reason === 'string' ? object.done_reason : 'stop';
-      const usage = typeof object.eval_count === 'number' ? usageOf(object.prompt_eval_count, object.eval_count) : null;
+      const usage = typeof object.eval_count === 'number' ? usageOf(object.prompt_eval_count, object.eval_count, cachedChars) : null;
       if (!stream) {
         sendJson(res, 200, translator.completion(content + piece, finishReason, usage));
         return false;
@@ -311,11 +321,17 @@ function toOllamaChat(body: any): Record<string, unknown> {
   if (body.seed !== undefined) options.seed = body.seed;
   const maxTokens = body.max_completion_tokens ?? body.max_tokens;
   if (maxTokens !== undefined) options.num_predict = maxTokens;
+  // The thinking switches of vLLM, SGLang and llama-server: chat_template_kwargs.enable_thinking
+  // (llama-server: server-common.cpp reads the kwarg into inputs.enable_thinking), and
+  // reasoning_effort "none" (llama-server). Without one, a thinking model reasons first.
+  const enable = body.chat_template_kwargs?.enable_thinking;
+  const think = enable === false || body.reasoning_effort === 'none' ? false : enable === true ? true : undefined;
   return {
     model: body.model,
     messages: Array.isArray(body.messages) ? body.messages : [],
     ...(schema !== undefined ? { format: schema } : {}),
     options,
+    ...(think === undefined ? {} : { think }),
     stream: true,
     [ORIGINAL]: body,
   };
@@ -340,16 +356,19 @@ class ChunkTranslator {
     return this.chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: reason }]);
   }
 
-  usage(usage: Record<string, number>): Record<string, unknown> {
-    return { ...this.chunk([]), usage };
+  usage(usage: Record<string, unknown>): Record<string, unknown> {
+    const { [TIMINGS]: timings, ...counts } = usage;
+    return { ...this.chunk([]), usage: counts, ...(timings === undefined ? {} : { timings }) };
   }
 
-  completion(content: string, reason: string, usage: Record<string, number> | null): Record<string, unknown> {
+  completion(content: string, reason: string, usage: Record<string, unknown> | null): Record<string, unknown> {
+    const { [TIMINGS]: timings, ...counts } = usage ?? {};
     return {
       ...this.head,
       object: 'chat.completion',
       choices: [{ index: 0, message: { role: 'assistant', content }, logprobs: null, finish_reason: reason }],
-      ...(usage !== null ? { usage } : {}),
+      ...(usage !== null ? { usage: counts } : {}),
+      ...(timings === undefined ? {} : { timings }),
     };
   }
 
@@ -358,9 +377,33 @@ class ChunkTranslator {
   }
 }
 
-function usageOf(prompt: unknown, completion: number): Record<string, number> {
+// The engine counts about four characters a token (fake-ollama's promptTokensOf); so does the cache here.
+const CHARS_PER_TOKEN = 4;
+
+function usageOf(prompt: unknown, completion: number, cachedChars: number | null): Record<string, unknown> {
   const promptTokens = typeof prompt === 'number' ? prompt : 0;
-  return { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
+  const usage: Record<string, unknown> = { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
+  if (cachedChars === null) return usage;
+  // llama-server always evaluates at least the prompt's last token.
+  const cached = Math.min(Math.floor(cachedChars / CHARS_PER_TOKEN), Math.max(0, promptTokens - 1));
+  return { ...usage, prompt_tokens_details: { cached_tokens: cached }, [TIMINGS]: { cache_n: cached, prompt_n: promptTokens - cached } };
+}
+
+// usageOf's timings ride along with the usage and go out beside it, as llama-server sends them.
+const TIMINGS = '__timings';
+
+function promptText(body: any): string {
+  return Array.isArray(body.messages) ? body.messages.map((m: any) => (typeof m?.content === 'string' ? m.content : '')).join('\n') : '';
+}
+
+function longestSharedPrefix(earlier: readonly string[], prompt: string): number {
+  let best = 0;
+  for (const other of earlier) {
+    let i = 0;
+    while (i < other.length && i < prompt.length && other.charCodeAt(i) === prompt.charCodeAt(i)) i++;
+    if (i > best) best = i;
+  }
+  return best;
 }
 
 function modelList(models: readonly { name: string }[]): Record<string, unknown> {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import prompt from '../../src/transforms/prompt.js';
 import tag from '../../src/transforms/tag.js';
 import { checkerFor } from '../../src/contracts/checkers.js';
-import { AUTHORITY_LEVELS, DOC_TYPES, NER_SEED_KEYS, VIEW_TYPES, type ViewType } from '../../src/contracts/vocabulary.js';
+import { AUTHORITY_LEVELS, DOC_TYPES, NER_SEED_KEYS, VIEW_TYPES, type PromptStyle, type ViewType } from '../../src/contracts/vocabulary.js';
 import type { ChunkContext, NerSeed } from '../../src/contracts/chunk.js';
 import { isTaggedContext, NOT_A_TAGGED_SEED, readTaggedChunk, seedKeysOf, seedShapeIn, WITHOUT_NEGATED } from '../../src/views/kinds/chunk-records.js';
 import { buildPrompt, jsonEscaped, promptShared, promptSharedEscaped } from '../../src/views/prompt-text.js';
@@ -187,11 +187,11 @@ const RECORDS = fc
   .tuple(VALID_CONTEXT, VALID_SEED, STRINGS.filter((t) => t.trim() !== ''), fc.dictionary(fc.constantFrom('type', 'raw_text', 'keywords', 'n', 'section_id', 'tag_flags'), ANY, { maxKeys: 3 }), fc.boolean())
   .map(([context, ner_seed, text, extra, textFirst]) => (textFirst ? { text, ...extra, context, ner_seed } : { ...extra, context, ner_seed, text, tag_flags: [] }));
 
-function reference(record: JsonObject, views: readonly ViewType[], maxChars: number | undefined): string {
+function reference(record: JsonObject, views: readonly ViewType[], maxChars: number | undefined, style: PromptStyle = 'compact'): string {
   const prompts: Record<string, string> = {};
   let truncation = null;
   for (const view of views) {
-    const built = buildPrompt(record.context as ChunkContext, record.ner_seed as NerSeed, chunkTextOf(record)!, view, { maxChars });
+    const built = buildPrompt(record.context as ChunkContext, record.ner_seed as NerSeed, chunkTextOf(record)!, view, { maxChars, style });
     prompts[view] = built.prompt;
     truncation = built.truncated;
   }
@@ -210,15 +210,17 @@ function written(processor: Processor, line: string, raw = true): string {
 
 describe('the prompt from a canonical line', () => {
   it('is byte for byte the prompt made from the record, canonical line or not', () => {
-    const setups = [
-      { views: [...VIEW_TYPES], maxChars: undefined },
-      { views: ['rca_frame' as ViewType], maxChars: 12 },
-    ].map((s) => ({ ...s, processor: prompt.create({ views: s.views, 'max-chars': s.maxChars }, undefined as never) as Processor }));
+    const setups = (['compact', 'dackar'] as const)
+      .flatMap((style) => [
+        { views: [...VIEW_TYPES], maxChars: undefined, style },
+        { views: ['rca_frame' as ViewType], maxChars: 12, style },
+      ])
+      .map((s) => ({ ...s, processor: prompt.create({ views: s.views, 'max-chars': s.maxChars, 'prompt-style': s.style }, undefined as never) as Processor }));
     fc.assert(
       fc.property(RECORDS, (record) => {
         const line = JSON.stringify(record);
-        for (const { views, maxChars, processor } of setups) {
-          const expected = reference(record, views, maxChars);
+        for (const { views, maxChars, style, processor } of setups) {
+          const expected = reference(record, views, maxChars, style);
           expect(written(processor, line)).toBe(expected);
           expect(written(processor, line, false)).toBe(expected);
           // Not canonical: the ordinary path, the same bytes from the record's own JSON.
@@ -230,7 +232,7 @@ describe('the prompt from a canonical line', () => {
   });
 
   it('rejects from the line as the runner and readTaggedChunk reject', () => {
-    const processor = prompt.create({ views: [...VIEW_TYPES], 'max-chars': undefined }, undefined as never) as Processor;
+    const processor = prompt.create({ views: [...VIEW_TYPES], 'max-chars': undefined, 'prompt-style': 'compact' }, undefined as never) as Processor;
     const lines = fc.sample(fc.tuple(RECORDS, fc.nat(6), ANY), { numRuns: 600, seed: 5 }).map(([record, how, other]) => {
       const r: JsonObject = { ...record };
       if (how === 0) r.context = { ...(r.context as JsonObject), page_start: other };

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ChunkContext, NerSeed } from '../../src/contracts/chunk.js';
-import { DOC_TYPES, NER_SEED_KEYS, type DocType } from '../../src/contracts/vocabulary.js';
-import { buildPrompt, COMMON_CONTRACT, seedJson, taskParagraph } from '../../src/views/prompt-text.js';
-import { emptyView } from '../../src/views/view-skeleton.js';
+import { DOC_TYPES, NER_SEED_KEYS, TRUSTED_KEYS, type DocType } from '../../src/contracts/vocabulary.js';
+import { buildPairPrompt, buildPrompt, COMMON_CONTRACT, compactHead, compactRuledOut, compactSeedJson, seedJson, taskParagraph } from '../../src/views/prompt-text.js';
+import { emptyView, viewContentSkeleton } from '../../src/views/view-skeleton.js';
+import { VIEW_KINDS } from '../../src/views/kinds/index.js';
 import { VIEW_TYPES, type ViewType } from '../../src/contracts/vocabulary.js';
 
 const CTX: ChunkContext = {
@@ -20,8 +21,8 @@ function seed(fields: Partial<NerSeed> = {}): NerSeed {
 }
 const TEXT = 'Bearing housing at 172 °F. Coupling misaligned by 12 mils.';
 
-describe('buildPrompt: layout of DESIGN §4', () => {
-  const { prompt } = buildPrompt(CTX, seed({ measurements: [{ value: '172', unit: '°F', text: '172 °F' }] }), TEXT, 'rca_frame');
+describe('buildPrompt: layout of DESIGN §4 (--prompt-style dackar)', () => {
+  const { prompt } = buildPrompt(CTX, seed({ measurements: [{ value: '172', unit: '°F', text: '172 °F' }] }), TEXT, 'rca_frame', { style: 'dackar' });
 
   it('is contract, TASK, CONTEXT, NER_SEED, CHUNK_TEXT, OUTPUT JSON in that order, blank-line separated', () => {
     const expected = [
@@ -117,9 +118,12 @@ describe('buildPrompt: determinism, context values, --max-chars', () => {
   });
 
   it('cuts the chunk text and reports it', () => {
-    const { prompt, truncated } = buildPrompt(CTX, seed(), TEXT, 'rca_frame', { maxChars: 40 });
+    const { prompt, truncated } = buildPrompt(CTX, seed(), TEXT, 'rca_frame', { maxChars: 40, style: 'dackar' });
     expect(truncated).toEqual({ text_chars: TEXT.length, kept_chars: 26, cut_at: 'sentence' });
     expect(prompt).toContain('CHUNK_TEXT:\nBearing housing at 172 °F.\n\nOUTPUT JSON');
+    const compact = buildPrompt(CTX, seed(), TEXT, 'rca_frame', { maxChars: 40 });
+    expect(compact.truncated).toEqual(truncated);
+    expect(compact.prompt.endsWith('CHUNK_TEXT:\nBearing housing at 172 °F.')).toBe(true);
   });
 
   it('no cut when the text fits', () => {
@@ -134,7 +138,7 @@ describe('RULED_OUT: what the text excludes, told to the model', () => {
   ];
 
   it('lists each negated mention with its kind and cue, after the seed and before the text', () => {
-    const { prompt } = buildPrompt(CTX, seed({ negated }), TEXT, 'rca_frame');
+    const { prompt } = buildPrompt(CTX, seed({ negated }), TEXT, 'rca_frame', { style: 'dackar' });
     const lines = prompt.split('\n');
     const at = lines.findIndex((l) => l.startsWith('RULED_OUT'));
     expect(at).toBeGreaterThan(lines.findIndex((l) => l.startsWith('NER_SEED')));
@@ -150,5 +154,87 @@ describe('RULED_OUT: what the text excludes, told to the model', () => {
     const without = buildPrompt(CTX, seed(), TEXT, 'rca_frame').prompt;
     expect(buildPrompt(CTX, seed({ negated: [] }), TEXT, 'rca_frame').prompt).toBe(without);
     expect(without).not.toContain('RULED_OUT');
+  });
+});
+
+describe('buildPrompt: the compact layout (the default)', () => {
+  const full = seed({ equipment_ids: ['P-101A'], measurements: [{ value: '172', unit: '°F', text: '172 °F' }], locations: [{ text: 'north bay', sub_label: 'area' }], negated: [{ text: 'fouling', kind: 'mechanisms', cue: 'no evidence of' }] });
+  const { prompt } = buildPrompt(CTX, full, TEXT, 'rca_frame');
+
+  it('is contract, TASK and the content skeleton, then CONTEXT, the seed, RULED_OUT and the text', () => {
+    const expected = [
+      compactHead('WO', 'rca_frame'),
+      '',
+      'CONTEXT:',
+      'chunk_id: C1',
+      'section_path: Work Order > As-Found',
+      'section_role: as_found',
+      'NER_SEED (terms found by rules; may include items not present; include only if supported by CHUNK_TEXT):',
+      '{"equipment_ids":["P-101A"],"measurements":["172 °F"],"locations":["north bay"]}',
+      'RULED_OUT (CHUNK_TEXT says these did not occur or were excluded; never list them as symptoms, outcomes or mechanisms):',
+      '["fouling"]',
+      '',
+      'CHUNK_TEXT:',
+      TEXT,
+    ].join('\n');
+    expect(prompt).toBe(expected);
+    expect(compactHead('WO', 'rca_frame')).toBe(
+      [
+        COMMON_CONTRACT,
+        'TASK: Write an rca_frame JSON for one chunk of a nuclear plant reliability document.',
+        VIEW_KINDS.rca_frame.task.rules,
+        '',
+        'OUTPUT JSON (exact keys/types):',
+        JSON.stringify(viewContentSkeleton('rca_frame'), null, 2),
+        '',
+        'DOCUMENT: the chunk is from a work order (WO).',
+        VIEW_KINDS.rca_frame.task.focus.WO,
+      ].join('\n'),
+    );
+  });
+
+  it('keeps all of the head but the document line the same across doc types (a slot moving to another document keeps its cache)', () => {
+    const wo = compactHead('WO', 'retrieval_summary');
+    const sop = compactHead('SOP', 'retrieval_summary');
+    let shared = 0;
+    while (wo[shared] === sop[shared]) shared++;
+    expect(wo.slice(shared)).toMatch(/^[^\n]*\n[^\n]*$/);
+    expect(wo.slice(0, shared)).toContain('OUTPUT JSON (exact keys/types):');
+  });
+
+  it('asks for no trusted field: the skeleton holds the content fields alone', () => {
+    for (const view of VIEW_TYPES) {
+      const skeleton = viewContentSkeleton(view);
+      for (const key of TRUSTED_KEYS) expect(skeleton).not.toHaveProperty(key);
+      expect(Object.keys(skeleton)).toEqual(Object.keys(emptyView(view, CTX)).filter((k) => !(TRUSTED_KEYS as readonly string[]).includes(k)));
+    }
+  });
+
+  it('puts everything that does not depend on the chunk first: two chunks of a doc type and view share the whole head', () => {
+    const other = buildPrompt({ ...CTX, chunk_id: 'C2', section_path: 'Work Order > As-Left' }, seed(), 'Another text.', 'rca_frame').prompt;
+    let shared = 0;
+    while (prompt[shared] === other[shared]) shared++;
+    expect(shared).toBeGreaterThanOrEqual(compactHead('WO', 'rca_frame').length + '\n\nCONTEXT:\nchunk_id: C'.length);
+  });
+
+  it('gives the seed only its non-empty lists, measurements as their text, and nothing for an empty seed', () => {
+    expect(compactSeedJson(seed())).toBeNull();
+    expect(buildPrompt(CTX, seed(), TEXT, 'rca_frame').prompt).not.toContain('NER_SEED');
+    expect(compactSeedJson(seed({ fm_ids: ['FM_AIR_INLEAK'], temporal_relations: [{ text: 'after start', sub_label: 'order' }] }))).toBe('{"fm_ids":["FM_AIR_INLEAK"],"temporal_relations":["after start"]}');
+    expect(compactRuledOut([])).toBeNull();
+    expect(compactRuledOut([{ text: 'leak', kind: 'outcomes', cue: 'no' }, { text: 'leak', kind: 'outcomes', cue: 'not' }])).toBe('["leak"]');
+  });
+
+  it('is much shorter than the dackar prompt of the same chunk', () => {
+    expect(prompt.length).toBeLessThan(buildPrompt(CTX, full, TEXT, 'rca_frame', { style: 'dackar' }).prompt.length);
+  });
+
+  it('the pair prompt holds both TASKs and one skeleton with each view under its name, then the same chunk part', () => {
+    const pair = buildPairPrompt(CTX, full, TEXT, VIEW_TYPES).prompt;
+    for (const view of VIEW_TYPES) expect(pair).toContain(`${view}: ${VIEW_KINDS[view].task.focus.WO}`);
+    const tail = prompt.slice(compactHead('WO', 'rca_frame').length);
+    expect(pair.endsWith(tail)).toBe(true);
+    const skeleton = JSON.parse(pair.slice(pair.indexOf('OUTPUT JSON (exact keys/types):\n') + 32, pair.indexOf('\n\nDOCUMENT:')));
+    expect(skeleton).toEqual(Object.fromEntries(VIEW_TYPES.map((v) => [v, viewContentSkeleton(v)])));
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COMMON_CONTRACT } from '../../src/views/prompt-text.js';
-import { buildSectionPrompt, CHILDREN_HEADER, childSummaryLines, NO_OWN_TEXT, omittedLine, sectionSourceName, sectionTaskParagraph } from '../../src/views/section-prompt.js';
+import { buildSectionPrompt, CHILDREN_HEADER, childSummaryLines, NO_OWN_TEXT, omittedLine, sectionSourceName, sectionTaskParagraph, type SectionPromptOptions } from '../../src/views/section-prompt.js';
 import { flattenView } from '../../src/views/flatten-view.js';
 import { emptySectionSummary, type ChildSummary, type SectionInput } from '../../src/views/section-view.js';
 
@@ -22,9 +22,39 @@ const CHILDREN: ChildSummary[] = [
   { title: '6.2  Vibration', summary: 'Measure vibration at both bearings.' },
 ];
 
+/** The seed project's layout (--prompt-style dackar), which the layout tests below pin. */
+const dackarPrompt = (section: SectionInput, children: readonly ChildSummary[], options: SectionPromptOptions = {}) => buildSectionPrompt(section, children, { ...options, style: 'dackar' });
+
+describe('buildSectionPrompt: the compact layout (the default)', () => {
+  it('is contract, TASK and the content skeleton, then CONTEXT, SECTION_TEXT and CHILD_SUMMARIES', () => {
+    const { prompt } = buildSectionPrompt(SECTION, CHILDREN);
+    expect(prompt).toBe(
+      [
+        COMMON_CONTRACT,
+        sectionTaskParagraph(true),
+        '',
+        'OUTPUT JSON (exact keys/types):',
+        JSON.stringify({ summary: '', concepts: [] }, null, 2),
+        '',
+        'CONTEXT:',
+        'section_id: s:6',
+        'section_path: SOP-AFW-012 > 6. Procedure',
+        'level: 2',
+        '',
+        'SECTION_TEXT:',
+        SECTION.text,
+        '',
+        'CHILD_SUMMARIES (one line per subsection: its title, then its summary):',
+        '- 6.1 Pump Start: Start P-101A from the control room. Verify discharge pressure.',
+        '- 6.2 Vibration: Measure vibration at both bearings.',
+      ].join('\n'),
+    );
+  });
+});
+
 describe('buildSectionPrompt: layout', () => {
   it('is contract, TASK, CONTEXT, SECTION_TEXT, OUTPUT JSON without children', () => {
-    const { prompt, truncated } = buildSectionPrompt(SECTION, []);
+    const { prompt, truncated } = dackarPrompt(SECTION, []);
     expect(prompt).toBe(
       [
         COMMON_CONTRACT,
@@ -50,7 +80,7 @@ describe('buildSectionPrompt: layout', () => {
   });
 
   it('adds CHILD_SUMMARIES after SECTION_TEXT, one line per child, whitespace collapsed', () => {
-    const { prompt } = buildSectionPrompt(SECTION, CHILDREN);
+    const { prompt } = dackarPrompt(SECTION, CHILDREN);
     expect(prompt).toContain(
       [
         'SECTION_TEXT:',
@@ -67,17 +97,17 @@ describe('buildSectionPrompt: layout', () => {
   });
 
   it('says so when the section has no text of its own', () => {
-    const { prompt } = buildSectionPrompt({ ...SECTION, text: '  ' }, CHILDREN);
+    const { prompt } = dackarPrompt({ ...SECTION, text: '  ' }, CHILDREN);
     expect(prompt).toContain(`SECTION_TEXT:\n${NO_OWN_TEXT}\n\nCHILD_SUMMARIES`);
   });
 
   it('a leaf has the same prompt with or without --bottom-up (its cache entries are shared)', () => {
-    expect(buildSectionPrompt(SECTION, []).prompt).toBe(buildSectionPrompt(SECTION, []).prompt);
-    expect(buildSectionPrompt(SECTION, []).prompt).not.toContain('CHILD_SUMMARIES');
+    expect(dackarPrompt(SECTION, []).prompt).toBe(dackarPrompt(SECTION, []).prompt);
+    expect(dackarPrompt(SECTION, []).prompt).not.toContain('CHILD_SUMMARIES');
   });
 
   it('--max-chars cuts the section text, never the child summaries', () => {
-    const { prompt, truncated } = buildSectionPrompt(SECTION, CHILDREN, { maxChars: 30 });
+    const { prompt, truncated } = dackarPrompt(SECTION, CHILDREN, { maxChars: 30 });
     expect(truncated).toEqual({ text_chars: 51, kept_chars: 27, cut_at: 'sentence' });
     expect(prompt).toContain('SECTION_TEXT:\nPerform the steps in order.\n\nCHILD_SUMMARIES');
     expect(prompt).toContain('- 6.2 Vibration: Measure vibration at both bearings.');
@@ -89,9 +119,9 @@ describe('buildSectionPrompt: layout', () => {
       title: `6.${i + 1} Step ${i + 1}`,
       summary: `Step ${i + 1} of the procedure. ` + 'Verify the discharge pressure of P-101A and record it in the log. '.repeat(3),
     }));
-    const whole = buildSectionPrompt(SECTION, many);
+    const whole = dackarPrompt(SECTION, many);
     expect(whole.childrenCut).toBeNull();
-    const { prompt, truncated, childrenCut } = buildSectionPrompt(SECTION, many, { maxChildChars: 2000 });
+    const { prompt, truncated, childrenCut } = dackarPrompt(SECTION, many, { maxChildChars: 2000 });
     expect(truncated).toBeNull(); // the section text is not touched
     const block = prompt.slice(prompt.indexOf(`${CHILDREN_HEADER}\n`) + CHILDREN_HEADER.length + 1, prompt.indexOf('\n\nOUTPUT JSON'));
     const lines = block.split('\n');
@@ -108,13 +138,13 @@ describe('buildSectionPrompt: layout', () => {
     expect([...block].length + 1 + next.length + 1).toBeGreaterThan(2000);
     expect(childrenCut).toEqual({ children: 60, kept_children: kept.length, child_chars: many.reduce((n, c) => n + `- ${c.title}: ${c.summary.trim()}`.length + 1, 0), kept_chars: [...block].length + 1 });
     // Byte-identical for the same input: the response cache key stays stable.
-    expect(buildSectionPrompt(SECTION, many, { maxChildChars: 2000 }).prompt).toBe(prompt);
+    expect(dackarPrompt(SECTION, many, { maxChildChars: 2000 }).prompt).toBe(prompt);
     // A bound the children fit in changes nothing.
-    expect(buildSectionPrompt(SECTION, CHILDREN, { maxChildChars: 2000 })).toEqual(buildSectionPrompt(SECTION, CHILDREN));
+    expect(dackarPrompt(SECTION, CHILDREN, { maxChildChars: 2000 })).toEqual(dackarPrompt(SECTION, CHILDREN));
   });
 
   it('a budget too small for any child shows the count line alone; one left out is one section', () => {
-    const { prompt, childrenCut } = buildSectionPrompt(SECTION, CHILDREN, { maxChildChars: 10 });
+    const { prompt, childrenCut } = dackarPrompt(SECTION, CHILDREN, { maxChildChars: 10 });
     expect(prompt).toContain(`${CHILDREN_HEADER}\n(… 2 more child sections not shown)\n\nOUTPUT JSON`);
     expect(childrenCut).toMatchObject({ children: 2, kept_children: 0 });
     // 81 + 35 characters fit 120; the second child (53 more) would not.
@@ -125,13 +155,13 @@ describe('buildSectionPrompt: layout', () => {
   });
 
   it('keeps CONTEXT lines one line each', () => {
-    const { prompt } = buildSectionPrompt({ ...SECTION, section_path: 'A\nB', page_start: 3 }, []);
+    const { prompt } = dackarPrompt({ ...SECTION, section_path: 'A\nB', page_start: 3 }, []);
     expect(prompt).toContain('section_path: A B\n');
     expect(prompt).toContain('page_start: 3\n');
   });
 
   it('the OUTPUT JSON is the skeleton with the trusted fields', () => {
-    const { prompt } = buildSectionPrompt(SECTION, []);
+    const { prompt } = dackarPrompt(SECTION, []);
     const skeleton = JSON.parse(prompt.slice(prompt.indexOf('OUTPUT JSON (exact keys/types):\n') + 32));
     expect(skeleton).toEqual({
       section_id: 's:6',

@@ -12,8 +12,9 @@ import { stringEndIn } from '../../runtime/json-spans.js';
 import { negatedMentions } from '../claims.js';
 import type { ExtractiveInput } from '../extractive.js';
 import { GroundingText } from '../grounding.js';
-import { buildPrompt } from '../prompt-text.js';
+import { buildPairPrompt, buildPrompt } from '../prompt-text.js';
 import { validateView } from '../validate-view.js';
+import { replyAsView } from '../view-skeleton.js';
 import type { ChunkViewKind } from './kind.js';
 import { setViewEntry, viewMap, type ReadResult, type RecordKind, type RecordRun } from './record-kind.js';
 
@@ -168,7 +169,8 @@ const CHUNK_RUN: RecordRun<TaggedChunk, TaggedChunk> = {
 
 /** A chunk view checked against its chunk: what `check` and `checkBuilt` both keep of validateView. */
 function checkedView(kind: ChunkViewKind, chunk: TaggedChunk, grounding: GroundingText, value: JsonObject) {
-  const checked = validateView(kind.name, value, chunk.context, grounding, { negated: negatedMentions(chunk.nerSeed) });
+  // A compact prompt's reply holds the content fields only: the trusted ones go in their places first.
+  const checked = validateView(kind.name, replyAsView(value, kind.name, chunk.context), chunk.context, grounding, { negated: negatedMentions(chunk.nerSeed) });
   return { view: checked.view, flags: checked.flags, fixed: checked.fixed, evidence: checked.evidence };
 }
 
@@ -181,7 +183,11 @@ export const CHUNK_RECORDS: RecordKind<TaggedChunk, TaggedChunk, ChunkViewKind> 
   grounding: (chunk) => GroundingText.of(chunk.text),
   boundsChildren: false,
   prompt(kind, chunk, budgets) {
-    const built = buildPrompt(chunk.context, chunk.nerSeed, chunk.text, kind.name, { maxChars: budgets.maxChars });
+    const built = buildPrompt(chunk.context, chunk.nerSeed, chunk.text, kind.name, { maxChars: budgets.maxChars, ...(budgets.style === undefined ? {} : { style: budgets.style }) });
+    return { prompt: built.prompt, textCut: built.truncated };
+  },
+  pairPrompt(kinds, chunk, budgets) {
+    const built = buildPairPrompt(chunk.context, chunk.nerSeed, chunk.text, kinds.map((k) => k.name), { maxChars: budgets.maxChars });
     return { prompt: built.prompt, textCut: built.truncated };
   },
   shrink: () => null,

@@ -9,6 +9,7 @@ import type { GroundingText } from '../grounding.js';
 import type { ChildrenCut } from '../section-prompt.js';
 import type { TextCut } from '../text-cut.js';
 import type { ViewKind } from './kind.js';
+import type { PromptStyle } from '../../contracts/vocabulary.js';
 
 /** The budgets of one attempt's prompt. */
 export interface PromptBudgets {
@@ -16,6 +17,8 @@ export interface PromptBudgets {
   maxChars: number | undefined;
   /** Bound a second part of the prompt (a section's CHILD_SUMMARIES) to this many characters; only kinds with `boundsChildren`. */
   maxChildChars?: number;
+  /** The prompt's layout (--prompt-style); compact when absent. */
+  style?: PromptStyle;
 }
 
 /** An attempt's prompt and how its parts were cut. */
@@ -92,6 +95,8 @@ export interface RecordKind<R, I, K extends ViewKind> {
   readonly boundsChildren: boolean;
   /** The prompt of an attempt, before any feedback. */
   prompt(kind: K, input: I, budgets: PromptBudgets): KindPrompt;
+  /** The prompt of one request for several views of the input at once (--views-per-request); absent: the kind asks for each view alone. */
+  pairPrompt?(kinds: readonly K[], input: I, budgets: PromptBudgets): KindPrompt;
   /** Budgets of a prompt `excess` characters shorter when its parts share the cut; null: the text alone is cut. */
   shrink(input: I, budgets: PromptBudgets, excess: number): PromptBudgets | null;
   /** A recovered reply checked as rca-validate checks it. */

@@ -17,7 +17,7 @@ import { checkerFor } from '../../contracts/checkers.js';
 import { SECTION_VIEW } from '../../contracts/vocabulary.js';
 import { buildSectionPrompt, childSummaryLines, sectionSourceName } from '../section-prompt.js';
 import { sectionSources, validateSectionSummary, type SectionSources } from '../section-validate.js';
-import type { ChildSummary, SectionInput } from '../section-view.js';
+import { sectionReplyAsView, type ChildSummary, type SectionInput } from '../section-view.js';
 import type { SectionViewKind } from './kind.js';
 import { setViewEntry, viewMap, type PromptBudgets, type ReadResult, type RecordKind, type RecordRun, type RunSettings } from './record-kind.js';
 
@@ -203,13 +203,18 @@ export const SECTION_RECORDS: RecordKind<SectionInput, SectionJobInput, SectionV
   grounding: (input) => input.sources.grounding,
   boundsChildren: true,
   prompt(_kind, input, budgets) {
-    const built = buildSectionPrompt(input.section, input.children, { maxChars: budgets.maxChars, ...(budgets.maxChildChars === undefined ? {} : { maxChildChars: budgets.maxChildChars }) });
+    const built = buildSectionPrompt(input.section, input.children, {
+      maxChars: budgets.maxChars,
+      ...(budgets.maxChildChars === undefined ? {} : { maxChildChars: budgets.maxChildChars }),
+      ...(budgets.style === undefined ? {} : { style: budgets.style }),
+    });
     return { prompt: built.prompt, textCut: built.truncated, childrenCut: built.childrenCut };
   },
   shrink,
   check(_kind, input, _grounding, value) {
     // Checked against its own sources (text, titles, child summaries), the grounding among them.
-    const checked = validateSectionSummary(value, input.section, input.sources);
+    // A compact prompt's reply holds the content fields only: the trusted ones go in their places first.
+    const checked = validateSectionSummary(sectionReplyAsView(value, input.section), input.section, input.sources);
     return { view: checked.view, flags: checked.flags, fixed: checked.fixed, evidence: checked.evidence, withinContract: checkerFor(SECTION_VIEW)(checked.view) === null };
   },
   feedbackSource: (input) => sectionSourceName(input.children.length > 0),

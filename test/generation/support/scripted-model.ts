@@ -17,6 +17,8 @@ export type Step =
   | 'model404'
   | 'reset'
   | 'midStreamError'
+  // A thinking model that reasons and writes no answer (what it sends when the server lets it think).
+  | 'only-thinking'
   | { delayMs: number }
   | { fault: FakeFault; delayMs?: number };
 
@@ -30,6 +32,8 @@ export interface ParsedPrompt {
   seed: Record<string, any>;
   skeleton: Record<string, any>;
   feedback: string | null;
+  /** A request for several views at once (--views-per-request): each view's prompt as this view's would read. */
+  pair?: ParsedPrompt[];
 }
 
 const CONTEXT_HEADER = '\nCONTEXT:\n';
@@ -37,9 +41,13 @@ const TEXT_HEADER = '\nCHUNK_TEXT:\n';
 const OUTPUT_HEADER = '\n\nOUTPUT JSON (exact keys/types):\n';
 const SEED_HEADER_RE = /\nNER_SEED \([^\n]*\):\n([^\n]*)\n/;
 const CONTRACT_START = 'You are an information extraction engine';
+const PAIRED_VIEWS = new Set(['retrieval_summary', 'rca_frame']);
+const TASK_VIEW_RE = /^TASK: Write an? (\w+) JSON/m;
 
 // Reads Ollama's /api/chat body and an OpenAI chat completion alike: the prompt is the one user
-// message, and the view's schema is `format` or `response_format.json_schema.schema`.
+// message, and the view's schema is `format` or `response_format.json_schema.schema`. Both prompt
+// styles: dackar (CONTEXT, seed, text, then the whole view's skeleton last) and compact (the
+// content skeleton after the TASK, then CONTEXT, seed and text last).
 export function parsePrompt(body: any): ParsedPrompt {
   const prompt: string = String(body?.messages?.[0]?.content ?? body?.prompt ?? '');
   const format = body?.format ?? body?.response_format?.json_schema?.schema;
@@ -48,14 +56,24 @@ export function parsePrompt(body: any): ParsedPrompt {
   const textAt = prompt.indexOf(TEXT_HEADER) + TEXT_HEADER.length;
   const outputAt = prompt.indexOf(OUTPUT_HEADER);
   const start = prompt.indexOf(CONTRACT_START);
-  return {
+  const compact = outputAt < contextAt;
+  // compact: the skeleton ends where the document's focus lines begin.
+  const skeleton = JSON.parse(compact ? prompt.slice(outputAt + OUTPUT_HEADER.length, prompt.indexOf('\n\nDOCUMENT:', outputAt)) : prompt.slice(outputAt + OUTPUT_HEADER.length));
+  const parsed: ParsedPrompt = {
     chunkId,
-    view: String(format?.properties?.view_type?.const ?? '?'),
-    text: prompt.slice(textAt, outputAt),
+    view: String(format?.properties?.view_type?.const ?? TASK_VIEW_RE.exec(prompt)?.[1] ?? '?'),
+    text: compact ? prompt.slice(textAt) : prompt.slice(textAt, outputAt),
     seed: JSON.parse(SEED_HEADER_RE.exec(prompt)?.[1] ?? '{}'),
-    skeleton: JSON.parse(prompt.slice(outputAt + OUTPUT_HEADER.length)),
+    skeleton,
     feedback: start > 0 ? prompt.slice(0, start).trim() : null,
   };
+  // A pair request's format has a view's name for every property.
+  const views = Object.keys(format?.properties ?? {});
+  if (views.length > 1 && views.every((v) => PAIRED_VIEWS.has(v) && v in skeleton)) {
+    parsed.view = views.join('+');
+    parsed.pair = views.map((view) => ({ ...parsed, view, skeleton: skeleton[view] }));
+  }
+  return parsed;
 }
 
 const SENTENCE_RE = /[^.!?\n]*[A-Za-z][^.!?\n]*[.!?]?/;
@@ -87,7 +105,8 @@ export function goodView(p: ParsedPrompt): Record<string, unknown> {
     mechanisms: list('mechanisms'),
     diagnostics: list('surveillance_actions'),
     corrective_actions: list('maintenance_actions'),
-    numbers_limits: (Array.isArray(seed.measurements) ? seed.measurements : []).map((m: any) => String(m.text)),
+    // The dackar seed gives measurements as objects, the compact one as their text.
+    numbers_limits: (Array.isArray(seed.measurements) ? seed.measurements : []).map((m: any) => String(typeof m === 'string' ? m : m.text)),
     keywords_synonyms: keywords,
     unknowns: [],
   };
@@ -119,14 +138,32 @@ export function scriptedModel(script: Script = {}): ScriptedModel {
     counts,
     respond(req) {
       const p = parsePrompt(req.body);
-      seen.push(p);
-      const key = `${p.chunkId} ${p.view}`;
-      const n = counts.get(key) ?? 0;
-      counts.set(key, n + 1);
-      const steps = script[key] ?? script[`* ${p.view}`] ?? script['*'] ?? [];
-      return replyFor(steps[n] ?? 'good', p);
+      const stepOf = (q: ParsedPrompt): Step => {
+        seen.push(q);
+        const key = `${q.chunkId} ${q.view}`;
+        const n = counts.get(key) ?? 0;
+        counts.set(key, n + 1);
+        const steps = script[key] ?? script[`* ${q.view}`] ?? script['*'] ?? [];
+        return steps[n] ?? 'good';
+      };
+      if (p.pair === undefined) return replyFor(stepOf(p), p);
+      // A request for several views: each view's step counts as that view's request; a fault
+      // (or a cut) of any of them is the whole request's, else each part is what its step writes.
+      const replies = p.pair.map((q) => replyFor(stepOf(q), q));
+      const fault = replies.find((r) => 'fault' in r);
+      if (fault !== undefined) return fault;
+      const parts = replies.map((r) => parsedOr((r as { content: string }).content));
+      return { content: JSON.stringify(Object.fromEntries(p.pair.map((q, i) => [q.view, parts[i]]))) };
     },
   };
+}
+
+function parsedOr(content: string): unknown {
+  try {
+    return JSON.parse(content);
+  } catch {
+    return content;
+  }
 }
 
 export function replyFor(step: Step, p: ParsedPrompt): FakeReply {
@@ -147,6 +184,8 @@ export function replyFor(step: Step, p: ParsedPrompt): FakeReply {
       return { content: JSON.stringify(badView(step, p)) };
     case 'length':
       return { fault: 'length' };
+    case 'only-thinking':
+      return { content: '', thinking: 'The user wants JSON. Let me consider the chunk first, then the fields, then' };
     case 'reset':
       return { fault: 'reset' };
     default:
