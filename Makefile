@@ -112,6 +112,36 @@ demo: $(DEMO_OUT)/sample.summarized.jsonl $(DEMO_OUT)/sample.sections.jsonl $(DE
 	@echo "Measured on labelled questions: ./bin/rca eval-retrieval --db $(DEMO_OUT)/sample.index.sqlite --questions test/fixtures/retrieval/sample.questions.jsonl"
 	@echo "With a model: ./bin/rca-summarize $(DEMO_OUT)/sample.tagged.jsonl > $(DEMO_OUT)/sample.model.jsonl  (Ollama at \$$OLLAMA_HOST)"
 
+# --- eval-retrieval: the labelled questions of both sets against one index ---------------------
+# The real-text set (test/fixtures/realtext/: 237 chunks of 101 NRC and docket documents) built as
+# a user would: each part tagged in document order, the chunks summarized, counted into sections
+# and the sections summarized (extractive backend, no model), then one index of it and the sample
+# corpus, and `rca eval-retrieval` of both question sets (docs/retrieval.md holds its table).
+REALTEXT := $(sort $(wildcard test/fixtures/realtext/*.chunks.jsonl))
+QUESTION_SETS := test/fixtures/retrieval/sample.questions.jsonl test/fixtures/retrieval/realtext.questions.jsonl
+
+$(DEMO_OUT)/realtext.tagged.jsonl: $(REALTEXT) $(BUILT) $(TAG_DATA)
+	$(call write,for part in $(REALTEXT); do ./bin/rca-tag "$$part"; done)
+
+$(DEMO_OUT)/realtext.summarized.jsonl: $(DEMO_OUT)/realtext.tagged.jsonl $(BUILT)
+	$(call write,./bin/rca-summarize --backend extractive --combined $<)
+
+$(DEMO_OUT)/realtext.sections.jsonl: $(DEMO_OUT)/realtext.tagged.jsonl $(BUILT)
+	$(call write,./bin/rca-count-sections $<)
+
+$(DEMO_OUT)/realtext.section-summaries.jsonl: $(DEMO_OUT)/realtext.sections.jsonl $(BUILT) $(TAG_DATA)
+	$(call write,./bin/rca-summarize --view section_summary --bottom-up --backend extractive $<)
+
+RETRIEVAL_INDEX_INPUTS := $(DEMO_OUT)/sample.summarized.jsonl $(DEMO_OUT)/sample.section-summaries.jsonl $(DEMO_OUT)/realtext.summarized.jsonl $(DEMO_OUT)/realtext.section-summaries.jsonl
+$(DEMO_OUT)/retrieval.index.sqlite: $(RETRIEVAL_INDEX_INPUTS) $(BUILT)
+	@echo './bin/rca index --db $@ $(RETRIEVAL_INDEX_INPUTS)'; rm -f "$@" "$@-wal" "$@-shm" "$@.tmp"*; \
+	./bin/rca index --db "$@.tmp" $(RETRIEVAL_INDEX_INPUTS) && mv -f "$@.tmp" "$@"
+
+.PHONY: eval-retrieval
+eval-retrieval: $(DEMO_OUT)/retrieval.index.sqlite $(QUESTION_SETS)
+	@echo './bin/rca eval-retrieval --db $< $(foreach q,$(QUESTION_SETS),--questions $(q))'
+	@./bin/rca eval-retrieval --db $< $(foreach q,$(QUESTION_SETS),--questions $(q))
+
 # --- corpus: make corpus IN=chunks/ OUT=out/corpus/ MODEL=qwen2.5:7b ------------------------------
 # One chain per input file: IN/x.chunks.jsonl → OUT/x.tagged.jsonl → OUT/x.summarized.jsonl.
 # `make -j4 corpus` runs four files at once on one shared response cache (CONCURRENCY requests
