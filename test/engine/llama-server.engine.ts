@@ -172,7 +172,8 @@ describe('rca-generate against llama-server', () => {
     expect(t.failed).toBe(0);
     // The tiny model repeats its list items: retrieval_summary is flagged (duplicates, few keywords).
     expect(t.flagged).toBeGreaterThan(0);
-    expect(first.code).toBe(1);
+    // Views kept with flags are warnings: the run exits 0 (--fail-on-flags would make it 1).
+    expect(first.code).toBe(0);
     expect(first.stderr).toMatch(/views \d+ ok, \d+ flagged, 0 failed/);
   });
 
