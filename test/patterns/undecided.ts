@@ -35,8 +35,8 @@ export const UNDECIDED = new Map<string, string>([
     "Fixed words between word boundaries, and `[a-z]+n't`, which starts only at a word boundary and so reads each word once: linear, as any alternation of literals is.",
   ],
   [
-    "dist/tagging/negation.js #69c2e21f",
-    "Clause ends (src/tagging/negation.ts): single marks, or a blank run tried only from its first character (after a comma, the comma), which clauseEndAfter's slice makes the search's own start; the lookaheads read one word.",
+    "dist/tagging/negation.js #cf31a702",
+    "Clause ends (src/tagging/negation.ts): single marks, or a blank run tried only from its first character (after a comma, the comma), which clauseEndAfter's slice makes the search's own start; the lookaheads read one word. The turn words after a comma (which, resulting, …) open with the comma, so their blank run is read once from it.",
   ],
   [
     "dist/tagging/section-path.js #f31eed41",
@@ -139,7 +139,7 @@ export const UNDECIDED = new Map<string, string>([
     "An alternation of literal keywords at a word start, a fixed plural ending and a one-character lookahead: each start reads at most the longest keyword plus two; the prefix form `applicab\\p{L}*` reads one word.",
   ],
   [
-    "buildPattern('tagging/negation: cue') #2caefe85",
-    "Sticky, tried at head words only. Each form is fixed words joined by single blank runs (and one optional `\\p{L}+ly` word): an attempt reads at most the words of the longest form and the blank runs between them, so a blank run is read by a bounded number of attempts.",
+    "buildPattern('tagging/negation: cue') #5c87e724",
+    "Sticky, tried at head words only. Each form is fixed words joined by single blank runs (and one optional `\\p{L}+ly` word): an attempt reads at most the words of the longest form and the blank runs between them, so a blank run is read by a bounded number of attempts. The lookahead after \"did not result\" reads one blank run and one word.",
   ],
 ]);
