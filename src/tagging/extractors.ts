@@ -14,6 +14,7 @@ import type { Measurement } from '../contracts/chunk.js';
 import { alarmIds, docRefs, equipmentIds, fmIds } from './extractors/identifiers.js';
 import { measurements } from './extractors/measurements.js';
 import { referenceSpans } from './extractors/references.js';
+import { plainDesignators } from './extractors/designators.js';
 import { type Family, findStarts, findStartsFromTokens, StartLists } from './extractors/scan.js';
 import type { TokenBuffer } from './phrase-matcher.js';
 import { temporalRefs } from './extractors/temporal.js';
@@ -134,6 +135,20 @@ export function documentReferences(text: string): Array<{ start: number; end: nu
   return out;
 }
 
+/** Equipment in text order: hyphenated tags (the family) and the plain designators ("Bus 3C", "'C' ESW pump"). */
+function collectEquipment(text: string): string[] {
+  const starts: number[] = [];
+  const tags = collect(equipmentIds, text, starts);
+  const plain = plainDesignators(text);
+  if (plain.length === 0) return tags;
+  const merged: Array<{ start: number; text: string }> = tags.map((t, k) => ({ start: starts[k]!, text: t }));
+  for (const d of plain) if (claim(d.start, d.end)) merged.push({ start: d.start, text: d.text });
+  merged.sort((a, b) => a.start - b.start);
+  const out: string[] = [];
+  for (const { text: id } of merged) if (!out.some((o) => o.toLowerCase() === id.toLowerCase())) out.push(id);
+  return out;
+}
+
 /** The doc refs of a text in text order: the references claimed first, and the identifier family's. */
 function collectDocRefs(text: string): string[] {
   const refs = documentReferences(text);
@@ -204,7 +219,7 @@ export function extractPatterns(text: string, tokens?: TokenBuffer): PatternSpan
   const doc_refs = collectDocRefs(text);
   const alarm_ids = collect(alarmIds, text);
   const fm_ids = collect(fmIds, text);
-  const equipment_ids = refineEquipment(text, collect(equipmentIds, text), alarm_ids);
+  const equipment_ids = refineEquipment(text, collectEquipment(text), alarm_ids);
   const temporal_refs = collect(temporalRefs, text);
   const measurement_list = collect(measurements, text);
   return { equipment_ids, doc_refs, alarm_ids, measurements: measurement_list, temporal_refs, fm_ids };

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { extractPatterns, refineEquipment, documentReferences, type PatternSpans } from '../../src/tagging/extractors.js';
 import { alarmIds, docRefs, equipmentIds, fmIds } from '../../src/tagging/extractors/identifiers.js';
 import { measurements } from '../../src/tagging/extractors/measurements.js';
+import { plainDesignators } from '../../src/tagging/extractors/designators.js';
 import { type Family, findStarts, findStartsFromTokens, StartLists } from '../../src/tagging/extractors/scan.js';
 import { TokenBuffer } from '../../src/tagging/phrase-matcher.js';
 import { ROOT } from '../support/golden.js';
@@ -104,7 +105,19 @@ function globalScanReference(text: string): PatternSpans {
   for (const { text: ref } of ordered) if (!doc_refs.some((r) => r.toLowerCase() === ref.toLowerCase())) doc_refs.push(ref);
   const alarm_ids = run(alarmIds);
   const fm_ids = run(fmIds);
-  const equipment_ids = refineEquipment(text, run(equipmentIds), alarm_ids);
+  // Hyphenated tags and the plain designators ("Bus 3C") in text order, the latter where unclaimed.
+  const tagStarts: number[] = [];
+  const tags = run(equipmentIds, tagStarts);
+  const equipment = tags.map((t, k) => ({ start: tagStarts[k]!, text: t }));
+  for (const d of plainDesignators(text)) {
+    if (claimed.subarray(d.start, d.end).includes(1)) continue;
+    claimed.fill(1, d.start, d.end);
+    equipment.push({ start: d.start, text: d.text });
+  }
+  equipment.sort((a, b) => a.start - b.start);
+  const plainOrdered: string[] = [];
+  for (const { text: id } of equipment) if (!plainOrdered.some((o) => o.toLowerCase() === id.toLowerCase())) plainOrdered.push(id);
+  const equipment_ids = refineEquipment(text, plainOrdered, alarm_ids);
   const temporal_refs = run(temporalRefs);
   const measurement_list = run(measurements);
   return { equipment_ids, doc_refs, alarm_ids, measurements: measurement_list, temporal_refs, fm_ids };
