@@ -12,7 +12,7 @@
 
 import type { Measurement } from '../contracts/chunk.js';
 import { alarmIds, docRefs, equipmentIds, fmIds } from './extractors/identifiers.js';
-import { measurements } from './extractors/measurements.js';
+import { measurements, spelledMeasurements } from './extractors/measurements.js';
 import { referenceSpans } from './extractors/references.js';
 import { plainDesignators } from './extractors/designators.js';
 import { type Family, findStarts, findStartsFromTokens, StartLists } from './extractors/scan.js';
@@ -149,6 +149,20 @@ function collectEquipment(text: string): string[] {
   return out;
 }
 
+/** Measurements in text order: numbers with their unit (the family) and the spelled-out ones ("two inches"). */
+function collectMeasurements(text: string): Measurement[] {
+  const starts: number[] = [];
+  const found = collect(measurements, text, starts);
+  const spelled = spelledMeasurements(text);
+  if (spelled.length === 0) return found;
+  const merged: Array<{ start: number; item: Measurement }> = found.map((item, k) => ({ start: starts[k]!, item }));
+  for (const s of spelled) if (claim(s.start, s.end)) merged.push({ start: s.start, item: s.item });
+  merged.sort((a, b) => a.start - b.start);
+  const out: Measurement[] = [];
+  for (const { item } of merged) if (!out.some((o) => o.text.toLowerCase() === item.text.toLowerCase())) out.push(item);
+  return out;
+}
+
 /** The doc refs of a text in text order: the references claimed first, and the identifier family's. */
 function collectDocRefs(text: string): string[] {
   const refs = documentReferences(text);
@@ -221,6 +235,6 @@ export function extractPatterns(text: string, tokens?: TokenBuffer): PatternSpan
   const fm_ids = collect(fmIds, text);
   const equipment_ids = refineEquipment(text, collectEquipment(text), alarm_ids);
   const temporal_refs = collect(temporalRefs, text);
-  const measurement_list = collect(measurements, text);
+  const measurement_list = collectMeasurements(text);
   return { equipment_ids, doc_refs, alarm_ids, measurements: measurement_list, temporal_refs, fm_ids };
 }

@@ -123,12 +123,12 @@ export const UNDECIDED = new Map<string, string>([
     "Sticky, tried only at token starts (not after `-`, so never inside a hyphenated tag). Segments split by `-` (or one `*`), unambiguous: one attempt reads one token once.",
   ],
   [
-    "buildPattern('tagging/extractors/measurements: MEASUREMENT_RE') #e4d61aaf",
-    "Sticky, tried only at a number's first character (the lookbehind refuses a start after a digit, letter or joiner). The number forms share digits, but giving one back leaves a digit where only a separator, a unit or a range mark may follow, which fails at once; blank runs are read once per attempt.",
+    "buildPattern('tagging/extractors/measurements: MEASUREMENT_RE') #cfc8d680",
+    "Sticky, tried only at a number's first character (the lookbehind refuses a start after a digit, letter or joiner). The number forms share digits (a fraction is at most two digits, a slash and two digits), but giving one back leaves a digit where only a separator, a unit or a range mark may follow, which fails at once; blank runs are read once per attempt, and the hyphen separator is one character.",
   ],
   [
-    "buildPattern('tagging/extractors/temporal: TEMPORAL_RE') #04788148",
-    "Sticky, tried only at findStarts' starts (a digit, or a month or duration word before a number). Every form is counted digits, fixed words and single blank runs: one attempt reads a bounded number of tokens and the blank runs between them.",
+    "buildPattern('tagging/extractors/temporal: TEMPORAL_RE') #fa69e81e",
+    "Sticky, tried only at findStarts' starts (a digit, or a month or duration word before a number). Every form is counted digits, fixed words and single blank runs (a zone: a fixed word, or one in brackets with at most one blank each side): one attempt reads a bounded number of tokens and the blank runs between them. The bare time's lookbehind reads three characters back and its lookahead at most four ahead.",
   ],
   [
     "buildPattern('tagging/extractors: REGULATORY_RE') #1c63064d",
