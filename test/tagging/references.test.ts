@@ -36,6 +36,12 @@ describe('document references', () => {
     ['NRC generic communications', 'IN 2019-04, GL 89-13, Information Notice No. 97-21, IE Bulletin 80-04 and Generic Letter 2004-02', ['IN 2019-04', 'GL 89-13', 'Information Notice No. 97-21', 'IE Bulletin 80-04', 'Generic Letter 2004-02']],
     ['a list after one cue', 'IE Bulletins 80-04, 80-04A (Revision 1), and 80-05 & 80-06', ['IE Bulletins 80-04', '80-04A (Revision 1)', '80-05', '80-06']],
     ['enforcement and inspection programme numbers', 'EA-24-017, EA 98-110, IMC 2515, Inspection Manual Chapter 0609, Appendix G, IP 71111.12 and Inspection Procedure 93812', ['EA-24-017', 'EA 98-110', 'IMC 2515', 'Inspection Manual Chapter 0609, Appendix G', 'IP 71111.12', 'Inspection Procedure 93812']],
+    ['vendor topical reports and Commission papers, never equipment', 'per WCAP-16530-NP, NEDC-32983P, BAW-10192, CENPD-254 and SECY-04-0111 (SRM-SECY-04-0111)', ['WCAP-16530-NP', 'NEDC-32983P', 'BAW-10192', 'CENPD-254', 'SECY-04-0111', 'SRM-SECY-04-0111']],
+    ['industry guidance series after their cue', 'EPRI TR-107396, NEI 03-12, INPO SOER 02-4 and Branch Technical Position 5-3', ['EPRI TR-107396', 'NEI 03-12', 'SOER 02-4', 'Branch Technical Position 5-3']],
+    ['safety analysis report parts', 'UFSAR Section 6.3.2, FSAR Table 15.0-2, USAR Chapter 14 and the Updated Final Safety Analysis Report (UFSAR) Figure 9.2-4', ['UFSAR Section 6.3.2', 'FSAR Table 15.0-2', 'USAR Chapter 14', 'Updated Final Safety Analysis Report (UFSAR) Figure 9.2-4']],
+    ['the report alone names no part', 'the UFSAR describes the system', []],
+    ['temporary instructions', 'TI 2515/177 and Temporary Instruction 2515/193', ['TI 2515/177', 'Temporary Instruction 2515/193']],
+    ['problem reports and engineering changes', 'PIR 2016-0456, ACR 08-2211, Engineering Change EC 400123 and DCP 09-017', ['PIR 2016-0456', 'ACR 08-2211', 'Engineering Change EC 400123', 'DCP 09-017']],
     ['event numbers as the form gives them', 'Event Number: 41234\nFacility: X\nEN #41299 and Event# 41300', ['41234', '41299', '41300']],
     ['the index line under its heading', '** EVENT NUMBERS **\n\n41234 41235  41240\n', ['41234', '41235', '41240']],
     ['dockets and licences', 'Docket Nos. 50-321 and 50-366\nLicense Nos. DPR-57, NPF-5\nDocket: 07001234\nLicense #: SNM-1234', ['50-321', '50-366', 'DPR-57', 'NPF-5', '07001234', 'SNM-1234']],
@@ -60,6 +66,8 @@ describe('references are never equipment', () => {
     ['a procedure', 'entered 3-ECA-0.0 and OP-AB-101-105'],
     ['an ASME article', 'flaw evaluated to IWB-3600'],
     ['a letter number', 'Letter WBL-24-041'],
+    ['a topical report', 'analysed to WCAP-17100-P'],
+    ['an EPRI report', 'guidance of EPRI NP-5652'],
   ])('%s', (_name, text) => {
     const spans = extractPatterns(text);
     expect(spans.equipment_ids).toEqual([]);

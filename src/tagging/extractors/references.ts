@@ -437,6 +437,12 @@ const TOKEN_CUES = [
   'SSINS', 'OMB', 'Accession', 'ACCESSION', 'Letter',
   // Corrective action programme records and NRC enforcement items, as plants and inspectors number them.
   'Issue Reports', 'Issue Report', 'IR', 'PER', 'CAP', 'CRDR', 'NCV', 'FIN', 'URI', 'VIO', 'AV',
+  // Problem reports and engineering changes, as plants number them.
+  'Problem Identification Report', 'Adverse Condition Report', 'PIR', 'ACR', 'Engineering Changes', 'Engineering Change',
+  'Design Change Package', 'Design Change Notice', 'Design Change', 'EC', 'ECP', 'DCP', 'DCN',
+  // Industry and NRC guidance series: EPRI and NEI reports, INPO significant operating experience
+  // reports, the Standard Review Plan's branch technical positions.
+  'EPRI', 'NEI', 'SOER', 'Branch Technical Position', 'BTP',
 ];
 // A generic cue's number has at least this many characters: "REPORT (LER) 1." is a form's field number.
 const MIN_TOKEN = 3;
@@ -462,6 +468,17 @@ const LICENCE_PREFIXES = new Set(['DPR', 'NPF', 'CPPR', 'CPR', 'SNM', 'SUA', 'SM
 // Instruction sets are numbered the same way: abnormal, general, system and emergency operating
 // instructions, alarm response instructions.
 const PROCEDURE_PREFIXES = new Set(['EOP', 'AOP', 'GOP', 'SOP', 'OP', 'ARP', 'OSP', 'MP', 'SP', 'EPIP', 'FNP', 'ONP', 'AP', 'OI', 'AOI', 'GOI', 'SOI', 'EOI', 'ARI', 'ONI']);
+
+// Vendor topical reports and NRC papers numbered under a series name: Westinghouse WCAP, GE
+// NEDC/NEDE/NEDO, B&W BAW, Combustion Engineering CENPD/CEN, Framatome EMF/ANP/ANF/XN-NF, Duke
+// DPC-NE, the Commission's SECY papers ("SRM-SECY-93-087" is the requirements memo on one), ASME NQA-1.
+const SERIES_PREFIXES = new Set(['WCAP', 'NEDC', 'NEDE', 'NEDO', 'BAW', 'CENPD', 'CEN', 'EMF', 'ANP', 'ANF', 'XN', 'DPC', 'SECY', 'SRM', 'NQA']);
+
+/** A series-numbered report "WCAP-16793-NP", "NEDC-33106P", "SRM-SECY-93-087": where it ends, or -1. */
+function seriesReport(text: string, i: number): number {
+  const e = idToken(text, i);
+  return e >= 0 && tokenEnds(text, e) ? e : -1;
+}
 
 /** "E-0", "ES-1.2", "ECA-0.0", "FR-S.1", "F-0.1" (OCR "E-O", "FR-S. 1"): a Westinghouse EOP-set name. */
 function eopSetName(text: string, i: number): number {
@@ -542,6 +559,36 @@ function bareSection(text: string, i: number): number {
   return paragraphChain(text, s);
 }
 
+// The licensing basis document and the parts of it a report cites: "UFSAR Section 8.3.1",
+// "FSAR Table 3.2-1", "USAR Chapter 15", "Updated Final Safety Analysis Report (UFSAR) Section 9.2.1".
+const SAR_NAMES = ['Updated Final Safety Analysis Report', 'Final Safety Analysis Report', 'Updated Safety Analysis Report', 'Safety Analysis Report', 'UFSAR', 'FSAR', 'USAR', 'SAR'];
+const SAR_PARTS = ['Sections', 'Section', 'Tables', 'Table', 'Figures', 'Figure', 'Chapters', 'Chapter', 'SECTION', 'TABLE', 'CHAPTER'];
+
+function safetyAnalysisReport(text: string, i: number): number {
+  const name = anyWord(text, i, SAR_NAMES, false);
+  if (name < 0) return -1;
+  const partAt = gap(text, bracketAcronym(text, name));
+  const part = anyWord(text, partAt, SAR_PARTS, false);
+  if (part < 0) return -1;
+  const at = gap(text, part);
+  let end = dotted(text, at, 1, true);
+  if (end < 0) return -1;
+  // A table or figure numbered within its section: "3.2-1", "8.3-4".
+  if (code(text, end) === HYPHEN && isDigit(code(text, end + 1))) end = digitsEnd(text, end + 1);
+  return tokenEnds(text, end) ? end : -1;
+}
+
+// The Inspection Manual's temporary instructions are numbered 2515/NNN: "TI 2515/182".
+function temporaryInstruction(text: string, i: number): number {
+  const cue = anyWord(text, i, ['Temporary Instructions', 'Temporary Instruction', 'TI'], false);
+  if (cue < 0) return -1;
+  const at = gap(text, numberWord(text, cue));
+  const series = digitsEnd(text, at);
+  if (series - at !== 4 || code(text, series) !== SLASH) return -1;
+  const n = digitsEnd(text, series + 1);
+  return n - series - 1 === 3 && tokenEnds(text, n) ? n : -1;
+}
+
 // ---- the scan ----
 
 // Where a reference may start: a digit or a capital at a word start, or one of the lower-case
@@ -612,7 +659,15 @@ function referenceAt(text: string, i: number, out: Out, eventReport: boolean): n
     }
     const corr = correspondence(text, i, wordEnd);
     if (corr >= 0) return push(out, text, i, corr);
+    if (SERIES_PREFIXES.has(w)) {
+      const series = seriesReport(text, i);
+      if (series >= 0) return push(out, text, i, series);
+    }
   }
+  const sar = safetyAnalysisReport(text, i);
+  if (sar >= 0) return push(out, text, i, sar);
+  const ti = temporaryInstruction(text, i);
+  if (ti >= 0) return push(out, text, i, ti);
   const ts = techSpec(text, i, out);
   if (ts >= 0) return ts;
   const cited = namedCode(text, i, out);
