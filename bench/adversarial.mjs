@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { fmt, machine, ROOT } from './measure.mjs';
+import { FAMILIES, familyText } from './adversarial-text.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -33,25 +34,6 @@ const N = Number(values.n);
 const runs = Number(values.runs);
 const parts = new Set(values.part.split(','));
 const load = (rel) => import(pathToFileURL(join(ROOT, 'dist', rel)).href);
-
-/** `unit` repeated to about `chars` characters. */
-const fill = (unit, chars) => unit.repeat(Math.max(1, Math.ceil(chars / unit.length)));
-/** Several attacks of one family, each a share of `chars`, one per line. */
-const mix = (units, chars) => units.map((u) => (typeof u === 'function' ? u(chars / units.length) : fill(u, chars / units.length))).join('\n');
-
-// Each family: what attacks it. A function gets its share of characters and builds its own shape.
-const FAMILIES = {
-  ids: ['P-101A ', 'A-', 'FM_A', (c) => `FM${fill('_A', c)}a`, 'SOP-U2-CND-', '1-', 'CR-2026-', 'A1B2C3'],
-  references: ['RESPONSE ', 'STEP ACTION/EXPECTED RESPONSE RESPONSE NOT OBTAINED ', '10 CFR ', 'NUREG-', 'Tech Spec 3.', 'IEEE Std ', 'cr-', 'SOP '],
-  measurements: ['1 ', '1,', (c) => `5${' '.repeat(c)}x`, '| 1 | ', '1 to ', '1.5E-', '100-120 ', '6.2 mils '],
-  dates: ['may 5 ', '12/', '2026-02-', '03:22 ', 'within 2 ', '6 FEB ', 'Jan. '],
-  negation: ['no ', 'not ', ', although ', '\n ', 'no leakage was found and ', 'did not ', ' - ', 'ruled out '],
-  extractive: ['STEP ACTION/EXPECTED RESPONSE RESPONSE NOT OBTAINED ', 'e.g. ', '. ', '!!!!', (c) => `\u201c${' '.repeat(c)}x`, '"a ', '((((', '**a ', 'Step 1. ', 'A: '],
-  'json recovery': ['{', '"', '[', '{"a": ', '\\', '```'],
-  'section paths': ['**a ', '*_', ' > ', 'a > ', '__', '`', 'CP 5.'],
-  'long tokens': [(c) => 'a'.repeat(c), (c) => 'A'.repeat(c), (c) => '1'.repeat(c), (c) => '-'.repeat(c), (c) => ' '.repeat(c) + 'x'],
-};
-const familyText = (family, chars) => mix(FAMILIES[family], chars);
 
 function best(fn, input) {
   fn(input);

@@ -14,7 +14,7 @@ import { checkInputPaths } from '../runtime/options.js';
 import type { OptionsSpec } from '../runtime/stage.js';
 import { LineSplitter, type LineEvent } from '../runtime/line-splitter.js';
 import { parseRecordLine } from '../runtime/record-line.js';
-import { commandHelp, parseCommandArgs, type Command, type CommandIO } from './command.js';
+import { commandHelp, exitOnSignal, parseCommandArgs, type Command, type CommandIO } from './command.js';
 
 const DEFAULT_MAX_REPORT = 20;
 
@@ -95,6 +95,8 @@ const command: Command = {
   summary: 'check that the outputs of a sharded corpus build hold every input record exactly once (rca merge --help)',
   async run(io: CommandIO): Promise<number> {
     const say = (line: string) => io.stderr.write(`rca merge: ${line}\n`);
+    // It writes only once everything is read: a signal ends it at once (the process ends after run).
+    exitOnSignal(io, 'rca merge');
     let parsed;
     try {
       parsed = parseCommandArgs(OPTIONS, io.argv, false);

@@ -13,7 +13,7 @@ import { checkInputPaths } from '../runtime/options.js';
 import type { OptionsSpec } from '../runtime/stage.js';
 import { SeenDocuments } from '../sections/seen-documents.js';
 import { splitSentences } from '../views/evidence-match.js';
-import { commandHelp, parseCommandArgs, type Command, type CommandIO } from './command.js';
+import { commandHelp, exitOnSignal, parseCommandArgs, type Command, type CommandIO } from './command.js';
 import { VIEW_NAMES } from '../contracts/vocabulary.js';
 
 const OPTIONS = {
@@ -81,6 +81,8 @@ const command: Command = {
   summary: 'write one self-contained HTML page about a corpus build (rca report OUT/)',
   async run(io: CommandIO): Promise<number> {
     const say = (line: string) => io.stderr.write(`rca report: ${line}\n`);
+    // It writes only once everything is read: a signal ends it at once (the process ends after run).
+    exitOnSignal(io, 'rca report');
     let parsed;
     try {
       parsed = parseCommandArgs(OPTIONS, io.argv, true);

@@ -1,8 +1,9 @@
 import { keepUpstream } from '../tagging/added-fields.js';
-import { AppendedJson, appendMembers, defineStage, hasLargeString, LARGE_STRING_CHARS, RawJson, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
+import { AppendedJson, appendMembers, defineStage, hasLargeString, LARGE_STRING_CHARS, RawJson, type JsonObject, type OffThreadRunner, type Outcome, type RecordMeta } from '../runtime/stage.js';
 import { isTaggedContext, NOT_A_TAGGED_SEED, readTaggedChunk, seedKeysOf, seedShapeIn, WITHOUT_NEGATED } from '../views/kinds/chunk-records.js';
 import { buildPrompt, jsonEscaped as escaped, promptHead, promptSharedEscaped, promptTail, sharedEscaped, type EscapedParts } from '../views/prompt-text.js';
 import { parseRecordLine } from '../runtime/record-line.js';
+import { decodeOutcome, encodeOutcome, kernelOf, type PortableOutcome } from '../runtime/off-thread.js';
 import { cutText } from '../views/text-cut.js';
 import { canonicalMembers, type CanonicalMembers } from '../runtime/json-spans.js';
 import type { ChunkContext, NegatedMention, NerSeed } from '../contracts/chunk.js';
@@ -45,10 +46,25 @@ without text, is rejected (NOT_TAGGED, BAD_CONTEXT, BAD_NER_SEED, NO_TEXT).`,
       help: 'cut the chunk text to N characters at a sentence or word boundary (default: no cut)',
     },
   },
-  create(options) {
-    return new Prompter(asUsage(() => parseViewList(options.views), [ViewListError]), options['max-chars']);
+  create(options, setup) {
+    const views = asUsage(() => parseViewList(options.views), [ViewListError]);
+    return new Prompter(views, options['max-chars'], setup.offThread);
   },
 });
+
+/** rca-prompt on the run's worker thread (runtime/off-thread.ts): a large line's outcome, made by a
+ *  Prompter of the same options (it keeps no state across records), as the runner writes it. */
+export function promptLines(setup: PromptSetup): (input: { line: string; meta: RecordMeta }) => PortableOutcome {
+  const prompter = new Prompter(setup.views, setup.maxChars);
+  return ({ line, meta }) => encodeOutcome(prompter.promptLine(line, meta));
+}
+
+interface PromptSetup {
+  views: readonly ViewType[];
+  maxChars: number | undefined;
+}
+
+const PROMPT_KERNEL = kernelOf(import.meta.url, 'promptLines');
 
 /**
  * What a canonical line (canonicalMembers) holds ready: the text's escaped form where the text is
@@ -115,11 +131,15 @@ class Prompter {
   /** promptHead escaped, per doc type and view: the contract and task text, the same for every record. */
   private readonly heads = new Map<string, string>();
   private readonly tails = new Map<ViewType, TailTemplate>();
+  private readonly setup: PromptSetup;
 
   constructor(
     private readonly views: readonly ViewType[],
     private readonly maxChars: number | undefined,
-  ) {}
+    private readonly offThread?: OffThreadRunner,
+  ) {
+    this.setup = { views, maxChars };
+  }
 
   process(record: JsonObject, meta?: RecordMeta): Outcome {
     return this.fromRecord(record, meta, meta === undefined ? null : canonicalMembers(meta.raw));
@@ -131,7 +151,19 @@ class Prompter {
    * the text's escaped form are slices of the line. Any other line is parsed as the runner parses
    * (the same rejects) and goes the ordinary way.
    */
-  processRaw(line: string, meta: RecordMeta): Outcome {
+  processRaw(line: string, meta: RecordMeta): Outcome | Promise<Outcome> {
+    // A large line is prompted on the run's worker thread; the line's bytes are not sent (the
+    // output is the same text without them).
+    if (this.offThread?.takes(line)) {
+      const { source, line: number, at } = meta;
+      const sent: RecordMeta = { source, line: number, raw: line, ...(at === undefined ? {} : { at }) };
+      return this.offThread.run<PortableOutcome>(PROMPT_KERNEL, this.setup, { line, meta: sent }).then(decodeOutcome);
+    }
+    return this.promptLine(line, meta);
+  }
+
+  /** processRaw's work, on this thread. */
+  promptLine(line: string, meta: RecordMeta): Outcome {
     const members = canonicalMembers(line);
     const quick = members === null ? null : this.fromLine(line, members, meta);
     if (quick !== null) return quick;
