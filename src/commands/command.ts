@@ -19,15 +19,15 @@ export interface CommandIO {
 
 /**
  * A command that writes its result only once everything is read (rca merge, rca report) ends on
- * SIGINT/SIGTERM at once: one line on stderr and status 130, nothing written. Its work between two
- * reads is short (one record), so the signal is seen within it. Returns the function that stops
- * listening.
+ * SIGINT/SIGTERM at once: one line on stderr (`unwritten` says what is not written) and status
+ * 130. Its work between two reads is short (one record), so the signal is seen within it. Returns
+ * the function that stops listening (before the result is written, which is then not cut short).
  */
-export function exitOnSignal(io: CommandIO, tool: string): () => void {
+export function exitOnSignal(io: CommandIO, tool: string, unwritten: string): () => void {
   const signals = io.signals;
   if (signals === undefined) return () => undefined;
   const onSignal = () => {
-    io.stderr.write(`${tool}: interrupted; nothing written\n`);
+    io.stderr.write(`${tool}: interrupted; ${unwritten}\n`);
     process.exit(EXIT.INTERRUPTED);
   };
   signals.on('SIGINT', onSignal);

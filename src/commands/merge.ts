@@ -62,6 +62,7 @@ Exit status:
   1    records are missing, duplicated or unexpected
   2    usage error (an input or output file or folder that is missing or unreadable)
   3    a file fails while it is read
+  130  interrupted (SIGINT/SIGTERM) before the end: the counts are not written
 `,
 );
 
@@ -96,7 +97,7 @@ const command: Command = {
   async run(io: CommandIO): Promise<number> {
     const say = (line: string) => io.stderr.write(`rca merge: ${line}\n`);
     // It writes only once everything is read: a signal ends it at once (the process ends after run).
-    exitOnSignal(io, 'rca merge');
+    exitOnSignal(io, 'rca merge', 'the counts are not written');
     let parsed;
     try {
       parsed = parseCommandArgs(OPTIONS, io.argv, false);

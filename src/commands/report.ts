@@ -36,7 +36,8 @@ script) and safe to open on untrusted text.
 `,
   OPTIONS,
   `Exit status: 0 written; 1 --chunk ID not found (the page is still written); 2 usage error (a build folder
-or file that is missing or unreadable); 3 a file fails while it is read, or the page cannot be written.
+or file that is missing or unreadable); 3 a file fails while it is read, or the page cannot be written;
+130 interrupted (SIGINT/SIGTERM) while it reads: no page is written.
 `,
 );
 
@@ -82,7 +83,7 @@ const command: Command = {
   async run(io: CommandIO): Promise<number> {
     const say = (line: string) => io.stderr.write(`rca report: ${line}\n`);
     // It writes only once everything is read: a signal ends it at once (the process ends after run).
-    exitOnSignal(io, 'rca report');
+    const listening = exitOnSignal(io, 'rca report', 'no page is written');
     let parsed;
     try {
       parsed = parseCommandArgs(OPTIONS, io.argv, true);
@@ -143,6 +144,7 @@ const command: Command = {
     }
     const retrieval = folder === null ? null : retrievalRows(join(folder, 'retrieval.jsonl'));
     const page = renderPage(totals, parsed.values.chunk ?? null, folder ?? target, retrieval);
+    listening();
     try {
       if (output === '-') io.stdout.write(page);
       else writeFileSync(output, page);
