@@ -21,7 +21,8 @@ export interface CommandIO {
  * A command that writes its result only once everything is read (rca merge, rca report) ends on
  * SIGINT/SIGTERM at once: one line on stderr (`unwritten` says what is not written) and status
  * 130. Its work between two reads is short (one record), so the signal is seen within it. Returns
- * the function that stops listening (before the result is written, which is then not cut short).
+ * the function to call before the result is written: a signal after it is let pass (the command
+ * ends right after the write), since with no listener at all it would kill the process mid-write.
  */
 export function exitOnSignal(io: CommandIO, tool: string, unwritten: string): () => void {
   const signals = io.signals;
@@ -33,6 +34,9 @@ export function exitOnSignal(io: CommandIO, tool: string, unwritten: string): ()
   signals.on('SIGINT', onSignal);
   signals.on('SIGTERM', onSignal);
   return () => {
+    const letPass = () => undefined;
+    signals.on('SIGINT', letPass);
+    signals.on('SIGTERM', letPass);
     signals.off('SIGINT', onSignal);
     signals.off('SIGTERM', onSignal);
   };

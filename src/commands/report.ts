@@ -83,7 +83,7 @@ const command: Command = {
   async run(io: CommandIO): Promise<number> {
     const say = (line: string) => io.stderr.write(`rca report: ${line}\n`);
     // It writes only once everything is read: a signal ends it at once (the process ends after run).
-    const listening = exitOnSignal(io, 'rca report', 'no page is written');
+    const beforeWrite = exitOnSignal(io, 'rca report', 'no page is written');
     let parsed;
     try {
       parsed = parseCommandArgs(OPTIONS, io.argv, true);
@@ -144,7 +144,7 @@ const command: Command = {
     }
     const retrieval = folder === null ? null : retrievalRows(join(folder, 'retrieval.jsonl'));
     const page = renderPage(totals, parsed.values.chunk ?? null, folder ?? target, retrieval);
-    listening();
+    beforeWrite();
     try {
       if (output === '-') io.stdout.write(page);
       else writeFileSync(output, page);
