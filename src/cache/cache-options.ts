@@ -65,7 +65,7 @@ export function resolveCacheSetting(
   if (off && values.cache !== undefined) throw new CacheSettingError('--cache and --no-cache contradict each other');
   if (off && refresh) throw new CacheSettingError('--refresh and --no-cache contradict each other');
   if (values.cache !== undefined && values.cache.trim() === '') throw new CacheSettingError('--cache needs a file path');
-  // Present only when given, so a setting without them reads as before.
+  // Present only when given: a setting without them has no such keys.
   const extra = { ...(retryFlagged ? { retryFlagged: true as const } : {}), ...(modelId !== null ? { modelId } : {}) };
   if (off) return { path: null, refresh: false, ...extra };
   return { path: values.cache ?? defaultCachePath(env), refresh, ...extra };

@@ -4,7 +4,7 @@
 // the next prompt that slot gets. A server slot that just finished a request is the one free for
 // the next, so when a request of view V ends, the next request sent is the oldest one of view V
 // within `maxAhead` records of the oldest waiting request; when there is none, the oldest
-// request, as before. Records are still served oldest first, only reordered by at most
+// request. Records are still served oldest first, only reordered by at most
 // `maxAhead` records, which the runner's window (8 × concurrency) absorbs; replies and output do
 // not depend on the order requests are sent in.
 //

@@ -94,7 +94,7 @@ export class RequestScope {
     if (this.callerSignal !== undefined) followers.get(this.callerSignal)?.delete(this);
     // Releases the socket if we stopped reading early. A reply read to its end is left alone:
     // aborting it anyway builds a DOMException and runs the fetch's abort listeners for nothing,
-    // which cost ~5 % of rca-generate's CPU at a fast server (BENCHMARKS.md, the model path).
+    // which cost ~5 % of rca-generate's CPU at a fast server (docs/design/benchmarks-history.md, "The model path").
     if (!this.bodyEnded) this.abort('finished');
   }
 }

@@ -12,7 +12,7 @@ import { documentIdOf, hasDocId } from './doc-id.js';
 import type { DocumentInfo, RecordSource, SourceEvent } from './source.js';
 
 // stream-json and stream-chain are 16 modules: loaded on the first document, not at start-up, so a
-// stage reading JSON Lines starts as fast as before (test/runtime/bins.test.ts holds that). Node
+// stage reading JSON Lines never loads them (test/runtime/bins.test.ts holds that). Node
 // 20.19+ requires ES modules synchronously, which the synchronous push() needs.
 const require = createRequire(import.meta.url);
 let lib:
