@@ -22,6 +22,7 @@ import { entityMentionsOf, negationCues, quantityFlagsOf, ruledOutOfForm, spanNe
 import { EvidenceText, normaliseTokens, tokensOfOnce } from './evidence-text.js';
 import { contentWords, exactAt, locate, splitSentences, type Located, type MatchKind } from './evidence-match.js';
 import { flat, numbersIn, type GroundingText } from './grounding.js';
+import { nearCopyContradiction } from './near-copy.js';
 import { VIEW_SHAPES } from './view-shape.js';
 import type { ViewType } from '../contracts/vocabulary.js';
 import { VIEW_KINDS } from './kinds/index.js';
@@ -252,6 +253,10 @@ function itemFindings(value: string, role: FieldRole, polarity: boolean, located
     let itemNegated: boolean | null = null;
     const isItemNegated = (): boolean => (itemNegated ??= negationCues((norms ??= tokens!.map((t) => t.norm))).length > 0);
     if (polarity) for (const flag of negationFlags(value, text, located, isItemNegated)) checks.push(flag);
+    if (!checks.some((c) => c.startsWith('negation_mismatch:'))) {
+      const changed = nearCopyContradiction(tokens!, text, located);
+      if (changed !== null) checks.push(`contradicted_copy:${flagValue(changed, 40)} in "${flagValue(value.trim(), 60)}"`);
+    }
     if (negated.length > 0 && !isItemNegated()) for (const flag of ruledOutOfForm(norms!.join(' '), negated)) checks.push(flag);
     const entities = entityMentionsOf(value, tokens, text, context);
     mentions = entities.mentions.length;

@@ -19,7 +19,8 @@
 import type { GroundingSummary, ItemEvidence, ViewEvidence } from '../../../src/contracts/evidence.js';
 import type { JsonObject } from '../../../src/contracts/json.js';
 import { entityMentions, negationCues, quantityFlags, ruledOutFlags, spanNegated, wordsOf, hasWord, type NegatedMention } from '../../../src/views/claims.js';
-import { EvidenceText, normaliseTokens } from '../../../src/views/evidence-text.js';
+import { EvidenceText, normaliseTokens, tokensOf } from '../../../src/views/evidence-text.js';
+import { nearCopyContradiction } from '../../../src/views/near-copy.js';
 import { contentWords, exactAt, locate, splitSentences, type Located, type MatchKind } from '../../../src/views/evidence-match.js';
 import { numbersIn, type GroundingText } from '../../../src/views/grounding.js';
 import type { ViewType } from '../../../src/contracts/vocabulary.js';
@@ -129,6 +130,11 @@ function itemFindings(value: string, role: FieldRole, polarity: boolean, located
   } else if (role === 'claim' || role === 'summary') {
     checks.push(...quantityFlags(value, text));
     if (polarity) checks.push(...negationFlags(value, text, located));
+    // The near-copy check came after the fusion; it is here so both still give the same flags.
+    if (!checks.some((c) => c.startsWith('negation_mismatch:'))) {
+      const changed = nearCopyContradiction(tokensOf(value), text, located);
+      if (changed !== null) checks.push(`contradicted_copy:${flagValue(changed, 40)} in "${flagValue(value.trim(), 60)}"`);
+    }
     checks.push(...ruledOutFlags(value, options.negated ?? []));
     const entities = entityMentions(value, text, context);
     mentions = entities.mentions.length;
