@@ -81,10 +81,3 @@ export type ViewName = (typeof VIEW_NAMES)[number];
 export function isViewType(value: unknown): value is ViewType {
   return (VIEW_TYPES as readonly unknown[]).includes(value);
 }
-
-/** What retrieval_summary's quality check holds a reply to (its kind, src/views/kinds/retrieval-summary.ts); the prompt, the feedback, the format bounds and the extractive rules say the same numbers. */
-export const QUALITY_GATES = {
-  minScopeChars: 15,
-  minKeywords: 3,
-  boilerplate: ['as an ai', 'i cannot', 'not provided'],
-} as const;

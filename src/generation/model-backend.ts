@@ -9,7 +9,7 @@
 import { ModelError, type GenerateReply, type GenerateRequest, type ModelClient } from '../llm/model-client.js';
 import { abortableSleep, backoffDelay, withTransportRetries } from '../llm/transport-retry.js';
 import type { JsonObject } from '../contracts/json.js';
-import type { KindPrompt } from '../views/kinds/record-kind.js';
+import type { KindPrompt } from '../views/records/record-kind.js';
 import type { ChildrenCut } from '../views/section-prompt.js';
 import type { TextCut } from '../views/text-cut.js';
 import type { AttemptInput, Backend, BackendInfo, BackendReply, Job, RecordedOptions } from './backend.js';

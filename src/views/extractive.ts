@@ -12,7 +12,8 @@ import type { RcaFrame, RetrievalSummary, View } from '../contracts/views.js';
 import { negationScopes, type NegationScope } from '../tagging/negation.js';
 import { collapseWhitespace } from '../tagging/spacing.js';
 import { GroundingText, numbersIn } from './grounding.js';
-import { QUALITY_GATES } from '../contracts/vocabulary.js';
+import type { ExtractiveInput } from './kinds/kind.js';
+import { QUALITY_GATES } from './kinds/retrieval-summary.js';
 import { emptyView } from './view-skeleton.js';
 import { literalPattern } from '../runtime/patterns.js';
 import type { ViewType } from '../contracts/vocabulary.js';
@@ -21,11 +22,6 @@ export const EXTRACTIVE_BACKEND = 'extractive';
 /** Names the rules in provenance; bump when the output for a given input changes. */
 export const EXTRACTIVE_MODEL = 'rca-extractive/2';
 
-export interface ExtractiveInput {
-  context: ChunkContext;
-  nerSeed: NerSeed;
-  text: string;
-}
 
 /** Items per list: a view is a compact index of the chunk, not a copy of it. */
 export const MAX_ITEMS = 8;
@@ -35,23 +31,17 @@ const MIN_KEYWORDS = QUALITY_GATES.minKeywords;
 // Leading sentences are added to the scope until it says this much (one short sentence rarely does).
 const SCOPE_TARGET_CHARS = 60;
 
-/** The retrieval_summary builder of the view's kind (src/views/kinds/retrieval-summary.ts). */
-export function extractiveRetrievalSummary(input: ExtractiveInput): RetrievalSummary {
-  return retrievalSummary(input, classifiedUnits(input));
-}
-
-/** The rca_frame builder of the view's kind (src/views/kinds/rca-frame.ts). */
-export function extractiveRcaFrame(input: ExtractiveInput): RcaFrame {
-  return rcaFrame(input.context, classifiedUnits(input));
-}
-
-const BUILDERS: Partial<Record<ViewType, (input: ExtractiveInput) => View>> = { retrieval_summary: extractiveRetrievalSummary, rca_frame: extractiveRcaFrame };
+/** The builder of each chunk view whose kind says `extractive: true` (test/views/kinds.test.ts holds the two to agree). */
+export const EXTRACTIVE_BUILDERS: Partial<Record<ViewType, (input: ExtractiveInput) => View>> = {
+  retrieval_summary: (input) => retrievalSummary(input, classifiedUnits(input)),
+  rca_frame: (input) => rcaFrame(input.context, classifiedUnits(input)),
+};
 
 export function extractiveView(view: 'retrieval_summary', input: ExtractiveInput): RetrievalSummary;
 export function extractiveView(view: 'rca_frame', input: ExtractiveInput): RcaFrame;
 export function extractiveView(view: ViewType, input: ExtractiveInput): View;
 export function extractiveView(view: ViewType, input: ExtractiveInput): View {
-  const build = BUILDERS[view];
+  const build = EXTRACTIVE_BUILDERS[view];
   if (build === undefined) throw new Error(`no extractive rules for ${view}`);
   return build(input);
 }

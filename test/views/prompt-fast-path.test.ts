@@ -8,7 +8,7 @@ import tag from '../../src/transforms/tag.js';
 import { checkerFor } from '../../src/contracts/checkers.js';
 import { AUTHORITY_LEVELS, DOC_TYPES, NER_SEED_KEYS, VIEW_TYPES, type PromptStyle, type ViewType } from '../../src/contracts/vocabulary.js';
 import type { ChunkContext, NerSeed } from '../../src/contracts/chunk.js';
-import { isTaggedContext, NOT_A_TAGGED_SEED, readTaggedChunk, seedKeysOf, seedShapeIn, WITHOUT_NEGATED } from '../../src/views/kinds/chunk-records.js';
+import { isTaggedContext, NOT_A_TAGGED_SEED, readTaggedChunk, seedKeysOf, seedShapeIn, WITHOUT_NEGATED } from '../../src/views/records/chunk-records.js';
 import { buildPrompt, jsonEscaped, promptShared, promptSharedEscaped } from '../../src/views/prompt-text.js';
 import { chunkTextOf } from '../../src/tagging/chunk-fields.js';
 import { AppendedJson, RawJson, type JsonObject, type Processor, type SetupContext } from '../../src/runtime/stage.js';

@@ -27,7 +27,8 @@ import type { ViewType } from '../../../src/contracts/vocabulary.js';
 
 // What the fusion left as it was (the field roles, the items of a view, the ids of a string, the
 // limit of located texts) is src/views/evidence.ts's own; only the item checks are the old ones.
-import { chunkViewItems, EVIDENCE_MAX_CHARS, fieldRole, idsIn, type EvidenceOptions, type FieldRole, type SpanMapper } from '../../../src/views/evidence.js';
+import { chunkViewItems, EVIDENCE_MAX_CHARS, fieldRole, idsIn, type EvidenceOptions, type SpanMapper } from '../../../src/views/evidence.js';
+import type { FieldRole } from '../../../src/views/kinds/kind.js';
 
 // Fields that state what happened or what to do: an item there keeps the polarity of its clause.
 // Lists of checks and limits are not: "bearing temperature alarms" is what was checked whether or

@@ -10,12 +10,11 @@ import { keepUpstream } from '../../tagging/added-fields.js';
 import { chunkTextOf } from '../../tagging/chunk-fields.js';
 import { stringEndIn } from '../../runtime/json-spans.js';
 import { negatedMentions } from '../claims.js';
-import type { ExtractiveInput } from '../extractive.js';
 import { GroundingText } from '../grounding.js';
 import { buildPairPrompt, buildPrompt } from '../prompt-text.js';
 import { validateView } from '../validate-view.js';
 import { replyAsView } from '../view-skeleton.js';
-import type { ChunkViewKind } from './kind.js';
+import type { ChunkViewKind, ExtractiveInput } from '../kinds/kind.js';
 import { setViewEntry, viewMap, type ReadResult, type RecordKind, type RecordRun } from './record-kind.js';
 
 export interface TaggedChunk {
@@ -226,8 +225,8 @@ export const CHUNK_RECORDS: RecordKind<TaggedChunk, TaggedChunk, ChunkViewKind> 
     return out;
   },
   async extractive(kind) {
-    if (kind.extractive === undefined) throw new Error(`--backend extractive has no rules for ${kind.name}`);
-    const build = await kind.extractive();
+    const build = kind.extractive ? (await import('../extractive.js')).EXTRACTIVE_BUILDERS[kind.name] : undefined;
+    if (build === undefined) throw new Error(`--backend extractive has no rules for ${kind.name}`);
     return (chunk, text) => build(extractiveInputOf(chunk, text));
   },
 };
