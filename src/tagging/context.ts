@@ -2,6 +2,7 @@ import type { ChunkContext } from '../contracts/chunk.js';
 import type { AuthorityLevel, DocType } from '../contracts/vocabulary.js';
 import { authorityFor, detectDocType, normaliseDocType, upstreamDocType } from './doc-type.js';
 import { sectionRoleInPath } from './section-role.js';
+import { readingOf, type Reading } from './layout.js';
 import { renameFlags, upstreamRenames } from './added-fields.js';
 import { PATH_SEPARATOR, sectionIdOfSegments } from './section-path.js';
 import { chunkIdOf, chunkTextOf, DEFAULT_MAX_DEPTH, docIdOf, pageOf, sectionPathOf, sectionSegmentsOf, stringField } from './chunk-fields.js';
@@ -18,6 +19,8 @@ export interface ChunkFacts {
   context: ChunkContext;
   section_id: string;
   text: string;
+  /** The text as a reader reads it (layout.ts): the seed is taken from it. */
+  reading: Reading;
   flags: string[];
   /** Upstream fields named like a stage's own, and the names they are kept under. */
   renames: [string, string][];
@@ -61,6 +64,7 @@ export class ContextBuilder {
     const renames = upstreamRenames(record);
     if (renames.length > 0 || Object.hasOwn(record, 'tag_flags')) flags.push(...renameFlags(record, renames));
 
+    const reading = readingOf(text ?? '');
     const docType = this.docTypeOf(record, docId, text);
     const role = sectionRoleInPath(docType, section.segments);
     if (role.inherited) flags.push('section_role_inherited');
@@ -74,7 +78,7 @@ export class ContextBuilder {
       authority_level: this.options.authority ?? authorityFor(docType),
       section_role: role.role,
     };
-    return { context, section_id: section.id, text: text ?? '', flags, renames };
+    return { context, section_id: section.id, text: text ?? '', reading, flags, renames };
   }
 
   // Consecutive chunks of a document share their doc id and section path, and the facts drawn from

@@ -27,7 +27,12 @@ export class NerSeeder {
     this.matcher = buildPhraseLists<unknown>([gazetteer.phraseList, ...keywords.phraseLists]);
   }
 
-  seed(text: string): NerSeed {
+  /**
+   * The seed of a reader's text (layout.ts readingOf: wrapped lines joined, so a term or a
+   * reference cut by a line break is found whole). `formLabels` ([start, end) pairs in order) are
+   * the labels and captions of field blocks: no lexicon or keyword term is taken from them.
+   */
+  seed(text: string, formLabels: readonly number[] = NO_SPANS): NerSeed {
     const tokens = this.tokens.load(text);
     const scopes = negationScopesOfTokens(tokens);
     const labels = labelSpans(text);
@@ -36,6 +41,7 @@ export class NerSeeder {
     const lexicalScan = this.gazetteer.begin(tokens, marks, extras);
     const keywordScan = this.keywords.begin(tokens, marks);
     this.matcher.scan(tokens, (list, start, end, payloads, first, last, phrase) => {
+      if (formLabels.length > 0 && insideSpan(formLabels, start, end)) return;
       if (list === 0) lexicalScan.onMatch(start, end, payloads as readonly number[], first, last, phrase);
       else keywordScan.onMatch(list - 1, start, end, payloads as readonly string[], first, last);
     });
@@ -65,6 +71,23 @@ export class NerSeeder {
       negated: extras.negated,
     };
   }
+}
+
+const NO_SPANS: readonly number[] = [];
+
+/** Whether [start, end) lies inside one of `spans` ([start, end) pairs in order, not overlapping). */
+function insideSpan(spans: readonly number[], start: number, end: number): boolean {
+  let lo = 0;
+  let hi = spans.length / 2 - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (spans[mid * 2]! <= start) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found >= 0 && end <= spans[found * 2 + 1]!;
 }
 
 export { ADDED_KEYS, hasAddedKeys } from './added-fields.js';
