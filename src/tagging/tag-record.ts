@@ -4,9 +4,8 @@
 
 import type { NegatedMention, NerSeed } from '../contracts/chunk.js';
 import { appendMembers, type JsonObject } from '../runtime/stage.js';
-import { chunkTextOf, docIdOf } from './chunk-fields.js';
+import { chunkTextOf, docIdOf, sectionPathOf } from './chunk-fields.js';
 import type { ChunkFacts, ContextOptions } from './context.js';
-import { normaliseDocType, upstreamDocType } from './doc-type.js';
 import { extractPatterns } from './extractors.js';
 import type { Gazetteer } from './gazetteer.js';
 import type { KeywordLists } from './keyword-lists.js';
@@ -144,21 +143,21 @@ export function withTagFields(record: JsonObject, facts: ChunkFacts, seed: NerSe
 export const DETECTION_TEXT_CHARS = 4000;
 
 /**
- * Whether the record's doc type depends on earlier records: a type forced by the options, or a
- * valid upstream doc_type under 'auto', is decided by the record alone; otherwise the document's
- * first chunk decided it (ContextBuilder remembers it per document).
+ * Whether the record's doc form (type and subtype) depends on earlier records. The subtype is
+ * always the form detected from the document's first chunk (ContextBuilder remembers it per
+ * document), whatever fixes the type: only a form given whole (options.form) does not.
  */
-export function docTypeDependsOnHistory(record: JsonObject, options: ContextOptions): boolean {
-  if (normaliseDocType(options.docTypeMode) !== null) return false;
-  return options.docTypeMode !== 'auto' || upstreamDocType(record.doc_type) === null;
+export function docTypeDependsOnHistory(_record: JsonObject, options: ContextOptions): boolean {
+  return options.form === undefined;
 }
 
 /**
- * What ContextBuilder reads to decide a doc type, copied onto `into`: built from these fields
- * alone, a ContextBuilder decides (and remembers) the same doc type as from the whole record.
- * Values it ignores (a number where it reads a string) are dropped, which it treats alike. The
- * text, cut to what detection reads, is left out when `withText` is false: for a record whose other
- * fields equal those of the record just before it, the document's type is already decided.
+ * What ContextBuilder reads to decide a doc form, copied onto `into`: built from these fields
+ * alone, a ContextBuilder decides (and remembers) the same form as from the whole record. Values
+ * it ignores (a number where it reads a string) are dropped, which it treats alike. The text, cut
+ * to what detection reads, and the section path (the document's title) are left out when
+ * `withText` is false: for a record whose other fields equal those of the record just before it,
+ * the document's form is already decided.
  */
 export function addDocTypeEvidence(into: DocTypeEvidenceFields, record: JsonObject, withText: boolean): void {
   if (typeof record.doc_type === 'string') into.doc_type = record.doc_type;
@@ -170,6 +169,9 @@ export function addDocTypeEvidence(into: DocTypeEvidenceFields, record: JsonObje
   if (!withText) return;
   const text = chunkTextOf(record);
   if (text !== undefined) into.text = text.slice(0, DETECTION_TEXT_CHARS);
+  const path = sectionPathOf(record);
+  if (Array.isArray(path)) into.section_segments = path;
+  else if (path !== undefined) into.section_path = path;
 }
 
 export type DocTypeEvidenceFields = {
@@ -178,6 +180,8 @@ export type DocTypeEvidenceFields = {
   doc_name?: string;
   source_path?: string;
   text?: string;
+  section_path?: string;
+  section_segments?: string[];
 };
 
 /**
