@@ -135,8 +135,12 @@ export const UNDECIDED = new Map<string, string>([
     "Starts only at a token start (lookbehind). Fixed prefixes, counted digit runs and unambiguous segment loops (`(?:\\.\\d+)*`, `(?:[.-]\\d{1,4})*`): each attempt reads one reference-shaped stretch once.",
   ],
   [
-    "buildPattern('tagging/section-role: keywords') #f7898b5c",
-    "An alternation of literal keywords at a word start, a fixed plural ending and a one-character lookahead: each start reads at most the longest keyword plus two; the prefix form `applicab\\p{L}*` reads one word.",
+    "buildPattern('tagging/section-role: keywords') #278dd5cd",
+    "SOP's keywords. An alternation of literal keywords at a word start, a fixed plural ending and a one-character lookahead: each start reads at most the longest keyword plus two; the prefix form `applicab\\p{L}*` reads one word.",
+  ],
+  [
+    "buildPattern('tagging/section-role: keywords') #31ef2ad8",
+    "OTHER's keywords, of the same shape as SOP's: literal keywords at a word start, a fixed plural ending, a one-character lookahead, and the prefix form `applicab\\p{L}*` reading one word.",
   ],
   [
     "buildPattern('tagging/negation: cue') #5c87e724",
