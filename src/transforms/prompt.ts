@@ -1,11 +1,10 @@
 import { keepUpstream } from '../tagging/added-fields.js';
-import { AppendedJson, appendMembers, defineStage, hasLargeString, LARGE_STRING_CHARS, RawJson, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
-import { isTaggedContext, NOT_A_TAGGED_SEED, readTaggedChunk, seedKeysOf, seedShapeIn, WITHOUT_NEGATED } from '../views/kinds/chunk-records.js';
-import { buildPrompt, compactHead, compactSharedEscaped, jsonEscaped as escaped, promptHead, promptSharedEscaped, promptTail, sharedEscaped, type EscapedParts } from '../views/prompt-text.js';
-import { parseRecordLine } from '../runtime/record-line.js';
+import { AppendedJson, appendMembers, defineStage, hasLargeString, RawJson, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
+import { readTaggedChunk, seedKeysOf } from '../views/kinds/chunk-records.js';
+import { buildPrompt, compactHead, compactSharedEscaped, jsonEscaped as escaped, promptHead, promptSharedEscaped, promptTail, type EscapedParts } from '../views/prompt-text.js';
 import { cutText } from '../views/text-cut.js';
 import { canonicalMembers, type CanonicalMembers } from '../runtime/json-spans.js';
-import type { ChunkContext, NegatedMention, NerSeed } from '../contracts/chunk.js';
+import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import type { DocType } from '../contracts/vocabulary.js';
 import type { TextCut } from '../views/text-cut.js';
 import { asUsage } from '../runtime/exit-codes.js';
@@ -83,10 +82,6 @@ function knownParts(raw: string, line: CanonicalMembers, record: JsonObject, ner
   return known;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const NEGATED_MEMBER = ',"negated":';
-
 const MARKER = /\\"@rca-slot:([^@]*)@\\"/g;
 
 /**
@@ -135,64 +130,6 @@ class Prompter {
 
   process(record: JsonObject, meta?: RecordMeta): Outcome {
     return this.fromRecord(record, meta, meta === undefined ? null : canonicalMembers(meta.raw));
-  }
-
-  /**
-   * A line that is its record's own JSON and holds a context and a seed in rca-tag's shape and a
-   * text is prompted from the line: the context is the only member parsed, the seed's JSON and
-   * the text's escaped form are slices of the line. Any other line is parsed as the runner parses
-   * (the same rejects) and goes the ordinary way.
-   */
-  processRaw(line: string, meta: RecordMeta): Outcome {
-    const members = canonicalMembers(line);
-    const quick = members === null ? null : this.fromLine(line, members, meta);
-    if (quick !== null) return quick;
-    const parsed = parseRecordLine(line);
-    if (parsed.reject) return { reject: parsed.reject };
-    return this.fromRecord(parsed.record, meta, members);
-  }
-
-  /** The outcome from the line alone, or null where the ordinary path is to decide (it may reject). */
-  private fromLine(line: string, members: CanonicalMembers, meta: RecordMeta): Outcome | null {
-    const { keys, starts, ends } = members;
-    const c = keys.indexOf('context');
-    const s = keys.indexOf('ner_seed');
-    const t = keys.indexOf('text');
-    if (c < 0 || s < 0 || t < 0 || keys.includes('prompts') || keys.includes('prompt_truncation')) return null;
-    // A string's JSON is at least as long as the string: under the mark, no string is large.
-    for (let i = 0; i < keys.length; i++) if (ends[i]! - starts[i]! >= LARGE_STRING_CHARS) return null;
-    // chunkTextOf's first choice; a text of another type leaves the choice to it.
-    if (line.charCodeAt(starts[t]!) !== QUOTE) return null;
-    const context = JSON.parse(line.slice(starts[c], ends[c])) as unknown;
-    if (!isTaggedContext(context)) return null;
-    const negatedAt = seedShapeIn(line, starts[s]!, ends[s]!);
-    if (negatedAt === NOT_A_TAGGED_SEED) return null;
-    let seed = line.slice(starts[s], ends[s]);
-    let negated: NegatedMention[] = [];
-    if (negatedAt !== WITHOUT_NEGATED) {
-      // seedJson leaves `negated` out.
-      seed = line.slice(starts[s], negatedAt) + '}';
-      const list = line.slice(negatedAt + NEGATED_MEMBER.length, ends[s]! - 1);
-      if (list !== '[]') negated = JSON.parse(list) as NegatedMention[];
-    }
-    let text = line.slice(starts[t]! + 1, ends[t]! - 1);
-    let truncated: TextCut | null = null;
-    const first = text.charCodeAt(0);
-    // A text that starts with a visible ASCII character (not an escape) is not blank; any other is read to know.
-    if (this.maxChars !== undefined || !(first > 0x20 && first < 0x7f && first !== BACKSLASH)) {
-      const whole = JSON.parse(line.slice(starts[t], ends[t])) as string;
-      if (whole.trim() === '') return null;
-      const cut = cutText(whole, this.maxChars);
-      if (cut.cut !== null) {
-        text = escaped(cut.text);
-        truncated = cut.cut;
-      }
-    }
-    const middle =
-      this.style === 'compact'
-        ? compactSharedEscaped(context as ChunkContext, JSON.parse(line.slice(starts[s], ends[s])) as NerSeed, text)
-        : sharedEscaped(context as ChunkContext, seed, negated, text);
-    return { records: [new AppendedJson(line, this.members(context as ChunkContext, middle, truncated), meta.bytes)] };
   }
 
   private fromRecord(record: JsonObject, meta: RecordMeta | undefined, line: CanonicalMembers | null): Outcome {

@@ -364,43 +364,6 @@ class ViewTally {
   }
 }
 
-// JSON string literals of the field names and chunk ids seen last: a view's items share them.
-const QUOTED = new Map<string, string>();
-function quoted(value: string): string {
-  let q = QUOTED.get(value);
-  if (q === undefined) {
-    if (QUOTED.size >= 1024) QUOTED.clear();
-    QUOTED.set(value, (q = JSON.stringify(value)));
-  }
-  return q;
-}
-
-/**
- * JSON.stringify(evidence), written by hand: the shape is known, so the serialiser need not look
- * up each object's keys, and the strings every item repeats (its field, the chunk id, an empty
- * list of checks) are quoted once. An item with more than the seven members evidence.ts makes (a
- * model check added) is left to JSON.stringify.
- */
-export function viewEvidenceJson(evidence: ViewEvidence): string {
-  let out = '{"items":[';
-  const items = evidence.items;
-  for (let k = 0; k < items.length; k++) {
-    const i = items[k]!;
-    if (k > 0) out += ',';
-    if (i.model_check !== undefined || Object.keys(i).length !== 7) {
-      out += JSON.stringify(i);
-      continue;
-    }
-    out += `{"field":${quoted(i.field)},"index":${i.index},"role":"${i.role}","match":"${i.match}","score":${i.score},"spans":[`;
-    for (let j = 0; j < i.spans.length; j++) {
-      const span = i.spans[j]!;
-      out += `${j > 0 ? ',' : ''}{"source":"${span.source}","id":${span.id === null ? 'null' : quoted(span.id)},"start":${span.start},"end":${span.end}}`;
-    }
-    out += i.checks.length === 0 ? '],"checks":[]}' : `],"checks":${JSON.stringify(i.checks)}}`;
-  }
-  return `${out}],"grounding":${JSON.stringify(evidence.grounding)}}`;
-}
-
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;
 }

@@ -2,14 +2,12 @@
 // items built in their final form, against the code it replaced (test/views/reference/
 // evidence-before-fusion.ts): the same evidence and flags, byte for byte, on generated views and
 // texts — Unicode, numbers with units and comparators, plant ids, negations, ruled-out mentions,
-// entity names, repeated items, items not in the text, and two views checked against one text;
-// and the evidence and the record serialised by hand as JSON.stringify writes them.
+// entity names, repeated items, items not in the text, and two views checked against one text.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/contracts/json.js';
 import type { ViewType } from '../../src/contracts/vocabulary.js';
-import { chunkViewEvidence, fieldRole, finish, itemEvidence, viewEvidenceJson, type ViewEvidence } from '../../src/views/evidence.js';
-import { recordJson } from '../../src/transforms/validate.js';
+import { chunkViewEvidence, fieldRole, finish, itemEvidence, type ViewEvidence } from '../../src/views/evidence.js';
 import { splitSentences } from '../../src/views/evidence-match.js';
 import { GroundingText } from '../../src/views/grounding.js';
 import * as before from './reference/evidence-before-fusion.js';
@@ -92,58 +90,6 @@ describe('fused evidence: the same as before the fusion', () => {
         expect(run({ ...before, itemEvidence, finish } as typeof before, new GroundingText(raw))).toBe(run(before, new GroundingText(raw)));
       }),
       { numRuns: 1500 },
-    );
-  });
-});
-
-describe('evidence serialised by hand: what JSON.stringify writes', () => {
-  const spanArb = fc.record({ source: fc.constantFrom('chunk', 'section_text', 'title', 'child'), id: fc.oneof(fc.constant(null), fc.string(), fc.constantFrom('c1', 'd"1\\:s', '\u2028x', '日本')), start: fc.nat(), end: fc.nat() });
-  const itemArb2 = fc.record({
-    field: fc.constantFrom('scope', 'entities.systems', 'summary', 'concepts', 'x"y'),
-    index: fc.nat(),
-    role: fc.constantFrom('claim', 'summary', 'entity', 'id', 'free'),
-    match: fc.constantFrom('exact', 'normalised', 'partial', 'none'),
-    score: fc.oneof(fc.constantFrom(0, 1, 0.6, 0.667, 0.001), fc.double({ min: 0, max: 1, noNaN: true })),
-    spans: fc.array(spanArb, { maxLength: 3 }),
-    checks: fc.array(fc.oneof(fc.string(), fc.constantFrom('unsupported_item:scope[0]', 'novel_entity:"CCW"\n', 'wrong_unit:5 °f')), { maxLength: 3 }),
-  });
-  const withModel = fc.tuple(itemArb2, fc.option(fc.record({ model: fc.string(), supported: fc.option(fc.boolean()), error: fc.option(fc.string()) }))).map(([i, m]) => (m === null ? i : { ...i, model_check: m }));
-  const groundingArb = fc.record({ items: fc.nat(), exact: fc.double({ min: 0, max: 1, noNaN: true }), normalised: fc.constant(0), partial: fc.constant(0.5), none: fc.constant(0), entities: fc.nat(), novel_entities: fc.nat(), novel_entity_rate: fc.option(fc.double({ min: 0, max: 1, noNaN: true })) }, { requiredKeys: ['items', 'exact', 'normalised', 'partial', 'none', 'entities', 'novel_entities', 'novel_entity_rate'] });
-  const evidenceArb = fc.tuple(fc.array(withModel, { maxLength: 6 }), groundingArb, fc.boolean()).map(([items, grounding, limited]) => ({ items, grounding: limited ? { ...grounding, limited: true } : grounding }) as unknown as ViewEvidence);
-
-  it('viewEvidenceJson: generated evidence, model checks and limited summaries included', () => {
-    fc.assert(
-      fc.property(evidenceArb, (e) => {
-        expect(viewEvidenceJson(e)).toBe(JSON.stringify(e));
-      }),
-      { numRuns: 3000 },
-    );
-  });
-
-  it('viewEvidenceJson: the evidence chunk views get', () => {
-    fc.assert(
-      fc.property(caseArb, ([raw, view, frame, opts]) => {
-        const g = new GroundingText(raw);
-        for (const [name, obj] of [['retrieval_summary', view], ['rca_frame', frame]] as [ViewType, JsonObject][]) {
-          const { evidence } = chunkViewEvidence(name, obj, g, 'chunk "7"', clean(opts));
-          expect(viewEvidenceJson(evidence)).toBe(JSON.stringify(evidence));
-        }
-      }),
-      { numRuns: 500 },
-    );
-  });
-
-  it('recordJson: the record as JSON.stringify writes it, wherever its evidence member is', () => {
-    const member = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined));
-    const keyArb = fc.oneof(fc.string(), fc.constantFrom('evidence', '__proto__', '0', '12', 'toJSON', 'flags', '"'));
-    fc.assert(
-      fc.property(fc.array(fc.tuple(keyArb, member), { maxLength: 8 }), fc.dictionary(fc.constantFrom('retrieval_summary', 'rca_frame'), evidenceArb), fc.boolean(), (members, evidence, own) => {
-        const record: JsonObject = {};
-        for (const [k, v] of members) Object.defineProperty(record, k, { value: v, enumerable: true, writable: true, configurable: true });
-        if (own) record.evidence = evidence as never;
-        expect(recordJson(record, evidence)).toBe(JSON.stringify(record));
-      }),
-      { numRuns: 3000 },
     );
   });
 });

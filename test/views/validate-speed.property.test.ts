@@ -219,36 +219,3 @@ describe('validate fast paths match the paths they replace', () => {
     );
   });
 });
-
-describe('rca-validate parsing lines without the members it writes anew', () => {
-  const base = {
-    chunk_id: 'c1',
-    doc_id: 'd1',
-    text: 'Vibration was 6.2 mils on P-101A. No leak was found.',
-    context: { doc_id: 'd1', doc_type: 'WO', chunk_id: 'c1', section_path: 'A > B', page_start: 1, page_end: 1, authority_level: 'informational', section_role: 'body' },
-    retrieval_summary: { scope: 'Vibration was 6.2 mils on P-101A.', entities: { systems: [], equipment_ids: ['P-101A'], components: [] }, symptoms_outcomes: [], mechanisms: [], diagnostics: [], corrective_actions: [], numbers_limits: ['6.2 mils'], keywords_synonyms: [], unknowns: [] },
-  };
-  const member = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant({ retrieval_summary: { items: [] } }));
-  const lineArb = fc.tuple(member, member, fc.boolean(), fc.nat(), fc.constantFrom('', '"', '}', 'x', '[')).map(([evidence, flags, breakIt, at, c]) => {
-    const line = JSON.stringify({ ...base, flags, evidence, provenance_fixed: 1 });
-    if (!breakIt) return line;
-    const i = at % line.length;
-    return line.slice(0, i) + c + line.slice(i + 1);
-  });
-
-  it('the same output and rejects as parsing the whole line', async () => {
-    const fast = (await validateStage.create({ 'from-fields': [], 'flags-ok': true, 'grounding-floor': 0 } as never, { env: {} } as never)) as unknown as { parseLine(l: string): ReturnType<typeof parseRecordLine>; process(r: JsonObject, m: unknown): { records?: unknown[]; reject?: unknown } };
-    const whole = (await validateStage.create({ 'from-fields': [], 'flags-ok': true, 'grounding-floor': 0 } as never, { env: {} } as never)) as unknown as typeof fast;
-    const meta = { source: 'stdin', line: 1, raw: '' };
-    fc.assert(
-      fc.property(lineArb, (line) => {
-        const a = fast.parseLine(line);
-        const b = parseRecordLine(line);
-        expect(a.reject).toEqual(b.reject);
-        if (b.reject) return;
-        expect(JSON.stringify(fast.process(a.record!, meta))).toBe(JSON.stringify(whole.process(b.record!, meta)));
-      }),
-      { numRuns: 1500 },
-    );
-  });
-});
