@@ -10,7 +10,7 @@
 // dist/), on the same input, in turns (the order swapped every run): the ratio is DIR's CPU over
 // this checkout's, so 1.10 says this checkout's stage takes 10 % less CPU. That is how a fast path
 // is held to its stage: DIR built with the route switched to the readable implementation.
-// Usage: node bench/stage-cpu.mjs [--mb 20] [--runs 5] [--corpus mdparser,text-heavy] [--stages validate,prompt,flatten,summarize] [--vs DIR]
+// Usage: node bench/stage-cpu.mjs [--mb 20] [--runs 5] [--corpus mdparser,text-heavy] [--stages tag,validate,prompt,prompt-dackar,flatten,summarize] [--vs DIR]
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, createReadStream, createWriteStream, existsSync, openSync, renameSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -60,8 +60,10 @@ function run(args, input) {
 }
 
 const STAGES = {
+  tag: { input: 'raw', args: [bin('rca-tag'), '--jobs', '1'] },
   validate: { input: 'summarized', args: [bin('rca-validate'), '--flags-ok'] },
   prompt: { input: 'tagged', args: [bin('rca-prompt')] },
+  'prompt-dackar': { input: 'tagged', args: [bin('rca-prompt'), '--prompt-style', 'dackar'] },
   flatten: { input: 'summarized', args: [bin('rca-flatten')] },
   summarize: { input: 'tagged', args: [bin('rca-summarize'), '--backend', 'extractive', '--no-cache'] },
 };

@@ -1,6 +1,6 @@
 import { keepUpstream } from '../tagging/added-fields.js';
 import { AppendedJson, appendMembers, defineStage, hasLargeString, RawJson, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
-import { readTaggedChunk, seedKeysOf } from '../views/kinds/chunk-records.js';
+import { readTaggedChunk, seedKeysOf, type TaggedChunk } from '../views/kinds/chunk-records.js';
 import { buildPrompt, compactHead, compactSharedEscaped, jsonEscaped as escaped, promptHead, promptSharedEscaped, promptTail, type EscapedParts } from '../views/prompt-text.js';
 import { cutText } from '../views/text-cut.js';
 import { canonicalMembers, type CanonicalMembers } from '../runtime/json-spans.js';
@@ -117,6 +117,24 @@ class TailTemplate {
   }
 }
 
+/**
+ * What the stage writes for a tagged record, said plainly: the record with `prompts` (each view's
+ * buildPrompt) and `prompt_truncation` last, fields of those names keeping their place (an
+ * upstream value there kept as upstream_*). Prompter writes these bytes without rebuilding the
+ * record where it can; test/views/prompt-routes.test.ts holds every route to this.
+ */
+export function promptedRecord(record: JsonObject, chunk: TaggedChunk, views: readonly ViewType[], maxChars: number | undefined, style: PromptStyle): JsonObject {
+  const prompts: Partial<Record<ViewType, string>> = {};
+  let truncation: TextCut | null = null;
+  for (const view of views) {
+    const built = buildPrompt(chunk.context, chunk.nerSeed, chunk.text, view, { maxChars, style });
+    prompts[view] = built.prompt;
+    // Every view cuts the same text the same way: one record of it is enough.
+    truncation = built.truncated;
+  }
+  return { ...keepUpstream(record, PROMPT_FIELDS), prompts, prompt_truncation: truncation };
+}
+
 class Prompter {
   /** promptHead escaped, per doc type and view: the contract and task text, the same for every record. */
   private readonly heads = new Map<string, string>();
@@ -138,7 +156,7 @@ class Prompter {
     if (!read.ok) return { reject: { code: read.code, message: read.message } };
     const { context, nerSeed, text } = read.value;
     if (Object.hasOwn(record, 'prompts') || Object.hasOwn(record, 'prompt_truncation') || hasLargeString(record)) {
-      return { records: [this.rebuilt(record, context, nerSeed, text)] };
+      return { records: [promptedRecord(record, read.value, this.views, this.maxChars, this.style)] };
     }
     // The line as read is kept only where it is what JSON.stringify would write (no spacing,
     // escapes or number forms of another writer, no keys reordered): the output is then the same.
@@ -176,18 +194,6 @@ class Prompter {
   }
 
   /** The record with its prompts in place of the fields of the same names (they keep their place). */
-  private rebuilt(record: JsonObject, context: ChunkContext, nerSeed: NerSeed, text: string): JsonObject {
-    const prompts: Partial<Record<ViewType, string>> = {};
-    let truncation: TextCut | null = null;
-    for (const view of this.views) {
-      const built = buildPrompt(context, nerSeed, text, view, { maxChars: this.maxChars, style: this.style });
-      prompts[view] = built.prompt;
-      // Every view cuts the same text the same way: one record of it is enough.
-      truncation = built.truncated;
-    }
-    return { ...keepUpstream(record, PROMPT_FIELDS), prompts, prompt_truncation: truncation };
-  }
-
   private tail(view: ViewType, context: ChunkContext): string {
     let template = this.tails.get(view);
     if (template === undefined) {

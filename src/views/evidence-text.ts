@@ -153,11 +153,6 @@ export function tokensOf(value: string): readonly Token[] {
   return tokenize(value);
 }
 
-/** tokensOf without the cache of recent strings: for a caller that tokenizes each string once
- *  and hands the tokens to every check (evidence.ts), the lookup and the entry are pure cost. */
-export function tokensOfOnce(value: string): readonly Token[] {
-  return tokenCache.get(value) ?? tokenizeUncached(value);
-}
 
 /** The normalised tokens of a string (what EvidenceText holds for a text). */
 export function normaliseTokens(value: string): string[] {
