@@ -42,14 +42,11 @@ export interface Clause {
  */
 export interface DerivedOfText {
   stems?: string[];
-  stemIndex?: Map<string, number[]>;
   quantities?: Map<string, unknown[]>;
   clauseCues?: Map<Clause, number[]>;
   words?: Set<string>;
   /** Words looked up before the set was built: claims.ts's hasWord. */
   wordsAsked?: Map<string, boolean>;
-  /** Items matched partially so far (evidence-match.ts builds its stem index after a few). */
-  partialLookups?: number;
 }
 
 /** A text prepared once for many lookups. */

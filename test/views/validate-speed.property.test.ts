@@ -1,9 +1,8 @@
 // rca-validate's fast paths against the paths they stand in for, on generated input: the key
 // order check before keepContractKeys moves anything, the space collapse of the duplicate check,
 // the one-sentence split, the view summary in one pass, the findings an item repeated within a
-// text reuses, the partial match with and without the stem index, the text's quantities made
-// without their phrase, word lookups without the word set, and the stage parsing lines without
-// the members it writes anew.
+// text reuses, the partial match on a text seen before, the text's quantities made
+// without their phrase, and word lookups without the word set.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseRecordLine } from '../../src/runtime/record-line.js';
@@ -207,7 +206,7 @@ describe('validate fast paths match the paths they replace', () => {
     );
   });
 
-  it('partial matches: the same answer from the token scan and from the stem index', () => {
+  it('partial matches: the same answer on a text matched against before (its stems kept) as on a fresh one', () => {
     fc.assert(
       fc.property(textArb, fc.array(textArb, { minLength: 1, maxLength: 5 }), (raw, items) => {
         const scanned = items.map((item) => locate(`${item} zzqx`, new EvidenceText(raw)));
