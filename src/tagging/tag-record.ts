@@ -10,7 +10,7 @@ import { normaliseDocType, upstreamDocType } from './doc-type.js';
 import { extractPatterns } from './extractors.js';
 import type { Gazetteer } from './gazetteer.js';
 import type { KeywordLists } from './keyword-lists.js';
-import { labelSpans, negationScopesOfTokens, ScopeIndex } from './negation.js';
+import { labelSpans, negationScopesOfTokens, ScopeIndex, sparedStates } from './negation.js';
 import { buildPhraseLists, TokenBuffer, type PhraseListsMatcher } from './phrase-matcher.js';
 import { contextJson, jsonString, stringArrayJson } from './seed-json.js';
 
@@ -40,6 +40,11 @@ export class NerSeeder {
       else keywordScan.onMatch(list - 1, start, end, payloads as readonly string[], first, last);
     });
     const lexical = lexicalScan.finish();
+    for (const spared of sparedStates(text)) {
+      const key = spared.text.toLowerCase();
+      if (lexical.outcomes.some((o) => o.toLowerCase() === key) || extras.negated.some((n) => n.text.toLowerCase() === key)) continue;
+      extras.negated.push({ text: spared.text, kind: 'outcomes', cue: spared.cue });
+    }
     const patterns = extractPatterns(text, tokens);
     const keywords = keywordScan.finish();
     const locations = extras.places.length === 0 ? keywords.locations : withPlaces(keywords.locations, extras.places);

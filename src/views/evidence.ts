@@ -17,9 +17,10 @@ import type { EvidenceSpan, GroundingSummary, ItemEvidence, ViewEvidence } from 
 import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
 import type { JsonObject } from '../contracts/json.js';
 import { entityMentions, negationCues, quantityFlags, ruledOutFlags, spanNegated, wordsOf, hasWord, type NegatedMention } from './claims.js';
-import { EvidenceText, normaliseTokens } from './evidence-text.js';
+import { EvidenceText, normaliseTokens, tokensOf } from './evidence-text.js';
 import { contentWords, exactAt, locate, splitSentences, type Located, type MatchKind } from './evidence-match.js';
 import { flat, numbersIn, type GroundingText } from './grounding.js';
+import { nearCopyContradiction } from './near-copy.js';
 import { VIEW_SHAPES } from './view-shape.js';
 import type { ViewType } from '../contracts/vocabulary.js';
 
@@ -210,6 +211,10 @@ function itemFindings(value: string, role: FieldRole, polarity: boolean, located
   } else if (role === 'claim' || role === 'summary') {
     checks.push(...quantityFlags(value, text));
     if (polarity) checks.push(...negationFlags(value, text, located));
+    if (!checks.some((c) => c.startsWith('negation_mismatch:'))) {
+      const changed = nearCopyContradiction(tokensOf(value), text, located);
+      if (changed !== null) checks.push(`contradicted_copy:${flagValue(changed, 40)} in "${flagValue(value.trim(), 60)}"`);
+    }
     checks.push(...ruledOutFlags(value, options.negated ?? []));
     const entities = entityMentions(value, text, context);
     mentions = entities.mentions.length;

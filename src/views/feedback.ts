@@ -35,6 +35,7 @@ const RULES: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray, source: string
   [/^unsupported_item:(.+)$/, (m, source) => `${m[1]} says something no sentence of ${source} states; keep to what it says`],
   [/^wrong_unit:(.+)$/, (m, source) => `"${m[1]}" has a unit ${source} does not give that number; copy the value with its own unit`],
   [/^contradicted_comparator:(.+)$/, (m, source) => `"${m[1]}" turns round the limit ${source} states (above/below, at least/at most)`],
+  [/^contradicted_copy:(.+)$/, (m, source) => nearCopyNote(m[1]!, source)],
   [/^negation_mismatch:(.+)$/, (m, source) => `"${m[1]}" reverses ${source}: it states what the text rules out, or denies what it states`],
   [/^ruled_out:(.+)$/, (m, source) => `${source} rules out "${m[1]}"; do not list it as a fact`],
   [/^novel_entity:(.+)$/, (m, source) => `"${m[1]}" is not named in ${source}; name only its systems and components`],
@@ -58,6 +59,14 @@ function explain(flag: string, source: string): string {
     if (m) return say(m, source);
   }
   return flag;
+}
+
+// "<words> in "<item>"": split by hand at the first ' in "' (a lazy group before a greedy one backtracks).
+function nearCopyNote(value: string, source: string): string {
+  const at = value.indexOf(' in "');
+  const words = at < 0 ? value : value.slice(0, at);
+  const item = at < 0 ? value : value.slice(at + 5, value.endsWith('"') ? -1 : undefined);
+  return `"${item}" copies ${source} with "${words}" turned to its opposite (a negation, a direction, a limit or a state); copy it as written`;
 }
 
 function span(range: { min: number; max: number }): string {
