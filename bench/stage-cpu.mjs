@@ -6,9 +6,11 @@
 // the runs. summarize is also put beside rca-tag on the raw corpus (the issue's "≥ 0.5× tag").
 // Inputs are made as bench/streaming-stages.mjs makes them (and shared with it): tagged = rca-tag
 // of the corpus, summarized = rca-summarize --backend extractive --no-flatten of that.
-// --compare DIR: also each stage of another built checkout (e.g. the commit before a change) on the
-// same input, interleaved: this build's CPU over that one's, per run, the median.
-// Usage: node bench/stage-cpu.mjs [--mb 20] [--runs 5] [--corpus mdparser,text-heavy] [--stages validate,prompt,flatten,summarize,tag,generate] [--compare DIR]
+// --vs DIR pairs each stage with the same stage of another built checkout (DIR holds its bin/ and
+// dist/), on the same input, in turns (the order swapped every run): the ratio is DIR's CPU over
+// this checkout's, so 1.10 says this checkout's stage takes 10 % less CPU. That is how a fast path
+// is held to its stage: DIR built with the route switched to the readable implementation.
+// Usage: node bench/stage-cpu.mjs [--mb 20] [--runs 5] [--corpus mdparser,text-heavy] [--stages tag,validate,prompt,prompt-dackar,flatten,summarize,generate] [--vs DIR]
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, createReadStream, createWriteStream, existsSync, openSync, renameSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -21,14 +23,14 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '5' },
     corpus: { type: 'string', default: PROFILES.join(',') },
     stages: { type: 'string', default: 'validate,prompt,flatten,summarize' },
-    compare: { type: 'string' },
+    vs: { type: 'string' },
   },
 });
 const mb = Number(values.mb);
 const runs = Number(values.runs);
 const node = process.execPath;
-const bin = (name, root = ROOT) => join(root, 'bin', name);
-const other = values.compare ? resolve(values.compare) : null;
+const bin = (name) => join(ROOT, 'bin', name);
+const VS = values.vs === undefined ? null : resolve(values.vs);
 const IDENTITY = join(ROOT, 'bench/identity.mjs');
 
 async function derive(input, name, binName, args) {
@@ -58,41 +60,76 @@ function run(args, input) {
 }
 
 const STAGES = {
-  validate: { input: 'summarized', args: (root) => [bin('rca-validate', root), '--flags-ok'] },
-  prompt: { input: 'tagged', args: (root) => [bin('rca-prompt', root)] },
-  flatten: { input: 'summarized', args: (root) => [bin('rca-flatten', root)] },
-  summarize: { input: 'tagged', args: (root) => [bin('rca-summarize', root), '--backend', 'extractive', '--no-cache'] },
-  generate: { input: 'tagged', args: (root) => [bin('rca-generate', root), '--backend', 'extractive', '--no-cache'] },
-  tag: { input: 'raw', args: (root) => [bin('rca-tag', root), '--jobs', '1'] },
+  tag: { input: 'raw', args: [bin('rca-tag'), '--jobs', '1'] },
+  validate: { input: 'summarized', args: [bin('rca-validate'), '--flags-ok'] },
+  prompt: { input: 'tagged', args: [bin('rca-prompt')] },
+  'prompt-dackar': { input: 'tagged', args: [bin('rca-prompt'), '--prompt-style', 'dackar'] },
+  flatten: { input: 'summarized', args: [bin('rca-flatten')] },
+  summarize: { input: 'tagged', args: [bin('rca-summarize'), '--backend', 'extractive', '--no-cache'] },
+  generate: { input: 'tagged', args: [bin('rca-generate'), '--backend', 'extractive', '--no-cache'] },
 };
 
 console.log(`machine: ${machine()}; ${mb} MB of corpus per profile; runs: ${runs}; load average at start: ${(await import('node:os')).loadavg()[0].toFixed(1)}`);
-console.log(`command: node bench/stage-cpu.mjs --mb ${mb} --runs ${runs} --corpus ${values.corpus} --stages ${values.stages}${other ? ` --compare ${values.compare}` : ''}`);
-console.log(`| corpus | stage | input MB | × node loop, CPU: min / median / max | × node loop, wall (median) | summarize ÷ tag, records/CPU-s (median) |${other ? ' CPU ÷ the other build (median) |' : ''}`);
-console.log(`|---|---|---|---|---|---|${other ? '---|' : ''}`);
-for (const profile of values.corpus.split(',')) {
+console.log(`command: node bench/stage-cpu.mjs --mb ${mb} --runs ${runs} --corpus ${values.corpus} --stages ${values.stages}${VS ? ` --vs ${VS}` : ''}`);
+if (VS) await paired();
+else await againstLoop();
+
+/** Each stage here and in VS on the same input, in turns: VS's CPU over this checkout's. */
+async function paired() {
+  console.log(`| corpus | stage | input MB | ${VS} ÷ this checkout, CPU: min / median / max | wall (median) |`);
+  console.log('|---|---|---|---|---|');
+  for (const profile of values.corpus.split(',')) {
+    const inputs = await inputsOf(profile);
+    for (const name of values.stages.split(',')) {
+      const spec = STAGES[name];
+      if (!spec) throw new Error(`unknown stage ${name} (${Object.keys(STAGES).join(', ')})`);
+      const input = inputs[spec.input];
+      const other = spec.args.map((a) => (a.startsWith(join(ROOT, 'bin')) ? join(VS, 'bin', a.slice(join(ROOT, 'bin').length + 1)) : a));
+      const cpu = [];
+      const wall = [];
+      for (let i = 0; i < runs; i++) {
+        let here, there;
+        if (i % 2 === 0) (here = run(spec.args, input)), (there = run(other, input));
+        else (there = run(other, input)), (here = run(spec.args, input));
+        cpu.push(there.cpu / here.cpu);
+        wall.push(there.wall / here.wall);
+      }
+      const c = stats(cpu);
+      console.log(`| ${profile} | ${name} | ${fmt(statSync(input).size / 2 ** 20, 0)} | ${fmt(c.min, 3)} / ${fmt(c.median, 3)} / ${fmt(c.max, 3)} | ${fmt(stats(wall).median, 3)} |`);
+    }
+  }
+}
+
+async function inputsOf(profile) {
   const raw = await corpus(mb, 42, profile);
   const key = `${profile}-${mb}mb`;
   const tagged = await derive(raw, `tagged-${key}`, 'rca-tag', []);
-  const inputs = { raw, tagged, summarized: /validate|flatten/.test(values.stages) ? await derive(tagged, `summarized-${key}`, 'rca-summarize', ['--backend', 'extractive', '--no-cache', '--no-flatten']) : null };
-  for (const name of values.stages.split(',')) {
-    const spec = STAGES[name];
-    if (!spec) throw new Error(`unknown stage ${name} (${Object.keys(STAGES).join(', ')})`);
-    const input = inputs[spec.input];
-    const cpu = [];
-    const wall = [];
-    const perTag = [];
-    const vsOther = [];
-    for (let i = 0; i < runs; i++) {
-      const s = run(spec.args(ROOT), input);
-      if (other) vsOther.push(s.cpu / run(spec.args(other), input).cpu);
-      const l = run([IDENTITY], input);
-      cpu.push(l.cpu / s.cpu);
-      wall.push(l.wall / s.wall);
-      // Same records: summarize's records per CPU-second over tag's on the raw corpus.
-      if (name === 'summarize') perTag.push(run([bin('rca-tag')], raw).cpu / s.cpu);
+  return { raw, tagged, summarized: /validate|flatten/.test(values.stages) ? await derive(tagged, `summarized-${key}`, 'rca-summarize', ['--backend', 'extractive', '--no-cache', '--no-flatten']) : null };
+}
+
+async function againstLoop() {
+  console.log('| corpus | stage | input MB | × node loop, CPU: min / median / max | × node loop, wall (median) | summarize ÷ tag, records/CPU-s (median) |');
+  console.log('|---|---|---|---|---|---|');
+  for (const profile of values.corpus.split(',')) {
+    const inputs = await inputsOf(profile);
+    const raw = inputs.raw;
+    for (const name of values.stages.split(',')) {
+      const spec = STAGES[name];
+      if (!spec) throw new Error(`unknown stage ${name} (${Object.keys(STAGES).join(', ')})`);
+      const input = inputs[spec.input];
+      const cpu = [];
+      const wall = [];
+      const perTag = [];
+      for (let i = 0; i < runs; i++) {
+        const s = run(spec.args, input);
+        const l = run([IDENTITY], input);
+        cpu.push(l.cpu / s.cpu);
+        wall.push(l.wall / s.wall);
+        // Same records: summarize's records per CPU-second over tag's on the raw corpus.
+        if (name === 'summarize') perTag.push(run([bin('rca-tag')], raw).cpu / s.cpu);
+      }
+      const c = stats(cpu);
+      console.log(`| ${profile} | ${name} | ${fmt(statSync(input).size / 2 ** 20, 0)} | ${fmt(c.min, 2)} / ${fmt(c.median, 2)} / ${fmt(c.max, 2)} | ${fmt(stats(wall).median, 2)} | ${perTag.length ? fmt(stats(perTag).median, 2) : ''} |`);
     }
-    const c = stats(cpu);
-    console.log(`| ${profile} | ${name} | ${fmt(statSync(input).size / 2 ** 20, 0)} | ${fmt(c.min, 2)} / ${fmt(c.median, 2)} / ${fmt(c.max, 2)} | ${fmt(stats(wall).median, 2)} | ${perTag.length ? fmt(stats(perTag).median, 2) : ''} |${other ? ` ${fmt(stats(vsOther).median, 3)} |` : ''}`);
   }
 }

@@ -5,7 +5,6 @@
 // be that (spacing, escapes or number forms of another writer, duplicate keys, keys JavaScript
 // reorders) gets null, and the caller takes its ordinary path: a null costs speed, never bytes.
 
-import { closingQuote } from './record-line.js';
 
 /** The top-level members of a canonical JSON object line: key bodies and value spans. */
 export interface CanonicalMembers {
@@ -193,13 +192,4 @@ function isControlEscape(line: string, at: number): boolean {
   if (low < 0 || (hi !== DIGIT_0 && hi !== 0x31)) return false;
   const code = (hi - DIGIT_0) * 16 + low;
   return code !== 0x08 && code !== 0x09 && code !== 0x0a && code !== 0x0c && code !== 0x0d;
-}
-
-/**
- * The end (one past the closing quote) of the string whose opening quote is at `i`, in a line
- * canonicalMembers accepted (its escapes are known to be well formed), or -1.
- */
-export function stringEndIn(line: string, i: number): number {
-  const quote = closingQuote(line, i + 1);
-  return quote < 0 ? -1 : quote + 1;
 }

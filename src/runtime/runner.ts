@@ -487,7 +487,7 @@ class Run {
         }
         await this.submit(meta, null);
       } else {
-        const parsed = this.processor.parseLine !== undefined ? this.processor.parseLine(event.text) : parseRecordLine(event.text);
+        const parsed = parseRecordLine(event.text);
         if (parsed.reject) {
           this.reject(meta, parsed.reject.code, parsed.reject.message);
           continue;

@@ -194,13 +194,6 @@ export interface Processor {
    * the line-by-line path would (same rejects, same output bytes).
    */
   processBlock?(block: InputBlock): Promise<BlockOutcome>;
-  /**
-   * When present (and processRaw is not), the runner parses each line with this instead of
-   * parseRecordLine: it must accept and refuse exactly the same lines with the same codes and
-   * messages (e.g. parseRecordLineSkipping, which leaves out members the stage replaces anyway).
-   * The result is record-line.ts's ParsedLine (written out here: record-line.ts imports this file).
-   */
-  parseLine?(line: string): { record: JsonObject; reject?: undefined } | { record?: undefined; reject: { code: string; message: string } };
   /** Called once at end of input (records held back by grouping stages come out here). */
   finish?(): Outcome | Promise<Outcome>;
   /** The fields of a JSON document input the stage reads from RecordMeta.document (e.g. ['toc']);

@@ -1,12 +1,12 @@
 import { keepUpstream } from '../tagging/added-fields.js';
-import { AppendedJson, appendMembers, defineStage, hasLargeString, LARGE_STRING_CHARS, RawJson, type JsonObject, type OffThreadRunner, type Outcome, type RecordMeta } from '../runtime/stage.js';
-import { isTaggedContext, NOT_A_TAGGED_SEED, readTaggedChunk, seedKeysOf, seedShapeIn, WITHOUT_NEGATED } from '../views/records/chunk-records.js';
-import { buildPrompt, compactHead, compactSharedEscaped, jsonEscaped as escaped, promptHead, promptSharedEscaped, promptTail, sharedEscaped, type EscapedParts } from '../views/prompt-text.js';
+import { AppendedJson, appendMembers, defineStage, hasLargeString, RawJson, type JsonObject, type OffThreadRunner, type Outcome, type RecordMeta } from '../runtime/stage.js';
+import { readTaggedChunk, seedKeysOf, type TaggedChunk } from '../views/records/chunk-records.js';
+import { buildPrompt, compactHead, compactSharedEscaped, jsonEscaped as escaped, promptHead, promptSharedEscaped, promptTail, type EscapedParts } from '../views/prompt-text.js';
 import { parseRecordLine } from '../runtime/record-line.js';
 import { decodeOutcome, encodeOutcome, kernelOf, type PortableOutcome } from '../runtime/off-thread.js';
 import { cutText } from '../views/text-cut.js';
 import { canonicalMembers, type CanonicalMembers } from '../runtime/json-spans.js';
-import type { ChunkContext, NegatedMention, NerSeed } from '../contracts/chunk.js';
+import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import type { DocType } from '../contracts/vocabulary.js';
 import type { TextCut } from '../views/text-cut.js';
 import { asUsage } from '../runtime/exit-codes.js';
@@ -100,10 +100,6 @@ function knownParts(raw: string, line: CanonicalMembers, record: JsonObject, ner
   return known;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const NEGATED_MEMBER = ',"negated":';
-
 const MARKER = /\\"@rca-slot:([^@]*)@\\"/g;
 
 /**
@@ -139,6 +135,24 @@ class TailTemplate {
   }
 }
 
+/**
+ * What the stage writes for a tagged record, said plainly: the record with `prompts` (each view's
+ * buildPrompt) and `prompt_truncation` last, fields of those names keeping their place (an
+ * upstream value there kept as upstream_*). Prompter writes these bytes without rebuilding the
+ * record where it can; test/views/prompt-routes.test.ts holds every route to this.
+ */
+export function promptedRecord(record: JsonObject, chunk: TaggedChunk, views: readonly ViewType[], maxChars: number | undefined, style: PromptStyle): JsonObject {
+  const prompts: Partial<Record<ViewType, string>> = {};
+  let truncation: TextCut | null = null;
+  for (const view of views) {
+    const built = buildPrompt(chunk.context, chunk.nerSeed, chunk.text, view, { maxChars, style });
+    prompts[view] = built.prompt;
+    // Every view cuts the same text the same way: one record of it is enough.
+    truncation = built.truncated;
+  }
+  return { ...keepUpstream(record, PROMPT_FIELDS), prompts, prompt_truncation: truncation };
+}
+
 class Prompter {
   /** promptHead escaped, per doc type and view: the contract and task text, the same for every record. */
   private readonly heads = new Map<string, string>();
@@ -154,78 +168,22 @@ class Prompter {
     this.setup = { views, maxChars, style };
   }
 
-  process(record: JsonObject, meta?: RecordMeta): Outcome {
+  process(record: JsonObject, meta?: RecordMeta): Outcome | Promise<Outcome> {
+    // A large line is prompted on the run's worker thread (parsed there again), so the escaping
+    // and copying that grow with its text never hold up a signal; its bytes are not sent.
+    if (meta !== undefined && this.offThread?.takes(meta.raw)) {
+      const { source, line, at } = meta;
+      const sent: RecordMeta = { source, line, raw: meta.raw, ...(at === undefined ? {} : { at }) };
+      return this.offThread.run<PortableOutcome>(PROMPT_KERNEL, this.setup, { line: meta.raw, meta: sent }).then(decodeOutcome);
+    }
     return this.fromRecord(record, meta, meta === undefined ? null : canonicalMembers(meta.raw));
   }
 
-  /**
-   * A line that is its record's own JSON and holds a context and a seed in rca-tag's shape and a
-   * text is prompted from the line: the context is the only member parsed, the seed's JSON and
-   * the text's escaped form are slices of the line. Any other line is parsed as the runner parses
-   * (the same rejects) and goes the ordinary way.
-   */
-  processRaw(line: string, meta: RecordMeta): Outcome | Promise<Outcome> {
-    // A large line is prompted on the run's worker thread; the line's bytes are not sent (the
-    // output is the same text without them).
-    if (this.offThread?.takes(line)) {
-      const { source, line: number, at } = meta;
-      const sent: RecordMeta = { source, line: number, raw: line, ...(at === undefined ? {} : { at }) };
-      return this.offThread.run<PortableOutcome>(PROMPT_KERNEL, this.setup, { line, meta: sent }).then(decodeOutcome);
-    }
-    return this.promptLine(line, meta);
-  }
-
-  /** processRaw's work, on this thread. */
+  /** process()'s work on the worker thread: the line parsed as the runner parses it. */
   promptLine(line: string, meta: RecordMeta): Outcome {
-    const members = canonicalMembers(line);
-    const quick = members === null ? null : this.fromLine(line, members, meta);
-    if (quick !== null) return quick;
     const parsed = parseRecordLine(line);
     if (parsed.reject) return { reject: parsed.reject };
-    return this.fromRecord(parsed.record, meta, members);
-  }
-
-  /** The outcome from the line alone, or null where the ordinary path is to decide (it may reject). */
-  private fromLine(line: string, members: CanonicalMembers, meta: RecordMeta): Outcome | null {
-    const { keys, starts, ends } = members;
-    const c = keys.indexOf('context');
-    const s = keys.indexOf('ner_seed');
-    const t = keys.indexOf('text');
-    if (c < 0 || s < 0 || t < 0 || keys.includes('prompts') || keys.includes('prompt_truncation')) return null;
-    // A string's JSON is at least as long as the string: under the mark, no string is large.
-    for (let i = 0; i < keys.length; i++) if (ends[i]! - starts[i]! >= LARGE_STRING_CHARS) return null;
-    // chunkTextOf's first choice; a text of another type leaves the choice to it.
-    if (line.charCodeAt(starts[t]!) !== QUOTE) return null;
-    const context = JSON.parse(line.slice(starts[c], ends[c])) as unknown;
-    if (!isTaggedContext(context)) return null;
-    const negatedAt = seedShapeIn(line, starts[s]!, ends[s]!);
-    if (negatedAt === NOT_A_TAGGED_SEED) return null;
-    let seed = line.slice(starts[s], ends[s]);
-    let negated: NegatedMention[] = [];
-    if (negatedAt !== WITHOUT_NEGATED) {
-      // seedJson leaves `negated` out.
-      seed = line.slice(starts[s], negatedAt) + '}';
-      const list = line.slice(negatedAt + NEGATED_MEMBER.length, ends[s]! - 1);
-      if (list !== '[]') negated = JSON.parse(list) as NegatedMention[];
-    }
-    let text = line.slice(starts[t]! + 1, ends[t]! - 1);
-    let truncated: TextCut | null = null;
-    const first = text.charCodeAt(0);
-    // A text that starts with a visible ASCII character (not an escape) is not blank; any other is read to know.
-    if (this.maxChars !== undefined || !(first > 0x20 && first < 0x7f && first !== BACKSLASH)) {
-      const whole = JSON.parse(line.slice(starts[t], ends[t])) as string;
-      if (whole.trim() === '') return null;
-      const cut = cutText(whole, this.maxChars);
-      if (cut.cut !== null) {
-        text = escaped(cut.text);
-        truncated = cut.cut;
-      }
-    }
-    const middle =
-      this.style === 'compact'
-        ? compactSharedEscaped(context as ChunkContext, JSON.parse(line.slice(starts[s], ends[s])) as NerSeed, text)
-        : sharedEscaped(context as ChunkContext, seed, negated, text);
-    return { records: [new AppendedJson(line, this.members(context as ChunkContext, middle, truncated), meta.bytes)] };
+    return this.fromRecord(parsed.record, meta, canonicalMembers(line));
   }
 
   private fromRecord(record: JsonObject, meta: RecordMeta | undefined, line: CanonicalMembers | null): Outcome {
@@ -234,7 +192,7 @@ class Prompter {
     if (!read.ok) return { reject: { code: read.code, message: read.message } };
     const { context, nerSeed, text } = read.value;
     if (Object.hasOwn(record, 'prompts') || Object.hasOwn(record, 'prompt_truncation') || hasLargeString(record)) {
-      return { records: [this.rebuilt(record, context, nerSeed, text)] };
+      return { records: [promptedRecord(record, read.value, this.views, this.maxChars, this.style)] };
     }
     // The line as read is kept only where it is what JSON.stringify would write (no spacing,
     // escapes or number forms of another writer, no keys reordered): the output is then the same.
@@ -272,18 +230,6 @@ class Prompter {
   }
 
   /** The record with its prompts in place of the fields of the same names (they keep their place). */
-  private rebuilt(record: JsonObject, context: ChunkContext, nerSeed: NerSeed, text: string): JsonObject {
-    const prompts: Partial<Record<ViewType, string>> = {};
-    let truncation: TextCut | null = null;
-    for (const view of this.views) {
-      const built = buildPrompt(context, nerSeed, text, view, { maxChars: this.maxChars, style: this.style });
-      prompts[view] = built.prompt;
-      // Every view cuts the same text the same way: one record of it is enough.
-      truncation = built.truncated;
-    }
-    return { ...keepUpstream(record, PROMPT_FIELDS), prompts, prompt_truncation: truncation };
-  }
-
   private tail(view: ViewType, context: ChunkContext): string {
     let template = this.tails.get(view);
     if (template === undefined) {

@@ -2,18 +2,17 @@ import type { ChunkContext } from '../contracts/chunk.js';
 import { checkerFor } from '../contracts/checkers.js';
 import { asUsage, FatalError, UsageError } from '../runtime/exit-codes.js';
 import { FLAG_OPTIONS } from '../runtime/options.js';
-import { defineStage, hasLargeString, RawJson, type FlaggedView, type JsonObject, type OffThreadRunner, type Outcome, type RecordMeta } from '../runtime/stage.js';
+import { defineStage, type FlaggedView, type JsonObject, type OffThreadRunner, type Outcome, type RecordMeta } from '../runtime/stage.js';
 import { kernelOf } from '../runtime/off-thread.js';
 import type { EvidenceOptions } from '../views/evidence.js';
 import { chunkTextOf } from '../tagging/chunk-fields.js';
 import { ContextBuilder } from '../tagging/context.js';
 import { negatedMentions } from '../views/claims.js';
 import type { ClaimChecker } from '../views/claim-model.js';
-import { chunkViewItems, GroundingTally, viewEvidenceJson, type ViewEvidence } from '../views/evidence.js';
+import { chunkViewItems, GroundingTally, type ViewEvidence } from '../views/evidence.js';
 import { GroundingText } from '../views/grounding.js';
 import { validateView, type ViewValidation } from '../views/validate-view.js';
 import { isPlainObject } from '../contracts/json.js';
-import { isMapOf, parseRecordLineSkipping, type ParsedLine } from '../runtime/record-line.js';
 import { keepUpstream } from '../tagging/added-fields.js';
 import { CHUNK_VIEWS_SAID, parseViewFields, ViewListError, type ViewFields } from '../views/view-types.js';
 import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
@@ -107,7 +106,6 @@ model_unsupported:<field>[<i>].`,
 // What process() writes on every record it keeps, with the shape of each: an input value of
 // another shape is the upstream's, kept under its upstream_ name.
 const REPLACED_MEMBERS = ['flags', 'provenance_fixed', 'provenance_normalised', 'evidence'];
-const MEMBER_SHAPES: Readonly<Record<string, 'strings' | 'objects'>> = { flags: 'strings', provenance_fixed: 'strings', provenance_normalised: 'strings', evidence: 'objects' };
 
 class Validator {
   private readonly contexts = new ContextBuilder({ docTypeMode: 'auto', authority: null });
@@ -136,13 +134,6 @@ class Validator {
   readonly window: number | undefined;
   /** Members every record gets anew (a view read from one of them is not among them). */
   private readonly replaced: ReadonlySet<string>;
-
-  /** A line's record without the members written anew: their values are checked, not built. */
-  parseLine(line: string): ParsedLine {
-    // A member skipped is one this stage writes anew: only where it is null or in rca's own shape
-    // may it go unread; anything else there is an upstream value, kept (process() renames it).
-    return parseRecordLineSkipping(line, this.replaced, (key, at) => line.startsWith('null', at) || isMapOf(line, at, MEMBER_SHAPES[key]!));
-  }
 
   process(record: JsonObject, meta?: RecordMeta): Outcome | Promise<Outcome> {
     let context: ChunkContext;
@@ -219,11 +210,7 @@ class Validator {
       return flagged.length > 0 ? { records: [out], flagged } : { records: [out] };
     };
     if (this.checker === null || Object.keys(evidence).length === 0) {
-      const outcome = finish();
-      // The record as JSON.stringify would write it, its evidence serialised by viewEvidenceJson
-      // (a record holding a string of megabytes stays an object: the runner writes it in pieces).
-      if (!hasLargeString(out)) outcome.records = [new RawJson(recordJson(out, evidence))];
-      return outcome;
+      return finish();
     }
     const checker = this.checker;
     return (async () => {
@@ -296,20 +283,3 @@ export function validateViews(): (job: ViewsCheck) => ViewValidation[] {
 
 const VALIDATE_KERNEL = kernelOf(import.meta.url, 'validateViews');
 const KERNEL_SETUP = {};
-
-/** JSON.stringify(record), with its `evidence` member (the object `evidence`) written by viewEvidenceJson. */
-export function recordJson(record: JsonObject, evidence: Partial<Record<ViewType, ViewEvidence>>): string {
-  let out = '{';
-  for (const key of Object.keys(record)) {
-    let value: string | undefined;
-    if (key === 'evidence' && record[key] === evidence) {
-      value = '{';
-      for (const view of Object.keys(evidence) as ViewType[]) value += `${value.length > 1 ? ',' : ''}${JSON.stringify(view)}:${viewEvidenceJson(evidence[view]!)}`;
-      value += '}';
-    } else value = JSON.stringify(record[key]);
-    // JSON.stringify leaves out a member whose value has no JSON form (undefined).
-    if (value === undefined) continue;
-    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${value}`;
-  }
-  return `${out}}`;
-}

@@ -133,8 +133,8 @@ export function quantityFlags(item: string, text: EvidenceText): string[] {
   return quantityFlagsOf(item, tokensOf(item), text);
 }
 
-/** quantityFlags of an item whose tokens are given (tokensOf(item)): evidence.ts tokenizes an item once for all its checks. */
-export function quantityFlagsOf(item: string, tokens: readonly Token[], text: EvidenceText): string[] {
+/** quantityFlags of an item whose tokens are given (tokensOf(item)). */
+function quantityFlagsOf(item: string, tokens: readonly Token[], text: EvidenceText): string[] {
   const flags: string[] = [];
   if (!DIGIT_OR_NON_ASCII_RE.test(item)) return flags;
   const quantities = quantitiesOf(tokens, item);
@@ -233,7 +233,7 @@ const NO_NAMES: { mentions: string[]; novel: string[] } = Object.freeze({ mentio
 
 /** entityMentions with the item's tokens given (tokensOf(item)), or null to make them. An item
  *  naming nothing gets one shared, empty answer: callers only read it. */
-export function entityMentionsOf(item: string, tokens: readonly Token[] | null, text: EvidenceText, context: ReadonlySet<string> = new Set()): { mentions: string[]; novel: string[] } {
+function entityMentionsOf(item: string, tokens: readonly Token[] | null, text: EvidenceText, context: ReadonlySet<string> = new Set()): { mentions: string[]; novel: string[] } {
   // Both kinds of name start with a capital: an ASCII item without one names none.
   if (!UPPER_OR_NON_ASCII_RE.test(item)) return tokens === null ? { mentions: [], novel: [] } : NO_NAMES;
   const mentions: string[] = [];
@@ -320,7 +320,7 @@ export function ruledOutFlags(item: string, negated: readonly NegatedMention[]):
 }
 
 /** ruledOutFlags of an item not negated itself, given its normalised form (normalisedForm(item)). */
-export function ruledOutOfForm(normalised: string, negated: readonly NegatedMention[]): string[] {
+function ruledOutOfForm(normalised: string, negated: readonly NegatedMention[]): string[] {
   if (negated.length === 0) return [];
   const form = ` ${normalised} `;
   const flags: string[] = [];

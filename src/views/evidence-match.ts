@@ -158,106 +158,30 @@ function isWordChar(ch: string): boolean {
   return WORD_CHAR_RE.test(ch);
 }
 
+// The best clause, or pair of adjacent clauses, for an item not in the text as written: the share
+// of the item's content words whose stems it holds (a pair must do strictly better than one clause).
 function partial(item: string, text: EvidenceText): Located {
   const words = contentWords(item);
-  if (words.length === 0 || text.clauses.length === 0) return { match: 'none', score: 0, spans: [], clauses: [] };
-  // Per clause (and pair of adjacent clauses), how many of the words it holds: read from the
-  // text's stem index (built once per text) rather than by scanning every clause for every item.
   const clauses = text.clauses;
-  const n = clauses.length;
-  const hits = stemHits(text, words);
-  const inOne = new Int32Array(n);
-  const inBoth = new Int32Array(n);
-  for (const list of hits) {
-    if (list === undefined) continue;
-    for (let k = 0; k < list.length; k += 2) {
-      const c = list[k]!;
-      inOne[c]!++;
-      if (k + 2 < list.length && list[k + 2] === c + 1) inBoth[c]!++;
-    }
-  }
-  let best = { score: 0, rank: 0, from: 0, to: 0 };
-  for (let c = 0; c < n; c++) {
+  if (words.length === 0 || clauses.length === 0) return { match: 'none', score: 0, spans: [], clauses: [] };
+  const stems = stemsOf(text);
+  let best = { score: 0, rank: 0, from: 0, to: 0, tokens: [] as number[] };
+  for (let c = 0; c < clauses.length; c++) {
     for (const width of [1, 2]) {
-      if (c + width > n) break;
-      const covered = width === 1 ? inOne[c]! : inOne[c]! + inOne[c + 1]! - inBoth[c]!;
-      const score = covered / words.length;
-      // A wider window must do strictly better than a single clause to be preferred.
+      if (c + width > clauses.length) break;
+      // Each stem's first token in the window.
+      const where = new Map<string, number>();
+      for (let t = clauses[c]!.first; t < clauses[c + width - 1]!.last; t++) if (!where.has(stems[t]!)) where.set(stems[t]!, t);
+      const hits = words.flatMap((w) => (where.has(w) ? [where.get(w)!] : []));
+      const score = hits.length / words.length;
       const rankScore = score - (width === 2 ? 1e-6 : 0);
-      if (rankScore > best.rank) best = { score, rank: rankScore, from: c, to: c + width };
+      if (rankScore > best.rank) best = { score, rank: rankScore, from: c, to: c + width, tokens: hits };
     }
   }
   const score = Math.round(best.score * 1000) / 1000;
   if (best.score < PARTIAL_MIN) return { match: 'none', score, spans: [], clauses: [] };
-  // Each word's first token in the window: from its first clause, else the next.
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const list of hits) {
-    if (list === undefined) continue;
-    for (let k = 0; k < list.length; k += 2) {
-      const c = list[k]!;
-      if (c >= best.from && c < best.to) {
-        const t = list[k + 1]!;
-        if (t < lo) lo = t;
-        if (t > hi) hi = t;
-        break;
-      }
-    }
-  }
-  const span = { start: text.tokens[lo]!.start, end: text.tokens[hi]!.end };
-  return { match: 'partial', score, spans: [span], clauses: clauses.slice(best.from, best.to) };
-}
-
-// Texts with this many partial lookups or fewer are scanned per item; after that the stem index
-// is built (most texts see one: the one item of a view not in the text as written).
-const SCANNED_LOOKUPS = 2;
-
-/** Per word: [clause, first token with that stem in the clause, …], clauses ascending; as the stem index gives it. */
-function stemHits(text: EvidenceText, words: readonly string[]): (number[] | undefined)[] {
-  const lookups = (text.derived.partialLookups ?? 0) + 1;
-  text.derived.partialLookups = lookups;
-  if (lookups > SCANNED_LOOKUPS || text.derived.stemIndex !== undefined) {
-    const index = stemIndexOf(text);
-    return words.map((w) => index.get(w));
-  }
-  // A stem is a prefix of its word (stem() only cuts its end): a token whose start differs from
-  // every word is not stemmed at all.
-  const hits: (number[] | undefined)[] = words.map(() => undefined);
-  const { tokens, clauses } = text;
-  for (let c = 0; c < clauses.length; c++) {
-    const clause = clauses[c]!;
-    for (let t = clause.first; t < clause.last; t++) {
-      const norm = tokens[t]!.norm;
-      let stemmed: string | null = null;
-      for (let j = 0; j < words.length; j++) {
-        const w = words[j]!;
-        if (norm.charCodeAt(0) !== w.charCodeAt(0) || !norm.startsWith(w)) continue;
-        stemmed ??= stem(norm);
-        if (stemmed !== w) continue;
-        const list = (hits[j] ??= []);
-        if (list.length === 0 || list[list.length - 2] !== c) list.push(c, t);
-      }
-    }
-  }
-  return hits;
-}
-
-// Per stem of a text: [clause, first token of the stem in that clause, …], clauses ascending.
-function stemIndexOf(text: EvidenceText): Map<string, number[]> {
-  let index = text.derived.stemIndex;
-  if (index !== undefined) return index;
-  index = new Map();
-  const stems = stemsOf(text);
-  text.clauses.forEach((clause, c) => {
-    for (let t = clause.first; t < clause.last; t++) {
-      const s = stems[t]!;
-      let list = index!.get(s);
-      if (list === undefined) index!.set(s, (list = []));
-      if (list.length === 0 || list[list.length - 2] !== c) list.push(c, t);
-    }
-  });
-  text.derived.stemIndex = index;
-  return index;
+  const sorted = best.tokens.sort((x, y) => x - y);
+  return { match: 'partial', score, spans: [{ start: text.tokens[sorted[0]!]!.start, end: text.tokens[sorted.at(-1)!]!.end }], clauses: clauses.slice(best.from, best.to) };
 }
 
 function stemsOf(text: EvidenceText): string[] {

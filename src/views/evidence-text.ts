@@ -46,14 +46,11 @@ export interface Clause {
  */
 export interface DerivedOfText {
   stems?: string[];
-  stemIndex?: Map<string, number[]>;
   quantities?: Map<string, unknown[]>;
   clauseCues?: Map<Clause, number[]>;
   words?: Set<string>;
   /** Words looked up before the set was built: claims.ts's hasWord. */
   wordsAsked?: Map<string, boolean>;
-  /** Items matched partially so far (evidence-match.ts builds its stem index after a few). */
-  partialLookups?: number;
 }
 
 /** A text prepared once for many lookups. */
@@ -157,11 +154,6 @@ export function tokensOf(value: string): readonly Token[] {
   return tokenize(value);
 }
 
-/** tokensOf without the cache of recent strings: for a caller that tokenizes each string once
- *  and hands the tokens to every check (evidence.ts), the lookup and the entry are pure cost. */
-export function tokensOfOnce(value: string): readonly Token[] {
-  return tokenCache.get(value) ?? tokenizeUncached(value);
-}
 
 /** The normalised tokens of a string (what EvidenceText holds for a text). */
 export function normaliseTokens(value: string): string[] {

@@ -18,8 +18,8 @@
 import type { EvidenceSpan, GroundingSummary, ItemEvidence, ViewEvidence } from '../contracts/evidence.js';
 import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
 import type { JsonObject } from '../contracts/json.js';
-import { entityMentionsOf, negationCues, quantityFlagsOf, ruledOutOfForm, spanNegated, wordsOf, hasWord, type NegatedMention } from './claims.js';
-import { EvidenceText, normaliseTokens, tokensOfOnce } from './evidence-text.js';
+import { entityMentions, negationCues, quantityFlags, ruledOutFlags, spanNegated, wordsOf, hasWord, type NegatedMention } from './claims.js';
+import { EvidenceText, normaliseTokens, tokensOf } from './evidence-text.js';
 import { contentWords, exactAt, locate, splitSentences, type Located, type MatchKind } from './evidence-match.js';
 import { flat, numbersIn, type GroundingText } from './grounding.js';
 import { nearCopyContradiction } from './near-copy.js';
@@ -112,7 +112,6 @@ function forEachChunkViewItem(view: ViewType, obj: JsonObject, each: (field: str
   walk(VIEW_SHAPES[view].fields, obj, '');
 }
 
-/** The evidence and claim flags of a chunk view (its checks are the item checks, unique). */
 /**
  * Texts longer than this are located by exact match only: the token, clause and stem tables of
  * normalised and partial matching hold tens of bytes per word, so a chunk of many megabytes (a
@@ -121,29 +120,16 @@ function forEachChunkViewItem(view: ViewType, obj: JsonObject, each: (field: str
  */
 export const EVIDENCE_MAX_CHARS = 1_000_000;
 
+/** The evidence and claim flags of a chunk view (its checks are the item checks, unique). */
 export function chunkViewEvidence(view: ViewType, obj: JsonObject, grounding: GroundingText, chunkId: string, options: EvidenceOptions = {}): { evidence: ViewEvidence; flags: string[] } {
   const map: SpanMapper = (s) => ({ source: 'chunk', id: chunkId, start: s.start, end: s.end });
-  if (grounding.source.length > EVIDENCE_MAX_CHARS) {
-    const items: (ItemEvidence & { mentions: number; novel: number })[] = [];
-    forEachChunkViewItem(view, obj, (field, index, value) => items.push(exactItemEvidence(field, index, value, fieldRole(field), grounding, map, options)));
-    const result = finish(items, options);
-    result.evidence.grounding.limited = true;
-    return result;
-  }
-  // Each item made in its final form, its counts and flags taken as it is made (finish() by hand:
-  // no second object per item, no list of [field, index, value] first).
-  const tally = new ViewTally();
-  const memo = memoOf(grounding, options);
-  forEachChunkViewItem(view, obj, (field, index, value) => {
-    const role = fieldRole(field);
-    const found = findingsOf(memo, value, role, POLARITY_FIELDS.has(field), grounding, options, true);
-    const { located } = found;
-    let checks: string[];
-    if (located.match === 'none' && role === 'claim') checks = [`unsupported_item:${field}[${index}]`, ...found.checks];
-    else checks = found.checks.slice();
-    tally.add({ field, index, role, match: located.match, score: located.score, spans: chunkSpans(found, chunkId), checks }, found.mentions, found.novel);
-  });
-  return tally.finish(options);
+  const limited = grounding.source.length > EVIDENCE_MAX_CHARS;
+  const items = chunkViewItems(view, obj).map(([field, index, value]) =>
+    limited ? exactItemEvidence(field, index, value, fieldRole(field), grounding, map, options) : itemEvidence(field, index, value, fieldRole(field), grounding, map, options, true),
+  );
+  const result = finish(items, options);
+  if (limited) result.evidence.grounding.limited = true;
+  return result;
 }
 
 /** An item of a text over EVIDENCE_MAX_CHARS: an exact span or none, and the number and id checks. */
@@ -166,18 +152,6 @@ interface ItemFindings {
   checks: readonly string[];
   mentions: number;
   novel: number;
-  /** The located spans as a chunk's evidence writes them, for the chunk id they were made for:
-   *  an item repeated in a record shares them (nothing changes a span once made). */
-  spansFor?: string;
-  spans?: EvidenceSpan[];
-}
-
-function chunkSpans(found: ItemFindings, chunkId: string): EvidenceSpan[] {
-  if (found.spansFor === chunkId) return found.spans!;
-  const spans = found.located.spans.map((s): EvidenceSpan => ({ source: 'chunk', id: chunkId, start: s.start, end: s.end }));
-  found.spansFor = chunkId;
-  found.spans = spans;
-  return spans;
 }
 
 // The findings of the items of the last text (and options) seen: views repeat items (rca_frame's
@@ -208,22 +182,18 @@ function memoOf(grounding: GroundingText, options: EvidenceOptions): FindingsMem
 
 /** One item: located, and checked by its role. `checkNumbers`: numbers and ids are checked here (chunk views). */
 export function itemEvidence(field: string, index: number, value: string, role: FieldRole, grounding: GroundingText, map: SpanMapper, options: EvidenceOptions, checkNumbers: boolean): ItemEvidence & { mentions: number; novel: number } {
-  const found = findingsOf(memoOf(grounding, options), value, role, POLARITY_FIELDS.has(field), grounding, options, checkNumbers);
-  const { located } = found;
-  let checks: string[];
-  if (located.match === 'none' && role === 'claim') checks = [`unsupported_item:${field}[${index}]`, ...found.checks];
-  else checks = found.checks.slice();
-  return { field, index, role, match: located.match, score: located.score, spans: located.spans.map(map), checks, mentions: found.mentions, novel: found.novel };
-}
-
-/** An item's findings, from the memo or made and kept there. */
-function findingsOf(memo: FindingsMemo, value: string, role: FieldRole, polarity: boolean, grounding: GroundingText, options: EvidenceOptions, checkNumbers: boolean): ItemFindings {
+  const memo = memoOf(grounding, options);
+  const polarity = POLARITY_FIELDS.has(field);
   let entry = memo.items.get(value);
   if (entry === undefined) memo.items.set(value, (entry = { located: locate(value, grounding.evidence), variants: [] }));
   const variant = variantOf(role, polarity, checkNumbers);
   let found = entry.variants[variant];
   if (found === undefined) entry.variants[variant] = found = itemFindings(value, role, polarity, entry.located, grounding, options, checkNumbers);
-  return found;
+  const { located } = found;
+  let checks: string[];
+  if (located.match === 'none' && role === 'claim') checks = [`unsupported_item:${field}[${index}]`, ...found.checks];
+  else checks = found.checks.slice();
+  return { field, index, role, match: located.match, score: located.score, spans: located.spans.map(map), checks, mentions: found.mentions, novel: found.novel };
 }
 
 /** The item's checks (unique, without unsupported_item) and entity counts. */
@@ -233,32 +203,23 @@ function itemFindings(value: string, role: FieldRole, polarity: boolean, located
   let mentions = 0;
   let novel = 0;
   const context = contextWords(grounding, options.context);
-  // The item is tokenized once for every check that reads its tokens (units and comparators,
-  // polarity, ruled-out mentions, entity names).
-  const tokens = role === 'free' || role === 'id' ? null : tokensOfOnce(value);
   if (role === 'entity') {
     // Not in the text as a phrase, and a word of it in neither the text nor the trusted context.
-    const entities = entityMentionsOf(value, tokens, text, context);
+    const entities = entityMentions(value, text, context);
     const unnamed = located.match === 'none' && contentWords(value).some((w) => !hasWord(text, w) && !context.has(w));
     mentions = Math.max(1, entities.mentions.length);
     novel = unnamed ? Math.max(1, entities.novel.length) : entities.novel.length;
     if (unnamed) checks.push(`novel_entity:${flagValue(value)}`);
     for (const name of entities.novel) checks.push(`novel_entity:${flagValue(name)}`);
   } else if (role === 'claim' || role === 'summary') {
-    for (const flag of quantityFlagsOf(value, tokens!, text)) checks.push(flag);
-    // The item's normalised tokens and whether they negate, made once for the polarity and
-    // ruled-out checks (a one-sentence item's sentence has the item's tokens: only outer space differs).
-    const negated = options.negated ?? [];
-    let norms: string[] | null = null;
-    let itemNegated: boolean | null = null;
-    const isItemNegated = (): boolean => (itemNegated ??= negationCues((norms ??= tokens!.map((t) => t.norm))).length > 0);
-    if (polarity) for (const flag of negationFlags(value, text, located, isItemNegated)) checks.push(flag);
+    checks.push(...quantityFlags(value, text));
+    if (polarity) checks.push(...negationFlags(value, text, located));
     if (!checks.some((c) => c.startsWith('negation_mismatch:'))) {
-      const changed = nearCopyContradiction(tokens!, text, located);
+      const changed = nearCopyContradiction(tokensOf(value), text, located);
       if (changed !== null) checks.push(`contradicted_copy:${flagValue(changed, 40)} in "${flagValue(value.trim(), 60)}"`);
     }
-    if (negated.length > 0 && !isItemNegated()) for (const flag of ruledOutOfForm(norms!.join(' '), negated)) checks.push(flag);
-    const entities = entityMentionsOf(value, tokens, text, context);
+    checks.push(...ruledOutFlags(value, options.negated ?? []));
+    const entities = entityMentions(value, text, context);
     mentions = entities.mentions.length;
     novel = entities.novel.length;
     for (const name of entities.novel) checks.push(`novel_entity:${flagValue(name)}`);
@@ -274,13 +235,13 @@ function itemFindings(value: string, role: FieldRole, polarity: boolean, located
 
 // Each sentence of the item against the text where it was found: a sentence that negates what
 // the text states, or states what the text negates, is negation_mismatch.
-function negationFlags(value: string, text: EvidenceText, whole: Located, wholeNegated: () => boolean): string[] {
+function negationFlags(value: string, text: EvidenceText, whole: Located): string[] {
   const sentences = splitSentences(value);
   const flags: string[] = [];
   for (const sentence of sentences) {
     const located = sentences.length === 1 ? whole : locate(sentence.text, text);
     if (located.match === 'none' || located.spans.length === 0) continue;
-    const itemNegated = sentences.length === 1 ? wholeNegated() : negationCues(normaliseTokens(sentence.text)).length > 0;
+    const itemNegated = negationCues(normaliseTokens(sentence.text)).length > 0;
     const span = located.spans[0]!;
     const clauses = located.clauses.filter((c) => c.end > span.start && c.start < span.end);
     if (clauses.length === 0) continue;
@@ -327,86 +288,38 @@ function contextWords(grounding: GroundingText, context: readonly string[] | und
 
 /** The view's evidence from its items, and its flags (the items' checks, then the floor's). */
 export function finish(items: (ItemEvidence & { mentions: number; novel: number })[], options: EvidenceOptions): { evidence: ViewEvidence; flags: string[] } {
-  const tally = new ViewTally();
-  for (const i of items) tally.add({ field: i.field, index: i.index, role: i.role, match: i.match, score: i.score, spans: i.spans, checks: i.checks }, i.mentions, i.novel);
-  return tally.finish(options);
-}
-
-/** A view's items as they are made: the counts by match kind of the counted (not free) items,
- *  the entity sums, the flags in item order. */
-class ViewTally {
-  private readonly kinds = { exact: 0, normalised: 0, partial: 0, none: 0 };
-  private n = 0;
-  private entities = 0;
-  private novel = 0;
-  private readonly flags: string[] = [];
-  private readonly items: ItemEvidence[] = [];
-
-  add(item: ItemEvidence, mentions: number, novel: number): void {
-    if (item.role !== 'free') {
-      this.n++;
-      this.kinds[item.match]++;
+  // One pass: the counts by match kind of the counted (not free) items, the entity sums, the
+  // flags in item order and the items without their counts.
+  const kinds = { exact: 0, normalised: 0, partial: 0, none: 0 };
+  let n = 0;
+  let entities = 0;
+  let novel = 0;
+  const flags: string[] = [];
+  const out: ItemEvidence[] = [];
+  for (const i of items) {
+    if (i.role !== 'free') {
+      n++;
+      kinds[i.match]++;
     }
-    this.entities += mentions;
-    this.novel += novel;
-    for (const check of item.checks) this.flags.push(check);
-    this.items.push(item);
+    entities += i.mentions;
+    novel += i.novel;
+    for (const check of i.checks) flags.push(check);
+    out.push({ field: i.field, index: i.index, role: i.role, match: i.match, score: i.score, spans: i.spans, checks: i.checks });
   }
-
-  finish(options: EvidenceOptions): { evidence: ViewEvidence; flags: string[] } {
-    const { kinds, n, entities, novel, flags } = this;
-    const share = (kind: MatchKind): number => (n === 0 ? 0 : round(kinds[kind] / n));
-    const grounding: GroundingSummary = {
-      items: n,
-      exact: share('exact'),
-      normalised: share('normalised'),
-      partial: share('partial'),
-      none: share('none'),
-      entities,
-      novel_entities: novel,
-      novel_entity_rate: entities === 0 ? null : round(novel / entities),
-    };
-    const strong = n === 0 ? 1 : (kinds.exact + kinds.normalised) / n;
-    if (options.floor !== undefined && options.floor > 0 && strong < options.floor) flags.push(`weak_grounding:${round(strong)}`);
-    return { evidence: { items: this.items, grounding }, flags: flags.length < 2 ? flags : [...new Set(flags)] };
-  }
-}
-
-// JSON string literals of the field names and chunk ids seen last: a view's items share them.
-const QUOTED = new Map<string, string>();
-function quoted(value: string): string {
-  let q = QUOTED.get(value);
-  if (q === undefined) {
-    if (QUOTED.size >= 1024) QUOTED.clear();
-    QUOTED.set(value, (q = JSON.stringify(value)));
-  }
-  return q;
-}
-
-/**
- * JSON.stringify(evidence), written by hand: the shape is known, so the serialiser need not look
- * up each object's keys, and the strings every item repeats (its field, the chunk id, an empty
- * list of checks) are quoted once. An item with more than the seven members evidence.ts makes (a
- * model check added) is left to JSON.stringify.
- */
-export function viewEvidenceJson(evidence: ViewEvidence): string {
-  let out = '{"items":[';
-  const items = evidence.items;
-  for (let k = 0; k < items.length; k++) {
-    const i = items[k]!;
-    if (k > 0) out += ',';
-    if (i.model_check !== undefined || Object.keys(i).length !== 7) {
-      out += JSON.stringify(i);
-      continue;
-    }
-    out += `{"field":${quoted(i.field)},"index":${i.index},"role":"${i.role}","match":"${i.match}","score":${i.score},"spans":[`;
-    for (let j = 0; j < i.spans.length; j++) {
-      const span = i.spans[j]!;
-      out += `${j > 0 ? ',' : ''}{"source":"${span.source}","id":${span.id === null ? 'null' : quoted(span.id)},"start":${span.start},"end":${span.end}}`;
-    }
-    out += i.checks.length === 0 ? '],"checks":[]}' : `],"checks":${JSON.stringify(i.checks)}}`;
-  }
-  return `${out}],"grounding":${JSON.stringify(evidence.grounding)}}`;
+  const share = (kind: MatchKind): number => (n === 0 ? 0 : round(kinds[kind] / n));
+  const grounding: GroundingSummary = {
+    items: n,
+    exact: share('exact'),
+    normalised: share('normalised'),
+    partial: share('partial'),
+    none: share('none'),
+    entities,
+    novel_entities: novel,
+    novel_entity_rate: entities === 0 ? null : round(novel / entities),
+  };
+  const strong = n === 0 ? 1 : (kinds.exact + kinds.normalised) / n;
+  if (options.floor !== undefined && options.floor > 0 && strong < options.floor) flags.push(`weak_grounding:${round(strong)}`);
+  return { evidence: { items: out, grounding }, flags: [...new Set(flags)] };
 }
 
 function round(x: number): number {

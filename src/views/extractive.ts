@@ -777,8 +777,6 @@ function startsWithTestVerb(cell: string): boolean {
 export function isReference(text: string): boolean {
   let rest = text.replace(/[*_]+/g, '').replace(/\brev(?:ision)?\.?\s*\d+[A-Z]?\b/gi, ' ').trim();
   for (let label = LABEL_PREFIX_RE.exec(rest); label !== null; label = LABEL_PREFIX_RE.exec(rest)) rest = rest.slice(label[0].length);
-  // Most units are prose: a word the removals below leave would decide it, found without them.
-  if (hasProseWord(rest)) return false;
   const ids = docIdSpans(rest);
   if (ids.length === 0) return false;
   let left = '';
@@ -790,8 +788,6 @@ export function isReference(text: string): boolean {
   left = (left + rest.slice(from)).replace(/\([^()]*\)/g, ' ').replace(/\b(?:and|or|per|see)\b/gi, ' ');
   return !/[\p{L}\p{N}]/u.test(left);
 }
-
-const CONNECTIVES = new Set(['and', 'or', 'per', 'see']);
 
 /**
  * The document ids of a text as plant text writes them (CR-2026-00123, WO 12345678,
@@ -841,27 +837,6 @@ const isUpperOrDigit = (code: number): boolean => isUpperCode(code) || isDigitCo
 const isIdSeparator = (code: number): boolean => code === 45 || code === 95 || code === 32;
 // [\w.-]
 const isIdTailCode = (code: number): boolean => isWordCode(code) || code === 46 || code === 45;
-
-/**
- * A lower-case word after whitespace (or at the start), outside parentheses, and not one of the
- * connectives: isReference's removals all leave it. No id holds one (docIdSpans starts with a
- * capital, and what follows a space in it is a capital or a digit), a removed parenthesis holds
- * no parenthesis (so its inside is at depth 1 or more here), and a connective is a whole word.
- */
-function hasProseWord(rest: string): boolean {
-  let depth = 0;
-  for (let i = 0; i < rest.length; i++) {
-    const code = rest.charCodeAt(i);
-    if (code === 40) depth++;
-    else if (code === 41) depth = Math.max(0, depth - 1);
-    else if (depth === 0 && code >= 97 && code <= 122 && (i === 0 || WHITESPACE_RE.test(rest[i - 1]!))) {
-      let end = i + 1;
-      while (end < rest.length && isWordCode(rest.charCodeAt(end))) end++;
-      if (!CONNECTIVES.has(rest.slice(i, end).toLowerCase())) return true;
-    }
-  }
-  return false;
-}
 
 /** [A-Za-z0-9_]: a character of a regex word (\w). */
 function isWordCode(code: number): boolean {

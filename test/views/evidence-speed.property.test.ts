@@ -1,6 +1,7 @@
-// The fast paths of evidence matching against the plain scans they replaced (kept here as the
-// reference): the tokenizer's slice-and-lower-case form of ASCII tokens, the partial match read
-// from a per-text stem index, and the clause lookup by binary search. Same results, any input.
+// Evidence matching against plain statements of it: the tokenizer's slice-and-lower-case form of
+// ASCII tokens against folding one character at a time, the partial match against scanning every
+// clause pair with a map per window, and the clause lookup by binary search against a linear scan.
+// Same results, any input.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EvidenceText, tokensOf, type Token } from '../../src/views/evidence-text.js';
@@ -65,7 +66,7 @@ function referenceTokens(raw: string): Token[] {
   return tokens;
 }
 
-// The partial match as it was: every clause and pair of clauses scanned for every item.
+// The partial match stated plainly: every clause and pair of clauses scanned for every item.
 function referencePartial(item: string, text: EvidenceText): { score: number; span: [number, number] | null; from: number; to: number } {
   const words = contentWords(item);
   if (words.length === 0 || text.clauses.length === 0) return { score: 0, span: null, from: 0, to: 0 };
@@ -107,7 +108,7 @@ describe('evidence fast paths match the plain scans', () => {
     );
   });
 
-  it('partial match from the stem index: the same score, span and clauses as scanning every clause', () => {
+  it('partial match: the same score, span and clauses as scanning every clause', () => {
     fc.assert(
       fc.property(textArb, fc.array(wordArb, { minLength: 1, maxLength: 6 }), (raw, words) => {
         const text = new EvidenceText(raw);

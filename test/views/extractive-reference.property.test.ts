@@ -1,5 +1,5 @@
-// Property: isReference's early answer for prose (a lower-case word its removals would leave) gives
-// what the removals alone give. The reference is the function as it was, without the early answer.
+// Property: isReference, its document ids found by docIdSpans' scan, answers as the removals with
+// the id pattern itself do (the pattern is not linear: docIdSpans stands in for it).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { COLLAPSIBLE_SPACING, collapseWhitespace } from '../../src/tagging/spacing.js';
@@ -28,7 +28,7 @@ const text = fc.oneof(
   { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
 );
 
-describe('property: isReference with its early answer for prose', () => {
+describe('property: isReference against the removals with the id pattern', () => {
   it('answers as the removals alone do, for any text', () => {
     fc.assert(
       fc.property(text, (t) => {

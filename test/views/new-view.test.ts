@@ -20,7 +20,7 @@ const VIEW_GENERIC_TESTS = [
 ] as const;
 
 const NAME = 'probe_notes';
-const COPIED = ['src', 'scripts', 'data', 'bin', 'test/support', 'test/views/reference', 'package.json', 'tsconfig.json', 'tsconfig.test.json', 'vitest.config.ts', 'ARCHITECTURE.md'];
+const COPIED = ['src', 'scripts', 'data', 'bin', 'test/support', 'package.json', 'tsconfig.json', 'tsconfig.test.json', 'vitest.config.ts', 'ARCHITECTURE.md'];
 
 describe('npm run new:view', () => {
   const copy = mkdtempSync(join(tmpdir(), 'rca-new-view-'));

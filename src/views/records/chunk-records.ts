@@ -8,7 +8,6 @@ import { checkerFor } from '../../contracts/checkers.js';
 import { AUTHORITY_LEVELS, DOC_SUBTYPES, DOC_TYPES, NER_SEED_KEYS } from '../../contracts/vocabulary.js';
 import { keepUpstream } from '../../tagging/added-fields.js';
 import { chunkTextOf } from '../../tagging/chunk-fields.js';
-import { stringEndIn } from '../../runtime/json-spans.js';
 import { negatedMentions } from '../claims.js';
 import { GroundingText } from '../grounding.js';
 import { buildPairPrompt, buildPrompt } from '../prompt-text.js';
@@ -108,57 +107,6 @@ export function seedKeysOf(value: unknown): readonly string[] | null {
     }
   }
   return keys;
-}
-
-/** Where seedShapeIn found no seed in rca-tag's shape, and where it found one without `negated`. */
-export const NOT_A_TAGGED_SEED = -2;
-export const WITHOUT_NEGATED = -1;
-
-const KEY_OPENINGS = SEED_KEYS_NEGATED.map((key, i) => `${i === 0 ? '{' : ','}"${key}":[`);
-const ITEM_OPENINGS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
-  Object.entries(SEED_ITEM_KEYS).map(([list, keys]) => [list, keys.map((key, i) => `${i === 0 ? '{' : ','}"${key}":"`)]),
-);
-
-/**
- * seedKeysOf for a seed given as its JSON: `line.slice(start, end)`, a member of a line
- * canonicalMembers accepted (so its strings are known to be well formed). NOT_A_TAGGED_SEED where
- * seedKeysOf(JSON.parse(that)) is null; WITHOUT_NEGATED where it is the 18 keys; else the index
- * of the comma before `"negated":`, where the keys end with `negated`.
- */
-export function seedShapeIn(line: string, start: number, end: number): number {
-  let i = start;
-  for (let k = 0; k < KEY_OPENINGS.length; k++) {
-    if (k === NER_SEED_KEYS.length && i + 1 === end && line.charCodeAt(i) === 0x7d /* } */) return WITHOUT_NEGATED;
-    const opening = KEY_OPENINGS[k]!;
-    if (!line.startsWith(opening, i)) return NOT_A_TAGGED_SEED;
-    const keyAt = i;
-    i += opening.length;
-    const items = ITEM_OPENINGS[SEED_KEYS_NEGATED[k]!];
-    if (line.charCodeAt(i) === 0x5d /* ] */) {
-      i++;
-    } else {
-      for (;;) {
-        if (items === undefined) {
-          if (line.charCodeAt(i) !== 0x22 /* " */) return NOT_A_TAGGED_SEED;
-          i = stringEndIn(line, i);
-        } else {
-          for (const itemOpening of items) {
-            if (!line.startsWith(itemOpening, i)) return NOT_A_TAGGED_SEED;
-            i = stringEndIn(line, i + itemOpening.length - 1);
-            if (i < 0) return NOT_A_TAGGED_SEED;
-          }
-          if (line.charCodeAt(i) !== 0x7d /* } */) return NOT_A_TAGGED_SEED;
-          i++;
-        }
-        if (i <= 0) return NOT_A_TAGGED_SEED;
-        const c = line.charCodeAt(i++);
-        if (c === 0x5d /* ] */) break;
-        if (c !== 0x2c /* , */) return NOT_A_TAGGED_SEED;
-      }
-    }
-    if (k === NER_SEED_KEYS.length) return i + 1 === end && line.charCodeAt(i) === 0x7d ? keyAt : NOT_A_TAGGED_SEED;
-  }
-  return NOT_A_TAGGED_SEED;
 }
 
 // Chunks need nothing from one another: a record's input is what was read.
