@@ -209,7 +209,7 @@ describe('what stops a run with --backend openai', () => {
     await serveOpenAi({}, { port });
     const r = await run;
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^rca-generate: waiting for the server at http:\/\/127\.0\.0\.1:\d+\/v1 to start for up to 120 s .*\nrca-generate: stdin:1: waited [\d.]+ s for the server at http:\/\/127\.0\.0\.1:\d+\/v1 to start \(\d+ tries; last: cannot reach the OpenAI-compatible server/);
+    expect(r.stderr).toMatch(/^rca-generate: waiting for the server at http:\/\/127\.0\.0\.1:\d+\/v1 to start for up to 120 s .*\nrca-generate: stdin:1: waited [\d.]+ s for the server at http:\/\/127\.0\.0\.1:\d+\/v1 to start \(\d+ tr(?:y|ies); last: cannot reach the OpenAI-compatible server/);
   });
 });
 
