@@ -76,7 +76,7 @@ describe('three hosts with different speeds and slots', () => {
     // Tokens per host add up to what the records say.
     const recordTokens = out.reduce((sum, rec) => sum + VIEWS.reduce((s, v) => s + rec.generation[v].tokens.prompt, 0), 0);
     expect(perHost.reduce((sum, h) => sum + h.tokens.prompt, 0)).toBe(recordTokens);
-  });
+  }, 120_000); // 500 records through three hosts and an outage: a bound that catches a hang, not a speed limit
 
   it('spreads the work over every host, and the summary counts each', async () => {
     const { hosts } = await serveHosts([
