@@ -38,7 +38,8 @@ golden: node_modules/.package-lock.json
 
 # Every benchmark, one after the other (minutes). Not here: bench/tag-parts.mjs, a per-part
 # profile of the tag stage (run it by hand), bench/wasm-probe.mjs, the measurement of a compiled
-# NER probe (by hand, see BENCHMARKS.md), and the helpers generate-corpus, measure, identity.
+# NER probe (by hand, see BENCHMARKS.md), and the helpers generate-corpus, measure, identity,
+# loop-block-probe (preloaded by adversarial into a bin: its longest main-thread block).
 BENCHES := tag-throughput runner-output streaming-stages startup count-sections-memory generate-throughput cached-rerun large-record-memory pathological-inputs retrieval adversarial
 bench: build
 	for b in $(BENCHES); do echo "== node bench/$$b.mjs"; node bench/$$b.mjs; done

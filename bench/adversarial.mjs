@@ -4,14 +4,15 @@
 // 1. Rules: the family's own functions in this process (warmed up, best of --runs): linear ≈ 4.
 // 2. Stages: every stage's bin on one chunk of that text, CPU time (user + sys) less the same bin's
 //    on a one-word chunk (its start-up), so the ratio is the work's own.
-// 3. Signals: each stage reading small records, then the largest record (--signal-mb MiB of the
-//    hostile text), then more, its stdin left open; SIGTERM 0.3 s after its first output; time
-//    from the signal to exit, its status and how many records it wrote.
+// 3. Signals: every stage and rca command that reads records, on small records, then one large
+//    record (--signal-mb MiB of the text of the family it is slowest on), then more, its stdin
+//    left open; SIGTERM once the records before the large one are out; time from the signal to exit, its status and
+//    how many records it wrote. The model stages run against the fake Ollama (bench/fake-model.mjs).
 // 4. Rewrites: each pattern rewritten for linear time beside the one it replaced (kept here and in
 //    test/patterns/rewrites.property.test.ts only), on its attack at --rewrite-n and 4× that.
 // npm test checks the patterns (test/patterns/linear.test.ts); this is where the timings live.
-// Usage: node bench/adversarial.mjs [--n 50000] [--runs 3] [--signal-mb 4] [--rewrite-n 5000]
-//        [--part rules,stages,signals,rewrites]
+// Usage: node bench/adversarial.mjs [--n 50000] [--runs 3] [--signal-mb 4,16] [--rewrite-n 5000]
+//        [--part rules,stages,signals,rewrites] [--signal-only merge,report] (signal rows whose name starts so)
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,39 +20,22 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { fmt, machine, ROOT } from './measure.mjs';
+import { FAMILIES, familyText } from './adversarial-text.mjs';
 
 const { values } = parseArgs({
   options: {
     n: { type: 'string', default: '50000' },
     runs: { type: 'string', default: '3' },
-    'signal-mb': { type: 'string', default: '4' },
+    'signal-mb': { type: 'string', default: '4,16' },
     part: { type: 'string', default: 'rewrites,rules,stages,signals' },
     'rewrite-n': { type: 'string', default: '5000' },
+    'signal-only': { type: 'string' },
   },
 });
 const N = Number(values.n);
 const runs = Number(values.runs);
 const parts = new Set(values.part.split(','));
 const load = (rel) => import(pathToFileURL(join(ROOT, 'dist', rel)).href);
-
-/** `unit` repeated to about `chars` characters. */
-const fill = (unit, chars) => unit.repeat(Math.max(1, Math.ceil(chars / unit.length)));
-/** Several attacks of one family, each a share of `chars`, one per line. */
-const mix = (units, chars) => units.map((u) => (typeof u === 'function' ? u(chars / units.length) : fill(u, chars / units.length))).join('\n');
-
-// Each family: what attacks it. A function gets its share of characters and builds its own shape.
-const FAMILIES = {
-  ids: ['P-101A ', 'A-', 'FM_A', (c) => `FM${fill('_A', c)}a`, 'SOP-U2-CND-', '1-', 'CR-2026-', 'A1B2C3'],
-  references: ['RESPONSE ', 'STEP ACTION/EXPECTED RESPONSE RESPONSE NOT OBTAINED ', '10 CFR ', 'NUREG-', 'Tech Spec 3.', 'IEEE Std ', 'cr-', 'SOP '],
-  measurements: ['1 ', '1,', (c) => `5${' '.repeat(c)}x`, '| 1 | ', '1 to ', '1.5E-', '100-120 ', '6.2 mils '],
-  dates: ['may 5 ', '12/', '2026-02-', '03:22 ', 'within 2 ', '6 FEB ', 'Jan. '],
-  negation: ['no ', 'not ', ', although ', '\n ', 'no leakage was found and ', 'did not ', ' - ', 'ruled out '],
-  extractive: ['STEP ACTION/EXPECTED RESPONSE RESPONSE NOT OBTAINED ', 'e.g. ', '. ', '!!!!', (c) => `\u201c${' '.repeat(c)}x`, '"a ', '((((', '**a ', 'Step 1. ', 'A: '],
-  'json recovery': ['{', '"', '[', '{"a": ', '\\', '```'],
-  'section paths': ['**a ', '*_', ' > ', 'a > ', '__', '`', 'CP 5.'],
-  'long tokens': [(c) => 'a'.repeat(c), (c) => 'A'.repeat(c), (c) => '1'.repeat(c), (c) => '-'.repeat(c), (c) => ' '.repeat(c) + 'x'],
-};
-const familyText = (family, chars) => mix(FAMILIES[family], chars);
 
 function best(fn, input) {
   fn(input);
@@ -207,13 +191,17 @@ if (parts.has('stages')) {
 
 /**
  * Starts the stage on input and keeps its stdin open (so only the signal ends it); sends SIGTERM
- * 0.3 s after its first output (2 s after the start for a grouping stage, which writes at the
- * end); resolves with the time from the signal to its exit.
+ * as soon as the `before` records before the large one are out and it has read the large line, or `after` s after the start for
+ * a stage that writes at the end, or reads files, not stdin; resolves with the time from the signal
+ * to its exit. Those records are written before the large one is handed to the stage (runner.ts),
+ * so the signal comes as the stage starts on it: the latency is its whole time, the worst case.
  */
-function signalRun(args, input) {
+function signalRun(args, input, after = 2, before = 200) {
   return new Promise((resolve) => {
     const child = spawn(args[0], args.slice(1), { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
+    // Counted, not kept: the parent must read a large record's output as fast as the child writes
+    // it, or the child's exit waits on its stdout and the latency is the parent's.
+    let newlines = 0;
     let sentAt = null;
     const send = (delay) => {
       if (sentAt !== null) return;
@@ -223,37 +211,115 @@ function signalRun(args, input) {
         child.kill('SIGTERM');
       }, delay);
     };
+    // Both: the records before are out, and the input is written but for what the pipe holds
+    // (64 KiB, less than the records after the large one), so the stage has read the large line.
+    let written = false;
+    const ready = () => written && newlines >= before && send(0);
     child.stdout.on('data', (d) => {
-      out += d;
-      send(300);
+      for (let at = d.indexOf(10); at >= 0; at = d.indexOf(10, at + 1)) newlines++;
+      ready();
     });
-    setTimeout(() => send(0), 2000);
+    setTimeout(() => send(0), after * 1000);
     child.stderr.resume();
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       const latency = typeof sentAt === 'bigint' ? Number(process.hrtime.bigint() - sentAt) / 1e9 : null;
-      resolve({ code, latency, lines: out.split('\n').filter((l) => l !== '').length });
+      resolve({ code: code ?? `killed (${signal})`, latency, lines: newlines });
     });
     child.stdin.on('error', () => {});
-    child.stdin.write(input);
+    if (input !== null) child.stdin.write(input, () => ((written = true), ready()));
   });
 }
 
+// The family each stage is slowest on (CPU of the stage at 4 MiB, before the worker thread: tag
+// on negation cues, prompt on the extractive attacks, the view stages on long tokens).
+const SLOWEST_FAMILY = { tag: 'negation', prompt: 'extractive', views: 'long tokens' };
+
 if (parts.has('signals')) {
-  const mb = Number(values['signal-mb']);
-  const text = familyText('negation', mb * 1024 * 512) + '\n' + familyText('extractive', mb * 1024 * 512);
-  console.log(`\n### Signals: SIGTERM 0.3 s after the first output; 200 small records, one of ${mb} MiB, 200 more\n`);
-  console.log('| stage | latency s | exit | records written |');
-  console.log('|---|---|---|---|');
+  const sizes = values['signal-mb'].split(',').map(Number);
+  const { compileFakeModel, spawnFakeOllama } = await import('./fake-model.mjs');
+  compileFakeModel();
+  const server = await spawnFakeOllama({
+    latencyMs: 20,
+    models: [
+      { name: 'mistral:latest', digest: 'f'.repeat(64) },
+      { name: 'nomic-embed-text:latest', digest: 'e'.repeat(64), capabilities: ['embedding'], dims: 768, contextLength: 8192 },
+    ],
+  });
+  const MAX = ['--max-line-bytes', String(64 << 20)];
   const smallRaw = Array.from({ length: 200 }, (_, i) => JSON.stringify({ doc_id: 'ADV', chunk_id: `ADV:s${i}`, text: `Verify the pump P-${100 + i}A is running.`, section_path: 'Procedure > Steps' }) + '\n').join('');
-  const smallStages = stageInputs(smallRaw);
-  const bigStages = stageInputs(chunk('big', text));
-  for (let i = 0; i < smallStages.length; i++) {
-    const [stage, args, small] = smallStages[i];
-    const lines = small.split('\n').filter((l) => l !== '');
-    const input = [...lines.slice(0, 200), ...bigStages[i][2].split('\n').filter((l) => l !== ''), ...lines.slice(0, 200)].join('\n') + '\n';
-    const file = join(dir, `signal-${i}.jsonl`);
-    writeFileSync(file, input);
-    const r = await signalRun([...args, '--max-line-bytes', String(64 << 20)], readFileSync(file));
-    console.log(`| ${stage} | ${r.latency === null ? 'no output' : fmt(r.latency, 2)} | ${r.code} | ${r.lines} |`);
+  const small = stageFiles(smallRaw);
+  const lines = (text) => text.split('\n').filter((l) => l !== '');
+  /** 200 small records, the large one, 200 more, of one kind (raw, tagged, summarized, sections). */
+  const around = (kind, big) => [...lines(small[kind]), ...lines(big[kind]), ...lines(small[kind])].join('\n') + '\n';
+  for (const mb of sizes) {
+    const big = Object.fromEntries(Object.entries(SLOWEST_FAMILY).map(([use, family]) => [use, stageFiles(chunk(family, familyText(family, mb * 2 ** 20)))]));
+    const input = (use, kind) => around(kind, big[use]);
+    const file = (use, kind, times) => {
+      const path = join(dir, `signal-${mb}-${use}-${kind}.jsonl`);
+      writeFileSync(path, Array.from({ length: times }, () => input(use, kind)).join(''));
+      return path;
+    };
+    const model = ['--host', server.url, '--no-cache'];
+    const copies = Math.ceil(64 / mb);
+    const runs = [
+      ['tag', [bin('rca-tag'), ...MAX], input('tag', 'raw')],
+      ['tag --jobs 2', [bin('rca-tag'), '--jobs', '2', ...MAX], input('tag', 'raw')],
+      ['prompt', [bin('rca-prompt'), ...MAX], input('prompt', 'tagged')],
+      ['generate extractive', [bin('rca-generate'), '--backend', 'extractive', ...MAX], input('views', 'tagged')],
+      ['generate ollama (fake server)', [bin('rca-generate'), ...model, ...MAX], input('views', 'tagged')],
+      ['validate', [bin('rca-validate'), ...MAX], input('views', 'summarized')],
+      ['flatten', [bin('rca-flatten'), ...MAX], input('views', 'summarized')],
+      // Stages that write at the end (or nothing): the signal as soon as the large line is read.
+      ['count-sections', [bin('rca-count-sections'), ...MAX], input('views', 'tagged'), 2, 0],
+      ['summarize extractive', [bin('rca-summarize'), '--backend', 'extractive', ...MAX], input('views', 'tagged')],
+      ['summarize ollama (fake server)', [bin('rca-summarize'), ...model, ...MAX], input('views', 'tagged')],
+      ['embed --text text (fake server)', [bin('rca-embed'), '--host', server.url, '--model', 'nomic-embed-text', '--no-cache', '--text', 'text', ...MAX], input('views', 'tagged')],
+      ['export', [bin('rca'), 'export', ...MAX], input('views', 'sections') + input('views', 'tagged'), 2, 0],
+      ['index', [bin('rca'), 'index', '--db', join(dir, `signal-${mb}.sqlite`), ...MAX], input('views', 'tagged'), 2, 0],
+      // The files hold the large record's 200 + 1 + 200 lines over and over, about 64 MiB in all,
+      // so that the signal (0.6 s after the start, once the command is reading) finds it at work.
+      ['merge (files)', [bin('rca'), 'merge', '--inputs', file('views', 'raw', copies), '--outputs', file('views', 'tagged', copies)], null, 0.6],
+      ['report (a file)', [bin('rca'), 'report', file('views', 'summarized', copies), '--output', join(dir, 'report.html')], null, 0.6],
+    ];
+    console.log(`\n### Signals: SIGTERM once the 200 small records before the large one are out; one of ${mb} MiB of text, 200 more\n`);
+    console.log('| stage | latency s | exit | records written | longest main-thread block s (run to the end) |');
+    console.log('|---|---|---|---|---|');
+    const only = values['signal-only']?.split(',');
+    for (const [stage, args, stdin, after, before] of runs) {
+      if (only && !only.some((name) => stage.startsWith(name))) continue;
+      const r = await signalRun(args, stdin, after, before);
+      const block = await longestBlock(args, stdin);
+      console.log(`| ${stage} | ${r.latency === null ? 'no signal: it ended first' : fmt(r.latency, 2)} | ${r.code} | ${r.lines} | ${block === null ? 'n/a' : fmt(block, 2)} |`);
+    }
   }
+  await server.close();
+}
+
+/**
+ * The same run to its end (stdin closed), with bench/loop-block-probe.mjs preloaded: the longest
+ * the main thread went without a turn of its event loop, which bounds how long a signal waits.
+ */
+function longestBlock(args, input) {
+  const file = join(dir, `block-${process.hrtime.bigint()}`);
+  return new Promise((resolve) => {
+    const probe = pathToFileURL(join(ROOT, 'bench/loop-block-probe.mjs')).href;
+    const child = spawn(args[0], args.slice(1), { cwd: ROOT, stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, NODE_OPTIONS: `--import=${probe}`, RCA_BENCH_LOOP_BLOCK_FILE: file } });
+    child.stdin.on('error', () => {});
+    child.stdin.end(input ?? '');
+    child.on('close', () => {
+      try {
+        resolve(Number(readFileSync(file, 'utf8')));
+      } catch {
+        resolve(null);
+      }
+    });
+  });
+}
+
+/** One raw chunk line's way through the stages: its raw, tagged, summarized (no flatten) and section lines. */
+function stageFiles(raw) {
+  const tagged = cpu([bin('rca-tag'), '--max-line-bytes', String(64 << 20)], raw).stdout;
+  const summarized = cpu([bin('rca-summarize'), '--backend', 'extractive', '--no-flatten', '--max-line-bytes', String(64 << 20)], tagged).stdout;
+  const sections = cpu([bin('rca-count-sections'), '--max-line-bytes', String(64 << 20)], tagged).stdout;
+  return { raw, tagged, summarized, sections };
 }

@@ -6,10 +6,12 @@
 // the runs. summarize is also put beside rca-tag on the raw corpus (the issue's "≥ 0.5× tag").
 // Inputs are made as bench/streaming-stages.mjs makes them (and shared with it): tagged = rca-tag
 // of the corpus, summarized = rca-summarize --backend extractive --no-flatten of that.
-// Usage: node bench/stage-cpu.mjs [--mb 20] [--runs 5] [--corpus mdparser,text-heavy] [--stages validate,prompt,flatten,summarize]
+// --compare DIR: also each stage of another built checkout (e.g. the commit before a change) on the
+// same input, interleaved: this build's CPU over that one's, per run, the median.
+// Usage: node bench/stage-cpu.mjs [--mb 20] [--runs 5] [--corpus mdparser,text-heavy] [--stages validate,prompt,flatten,summarize,tag,generate] [--compare DIR]
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, createReadStream, createWriteStream, existsSync, openSync, renameSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { corpus, fmt, machine, OUT, PROFILES, ROOT, stats } from './measure.mjs';
 
@@ -19,12 +21,14 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '5' },
     corpus: { type: 'string', default: PROFILES.join(',') },
     stages: { type: 'string', default: 'validate,prompt,flatten,summarize' },
+    compare: { type: 'string' },
   },
 });
 const mb = Number(values.mb);
 const runs = Number(values.runs);
 const node = process.execPath;
-const bin = (name) => join(ROOT, 'bin', name);
+const bin = (name, root = ROOT) => join(root, 'bin', name);
+const other = values.compare ? resolve(values.compare) : null;
 const IDENTITY = join(ROOT, 'bench/identity.mjs');
 
 async function derive(input, name, binName, args) {
@@ -54,21 +58,23 @@ function run(args, input) {
 }
 
 const STAGES = {
-  validate: { input: 'summarized', args: [bin('rca-validate'), '--flags-ok'] },
-  prompt: { input: 'tagged', args: [bin('rca-prompt')] },
-  flatten: { input: 'summarized', args: [bin('rca-flatten')] },
-  summarize: { input: 'tagged', args: [bin('rca-summarize'), '--backend', 'extractive', '--no-cache'] },
+  validate: { input: 'summarized', args: (root) => [bin('rca-validate', root), '--flags-ok'] },
+  prompt: { input: 'tagged', args: (root) => [bin('rca-prompt', root)] },
+  flatten: { input: 'summarized', args: (root) => [bin('rca-flatten', root)] },
+  summarize: { input: 'tagged', args: (root) => [bin('rca-summarize', root), '--backend', 'extractive', '--no-cache'] },
+  generate: { input: 'tagged', args: (root) => [bin('rca-generate', root), '--backend', 'extractive', '--no-cache'] },
+  tag: { input: 'raw', args: (root) => [bin('rca-tag', root), '--jobs', '1'] },
 };
 
 console.log(`machine: ${machine()}; ${mb} MB of corpus per profile; runs: ${runs}; load average at start: ${(await import('node:os')).loadavg()[0].toFixed(1)}`);
-console.log(`command: node bench/stage-cpu.mjs --mb ${mb} --runs ${runs} --corpus ${values.corpus} --stages ${values.stages}`);
-console.log('| corpus | stage | input MB | × node loop, CPU: min / median / max | × node loop, wall (median) | summarize ÷ tag, records/CPU-s (median) |');
-console.log('|---|---|---|---|---|---|');
+console.log(`command: node bench/stage-cpu.mjs --mb ${mb} --runs ${runs} --corpus ${values.corpus} --stages ${values.stages}${other ? ` --compare ${values.compare}` : ''}`);
+console.log(`| corpus | stage | input MB | × node loop, CPU: min / median / max | × node loop, wall (median) | summarize ÷ tag, records/CPU-s (median) |${other ? ' CPU ÷ the other build (median) |' : ''}`);
+console.log(`|---|---|---|---|---|---|${other ? '---|' : ''}`);
 for (const profile of values.corpus.split(',')) {
   const raw = await corpus(mb, 42, profile);
   const key = `${profile}-${mb}mb`;
   const tagged = await derive(raw, `tagged-${key}`, 'rca-tag', []);
-  const inputs = { tagged, summarized: /validate|flatten/.test(values.stages) ? await derive(tagged, `summarized-${key}`, 'rca-summarize', ['--backend', 'extractive', '--no-cache', '--no-flatten']) : null };
+  const inputs = { raw, tagged, summarized: /validate|flatten/.test(values.stages) ? await derive(tagged, `summarized-${key}`, 'rca-summarize', ['--backend', 'extractive', '--no-cache', '--no-flatten']) : null };
   for (const name of values.stages.split(',')) {
     const spec = STAGES[name];
     if (!spec) throw new Error(`unknown stage ${name} (${Object.keys(STAGES).join(', ')})`);
@@ -76,8 +82,10 @@ for (const profile of values.corpus.split(',')) {
     const cpu = [];
     const wall = [];
     const perTag = [];
+    const vsOther = [];
     for (let i = 0; i < runs; i++) {
-      const s = run(spec.args, input);
+      const s = run(spec.args(ROOT), input);
+      if (other) vsOther.push(s.cpu / run(spec.args(other), input).cpu);
       const l = run([IDENTITY], input);
       cpu.push(l.cpu / s.cpu);
       wall.push(l.wall / s.wall);
@@ -85,6 +93,6 @@ for (const profile of values.corpus.split(',')) {
       if (name === 'summarize') perTag.push(run([bin('rca-tag')], raw).cpu / s.cpu);
     }
     const c = stats(cpu);
-    console.log(`| ${profile} | ${name} | ${fmt(statSync(input).size / 2 ** 20, 0)} | ${fmt(c.min, 2)} / ${fmt(c.median, 2)} / ${fmt(c.max, 2)} | ${fmt(stats(wall).median, 2)} | ${perTag.length ? fmt(stats(perTag).median, 2) : ''} |`);
+    console.log(`| ${profile} | ${name} | ${fmt(statSync(input).size / 2 ** 20, 0)} | ${fmt(c.min, 2)} / ${fmt(c.median, 2)} / ${fmt(c.max, 2)} | ${fmt(stats(wall).median, 2)} | ${perTag.length ? fmt(stats(perTag).median, 2) : ''} |${other ? ` ${fmt(stats(vsOther).median, 3)} |` : ''}`);
   }
 }

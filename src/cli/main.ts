@@ -37,7 +37,7 @@ async function dispatch(first: string | undefined, rest: string[]): Promise<numb
   if (commandNames().includes(first)) {
     routeConsoleToStderr();
     const command = await loadCommand(first);
-    return command.run({ argv: rest, stdout: process.stdout, stderr: process.stderr, env: process.env });
+    return command.run({ argv: rest, stdout: process.stdout, stderr: process.stderr, env: process.env, signals: process });
   }
   if (!stageNames().includes(first)) {
     process.stderr.write(`rca: unknown command '${first}' (see rca --help)\n`);

@@ -4,6 +4,7 @@
 // parsing (runtime/options.ts, the stages' parser without their common options) and the
 // Options section of its --help.
 import type { Writable } from 'node:stream';
+import { EXIT } from '../runtime/exit-codes.js';
 import { optionLines, parseOptions } from '../runtime/options.js';
 import type { Env, OptionsSpec, OptionValues } from '../runtime/stage.js';
 
@@ -12,6 +13,33 @@ export interface CommandIO {
   stdout: Writable;
   stderr: Writable;
   env: Env;
+  /** Where SIGINT/SIGTERM arrive: the process, when run by rca (absent in tests). */
+  signals?: NodeJS.EventEmitter;
+}
+
+/**
+ * A command that writes its result only once everything is read (rca merge, rca report) ends on
+ * SIGINT/SIGTERM at once: one line on stderr (`unwritten` says what is not written) and status
+ * 130. Its work between two reads is short (one record), so the signal is seen within it. Returns
+ * the function to call before the result is written: a signal after it is let pass (the command
+ * ends right after the write), since with no listener at all it would kill the process mid-write.
+ */
+export function exitOnSignal(io: CommandIO, tool: string, unwritten: string): () => void {
+  const signals = io.signals;
+  if (signals === undefined) return () => undefined;
+  const onSignal = () => {
+    io.stderr.write(`${tool}: interrupted; ${unwritten}\n`);
+    process.exit(EXIT.INTERRUPTED);
+  };
+  signals.on('SIGINT', onSignal);
+  signals.on('SIGTERM', onSignal);
+  return () => {
+    const letPass = () => undefined;
+    signals.on('SIGINT', letPass);
+    signals.on('SIGTERM', letPass);
+    signals.off('SIGINT', onSignal);
+    signals.off('SIGTERM', onSignal);
+  };
 }
 
 export interface Command {

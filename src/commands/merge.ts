@@ -14,7 +14,7 @@ import { checkInputPaths } from '../runtime/options.js';
 import type { OptionsSpec } from '../runtime/stage.js';
 import { LineSplitter, type LineEvent } from '../runtime/line-splitter.js';
 import { parseRecordLine } from '../runtime/record-line.js';
-import { commandHelp, parseCommandArgs, type Command, type CommandIO } from './command.js';
+import { commandHelp, exitOnSignal, parseCommandArgs, type Command, type CommandIO } from './command.js';
 
 const DEFAULT_MAX_REPORT = 20;
 
@@ -62,6 +62,7 @@ Exit status:
   1    records are missing, duplicated or unexpected
   2    usage error (an input or output file or folder that is missing or unreadable)
   3    a file fails while it is read
+  130  interrupted (SIGINT/SIGTERM) before the end: the counts are not written
 `,
 );
 
@@ -95,6 +96,8 @@ const command: Command = {
   summary: 'check that the outputs of a sharded corpus build hold every input record exactly once (rca merge --help)',
   async run(io: CommandIO): Promise<number> {
     const say = (line: string) => io.stderr.write(`rca merge: ${line}\n`);
+    // It writes only once everything is read: a signal ends it at once (the process ends after run).
+    exitOnSignal(io, 'rca merge', 'the counts are not written');
     let parsed;
     try {
       parsed = parseCommandArgs(OPTIONS, io.argv, false);

@@ -13,7 +13,7 @@ import { checkInputPaths } from '../runtime/options.js';
 import type { OptionsSpec } from '../runtime/stage.js';
 import { SeenDocuments } from '../sections/seen-documents.js';
 import { splitSentences } from '../views/evidence-match.js';
-import { commandHelp, parseCommandArgs, type Command, type CommandIO } from './command.js';
+import { commandHelp, exitOnSignal, parseCommandArgs, type Command, type CommandIO } from './command.js';
 import { VIEW_NAMES } from '../contracts/vocabulary.js';
 import { costText, parsePrice, tokenCost, type Price } from '../generation/price.js';
 
@@ -40,7 +40,8 @@ script) and safe to open on untrusted text.
 `,
   OPTIONS,
   `Exit status: 0 written; 1 --chunk ID not found (the page is still written); 2 usage error (a build folder
-or file that is missing or unreadable); 3 a file fails while it is read, or the page cannot be written.
+or file that is missing or unreadable); 3 a file fails while it is read, or the page cannot be written;
+130 interrupted (SIGINT/SIGTERM) while it reads: no page is written.
 `,
 );
 
@@ -110,6 +111,8 @@ const command: Command = {
   summary: 'write one self-contained HTML page about a corpus build (rca report OUT/)',
   async run(io: CommandIO): Promise<number> {
     const say = (line: string) => io.stderr.write(`rca report: ${line}\n`);
+    // It writes only once everything is read: a signal ends it at once (the process ends after run).
+    const beforeWrite = exitOnSignal(io, 'rca report', 'no page is written');
     let parsed;
     try {
       parsed = parseCommandArgs(OPTIONS, io.argv, true);
@@ -179,6 +182,7 @@ const command: Command = {
     }
     const retrieval = folder === null ? null : retrievalRows(join(folder, 'retrieval.jsonl'));
     const page = renderPage(totals, parsed.values.chunk ?? null, folder ?? target, price, retrieval);
+    beforeWrite();
     try {
       if (output === '-') io.stdout.write(page);
       else writeFileSync(output, page);

@@ -7,6 +7,8 @@ import type { JsonObject } from '../contracts/json.js';
 import { HostPool, type HostPoolEvent } from '../llm/host-pool.js';
 import type { ModelClient } from '../llm/model-client.js';
 import { FatalError } from '../runtime/exit-codes.js';
+import type { OffThreadRunner } from '../runtime/stage.js';
+import type { ExtractiveKernelSetup } from './extractive-kernel.js';
 import { VIEW_KINDS } from '../views/kinds/index.js';
 import type { ViewKind } from '../views/kinds/kind.js';
 import type { ExtractiveSetup } from '../views/kinds/record-kind.js';
@@ -32,6 +34,8 @@ export interface CreateOptions {
   now?: Clock;
   /** One line on stderr now (SetupContext.say): a wait for a server is said when it starts. */
   say?: (line: string) => void;
+  /** The run's worker thread, for the extractive views of a large record (SetupContext.offThread). */
+  offThread?: OffThreadRunner;
 }
 
 /** The servers of a run, checked: who sends, the digest they agree on, how many requests they take at once. */
@@ -69,7 +73,17 @@ export async function createGenerator(config: GenerateConfig, opts: CreateOption
     const { createExtractiveBackend } = await import('./extractive-backend.js');
     const backend = await createExtractiveBackend(kinds, opts.extractiveSetup ?? NO_LEXICON);
     const window = config.window ?? 8 * config.concurrency;
-    return build({ config, policy, backend, control, gate: null, cache: null, now, slots: config.concurrency, window, hosts: null });
+    const lexicon = (opts.extractiveSetup ?? NO_LEXICON).lexicon;
+    // Plain data for the worker thread; the lexicon is read when the first large record is sent.
+    const kernelSetup: ExtractiveKernelSetup = {
+      views: kinds.map((kind) => kind.name),
+      policy,
+      get lexicon() {
+        return lexicon();
+      },
+    };
+    const offThread = opts.offThread ? { offThread: { runner: opts.offThread, setup: kernelSetup } } : {};
+    return build({ config, policy, backend, control, gate: null, cache: null, now, slots: config.concurrency, window, hosts: null, ...offThread });
   }
 
   // Loaded here, not at the top: the extractive backend sends no request.

@@ -8,7 +8,9 @@
 import { keepUpstream } from '../tagging/added-fields.js';
 import { isPlainObject, type JsonObject } from '../contracts/json.js';
 import type { HostStats } from '../llm/host-pool.js';
-import { RawJson, type FlaggedView, type Outcome, type Processor, type RecordMeta } from '../runtime/stage.js';
+import { RawJson, type FlaggedView, type OffThreadRunner, type Outcome, type Processor, type RecordMeta } from '../runtime/stage.js';
+import { kernelUrl, OffThreadStopped } from '../runtime/off-thread.js';
+import type { ExtractiveKernelSetup } from './extractive-kernel.js';
 import type { GroundingText } from '../views/grounding.js';
 import type { ViewKind } from '../views/kinds/kind.js';
 import type { RecordRun } from '../views/kinds/record-kind.js';
@@ -24,6 +26,9 @@ import type { ViewCache } from './view-cache.js';
 
 /** A pool of hosts as the generator reports it: its counts, and the messages its events left. */
 const REQUESTS = ['requests'];
+
+/** extractive-kernel.ts, named here so that a run with a model does not load it. */
+const EXTRACTIVE_KERNEL = { module: kernelUrl(import.meta.url, './extractive-kernel.js'), name: 'extractiveViews' };
 
 export interface HostCounts {
   stats(): HostStats[];
@@ -55,6 +60,8 @@ export interface GeneratorDeps {
   notices?: string[];
   /** Applied to every record written (summarize flattens here); without it, a finished record passes through as its input bytes. */
   finishRecord?: (record: JsonObject) => JsonObject;
+  /** The extractive backend: the run's worker thread, which makes a large record's views (extractive-kernel.ts). */
+  offThread?: { runner: OffThreadRunner; setup: ExtractiveKernelSetup };
 }
 
 interface Prepared {
@@ -115,8 +122,20 @@ export class ViewGenerator implements Processor {
     const jobs = todo.map((kind) => jobOf(kind, input, seq));
     if (config.dryRun) return { prepared: { outcome: this.render(record, jobs), unfinished: false }, handOn: null };
     if (run.startsOnlyWhileRunning && control.stopped) return { prepared: { outcome: {}, unfinished: true }, handOn: null };
+    const { backend, cache, policy, offThread } = this.deps;
+    // A large record's views are built and checked on the worker thread, which an interrupt stops:
+    // the record is then unfinished, as one whose requests were cut short.
+    if (offThread !== undefined && backend.build !== undefined && cache === null && offThread.runner.takes(meta.raw)) {
+      const views = jobs.map((job) => job.kind.name);
+      return offThread.runner.run<ViewResult[]>(EXTRACTIVE_KERNEL, offThread.setup, { input, views, seq }).then(
+        (results) => ({ prepared: this.assemble(record, jobs, input, results), handOn: results.length === 1 ? results[0]!.view : null }),
+        (err: unknown) => {
+          if (err instanceof OffThreadStopped) return { prepared: { outcome: {}, unfinished: true }, handOn: null };
+          throw err;
+        },
+      );
+    }
     const grounding = records.grounding(input);
-    const { backend, cache, policy } = this.deps;
     // A backend that builds its views (extractive) and keeps no replies: the record is done now,
     // with no promise per view or record.
     if (backend.build !== undefined && cache === null) {

@@ -10,8 +10,12 @@ import { InputShape } from './input-shape.js';
 import { refusedLine } from './line-splitter.js';
 import { LineWriter } from './output.js';
 import { messageOf, parseRecordLine } from './record-line.js';
+import { OffThread, OffThreadStopped } from './off-thread.js';
 import type { BlockOutcome, Env, InputBlock, JsonObject, Outcome, OutputRecord, Processor, RecordMeta, SetupContext, Stage } from './stage.js';
-import { AppendedJson, hasLargeString as hasLargeField, LARGE_STRING_CHARS, RawJson } from './stage.js';
+import { AppendedJson, EncodedJson, hasLargeString as hasLargeField, RawJson } from './stage.js';
+import { jsonParts } from './json-parts.js';
+
+export { jsonParts };
 
 export interface RunIO {
   argv: readonly string[];
@@ -22,6 +26,9 @@ export interface RunIO {
   /** Where SIGINT/SIGTERM arrive (the process in production, an emitter in tests). */
   signals?: NodeJS.EventEmitter;
   version: string;
+  /** The worker thread for the heavy work of large lines (tests give one of another threshold,
+   *  to hold both paths equal); by default one for lines of OFF_THREAD_CHARS or more. */
+  offThread?: OffThread;
 }
 
 const DATA_DIR = fileURLToPath(new URL('../../data/', import.meta.url));
@@ -63,10 +70,12 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
   const sources = args.files.length ? args.files : ['-'];
   let processor: Processor;
   let rejectsFd: number | null = null;
+  // No thread starts until a stage sends it a record's work.
+  const offThread = io.offThread ?? new OffThread();
   try {
     checkInputPaths(sources);
     checkOutputPaths(stage.options, args.values);
-    processor = await stage.create(args.values as never, { ...setupContext(io.env), inputBytes: inputBytes(sources, io.stdin), say });
+    processor = await stage.create(args.values as never, { ...setupContext(io.env), inputBytes: inputBytes(sources, io.stdin), say, offThread });
     const rejectsPath = args.values.rejects as string | undefined;
     if (rejectsPath) {
       try {
@@ -77,10 +86,11 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
     }
   } catch (err) {
     say(messageOf(err));
+    await offThread.close();
     return err instanceof UsageError ? EXIT.USAGE : EXIT.FATAL;
   }
 
-  const run = new Run(stage.name, tool, processor, io, rejectsFd, args.values['max-line-bytes'] as number);
+  const run = new Run(stage.name, tool, processor, io, rejectsFd, args.values['max-line-bytes'] as number, offThread);
   run.inputFormat = { format: args.values['input-format'] as InputFormat, recordsAt: args.values['records-at'] as string | undefined };
   run.failOnFlags = args.values['fail-on-flags'] === true;
   const progress = (args.values.progress as boolean | undefined) ?? Boolean((io.stderr as { isTTY?: boolean }).isTTY);
@@ -92,6 +102,7 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
     stopProgress();
     if (rejectsFd !== null) closeSync(rejectsFd);
     await closeProcessor(processor, say);
+    await offThread.close();
   }
   const statsPath = args.values.stats as string | undefined;
   if (statsPath) {
@@ -160,6 +171,10 @@ interface Pending {
 /** A line this long is handed to the stage only after the output so far is written. */
 const LARGE_RECORD_CHARS = 1 << 20;
 
+/** What a record's outcome is when its work on the worker thread was stopped by the interrupt:
+ *  nothing, and nothing after it either (the output stays a prefix of the input). */
+const STOPPED: Outcome = Object.freeze({});
+
 /** With --progress, the summary names the slowest record when it took this long (--stats always does). */
 const SLOW_RECORD_NOTICE_SECONDS = 1;
 
@@ -175,6 +190,8 @@ class Run {
   private fatal = false;
   private interrupted = false;
   private stopped = false;
+  /** A record's work was stopped unfinished: the outcomes after it are not written. */
+  private cut = false;
   private current: Readable | null = null;
   // process.hrtime, not performance.now(): the global `performance` loads perf_hooks (~1 ms of start-up).
   private readonly started = process.hrtime.bigint();
@@ -201,6 +218,7 @@ class Run {
     private readonly io: RunIO,
     private readonly rejectsFd: number | null,
     private readonly maxLineBytes: number,
+    private readonly offThread: OffThread = new OffThread(),
   ) {
     this.writer = new LineWriter(io.stdout, () => this.stop());
     this.maxWindow = Math.max(1, processor.window ?? 1);
@@ -223,6 +241,8 @@ class Run {
     const onSignal = () => {
       if (this.interrupted) return;
       this.interrupted = true;
+      // The worker's script is ended now; the record it had is not finished and not written.
+      this.offThread.stop();
       this.processor.interrupt?.();
       this.stop();
     };
@@ -511,7 +531,7 @@ class Run {
     const entry: Pending = { meta, done: false, outcome: null, promise: null };
     entry.promise = result.then(
       (outcome) => outcome,
-      (err: unknown) => internalFailure(err),
+      (err: unknown) => (err instanceof OffThreadStopped ? STOPPED : internalFailure(err)),
     ).then((outcome) => {
       entry.done = true;
       entry.outcome = outcome;
@@ -571,6 +591,8 @@ class Run {
   }
 
   private async apply(outcome: Outcome, meta: RecordMeta): Promise<void> {
+    if (outcome === STOPPED) this.cut = true;
+    if (this.cut) return;
     const where = meta.line > 0 ? `${meta.source}:${meta.at ?? meta.line}: ` : '';
     if (outcome.block) await this.applyBlock(outcome.block, meta.source);
     if (outcome.reject) this.reject(meta, outcome.reject.code, outcome.reject.message);
@@ -587,6 +609,11 @@ class Run {
       for (const rec of outcome.records) {
         if (rec instanceof AppendedJson) {
           this.writer.pushAppended(rec.line, rec.members, rec.bytes);
+          if (this.writer.needsFlush) await this.writer.flush();
+          continue;
+        }
+        if (rec instanceof EncodedJson) {
+          this.writer.pushLines(rec.pieces, 1);
           if (this.writer.needsFlush) await this.writer.flush();
           continue;
         }
@@ -657,46 +684,12 @@ function formatDuration(seconds: number): string {
 }
 
 function serialise(rec: OutputRecord): string {
+  if (rec instanceof EncodedJson) return Buffer.concat(rec.pieces).toString('utf8').slice(0, -1);
   return rec instanceof RawJson || rec instanceof AppendedJson ? rec.json : JSON.stringify(rec);
 }
 
-const PIECE_CHARS = 1 << 16;
-
 function hasLargeString(rec: OutputRecord): rec is JsonObject {
-  return !(rec instanceof RawJson || rec instanceof AppendedJson) && hasLargeField(rec);
-}
-
-/**
- * The text of JSON.stringify(rec), in pieces. For a record holding a string of many megabytes,
- * JSON.stringify builds the line as a rope and writing it makes one more flat copy: about three
- * times the record at once. Here each top-level field is serialised on its own and a large string
- * 64 Ki characters at a time (never between the halves of a surrogate pair, which JSON.stringify
- * would escape), so what is held is one piece.
- */
-export function* jsonParts(rec: JsonObject): Generator<string> {
-  let comma = '';
-  yield '{';
-  for (const key of Object.keys(rec)) {
-    const value = rec[key];
-    if (typeof value === 'string' && value.length >= LARGE_STRING_CHARS) {
-      yield `${comma}${JSON.stringify(key)}:"`;
-      for (let from = 0; from < value.length; ) {
-        let to = Math.min(value.length, from + PIECE_CHARS);
-        const before = value.charCodeAt(to - 1);
-        if (to < value.length && before >= 0xd800 && before <= 0xdbff) to--;
-        yield JSON.stringify(value.slice(from, to)).slice(1, -1);
-        from = to;
-      }
-      yield '"';
-    } else {
-      // undefined, a function or a symbol: left out, as JSON.stringify leaves them out.
-      const json = JSON.stringify(value) as string | undefined;
-      if (json === undefined) continue;
-      yield `${comma}${JSON.stringify(key)}:${json}`;
-    }
-    comma = ',';
-  }
-  yield '}';
+  return !(rec instanceof RawJson || rec instanceof AppendedJson || rec instanceof EncodedJson) && hasLargeField(rec);
 }
 
 function internalFailure(err: unknown): Outcome {

@@ -60,7 +60,12 @@ export class AppendedJson {
     return appendMembers(this.line, this.members);
   }
 }
-export type OutputRecord = JsonObject | RawJson | AppendedJson;
+/** A record's JSON line as UTF-8 bytes in one or more pieces, its newline included: what a worker
+ *  thread made (off-thread.ts). */
+export class EncodedJson {
+  constructor(readonly pieces: readonly Uint8Array[]) {}
+}
+export type OutputRecord = JsonObject | RawJson | AppendedJson | EncodedJson;
 
 /** A top-level string at least this long makes the runner write its record in pieces (jsonParts). */
 export const LARGE_STRING_CHARS = 1 << 20;
@@ -160,6 +165,17 @@ export interface SetupContext {
   /** Says one line on stderr now, prefixed with the tool name: for a set-up that makes the user
    *  wait (a server not up yet), which cannot wait for the first record to be said. */
   say?(line: string): void;
+  /** The run's worker thread for the heavy work of a large record (runtime/off-thread.ts); absent
+   *  outside the runner, where everything runs on this thread. */
+  offThread?: OffThreadRunner;
+}
+
+/** What a stage sees of runtime/off-thread.ts's OffThread. */
+export interface OffThreadRunner {
+  /** Is this line's work to go to the worker? (OFF_THREAD_CHARS or more) */
+  takes(line: string): boolean;
+  /** Runs the kernel (a module's export: factory(setup) → (input) → output) on the worker. */
+  run<O>(kernel: { module: string; name: string }, setup: unknown, input: unknown, transfer?: readonly ArrayBuffer[]): Promise<O>;
 }
 
 export interface Processor {

@@ -9,6 +9,7 @@
 // the decision reads (the evidence). The main thread decides in input order and tags again, on its
 // own thread, the rare line whose guess was wrong.
 
+import type { NerSeed } from '../contracts/chunk.js';
 import { DOC_TYPES, type DocType } from '../contracts/vocabulary.js';
 import { LineSplitter, refusedLine, type LineEvent } from '../runtime/line-splitter.js';
 import { LineWriter } from '../runtime/output.js';
@@ -155,6 +156,16 @@ export class ThreadTagger {
       { ...setup.context, gazetteer: buildGazetteer(setup.lexicon), keywords: buildKeywordLists(setup.keywordFiles) },
       this.contexts,
     );
+  }
+
+  /** tag(), the seed made by `seed` (the run's worker thread); the context is built now. */
+  tagWith(record: JsonObject, meta: { raw: string; bytes?: Buffer }, contexts: ContextBuilder, seed: (text: string) => Promise<NerSeed>): Promise<{ outcome: Outcome; facts: ChunkFacts }> {
+    this.contexts.target = contexts;
+    this.contexts.last = null;
+    const outcome = this.tagger.processWith(record, meta, seed);
+    const facts = this.contexts.last as ChunkFacts | null;
+    if (facts === null) throw new Error('the tagger built no context');
+    return outcome.then((o) => ({ outcome: o, facts }));
   }
 
   /** The one-thread tagger's outcome for the record, its context built by `contexts`. */

@@ -11,10 +11,13 @@
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg } from 'node:os';
 import type * as WorkerThreads from 'node:worker_threads';
+import type { NerSeed } from '../contracts/chunk.js';
 import type { DocType } from '../contracts/vocabulary.js';
 import type { LineEvent } from '../runtime/line-splitter.js';
 import { messageOf, parseRecordLine } from '../runtime/record-line.js';
-import type { BlockOutcome, InputBlock, Outcome, Processor, RecordMeta } from '../runtime/stage.js';
+import type { BlockOutcome, InputBlock, OffThreadRunner, Outcome, Processor, RecordMeta } from '../runtime/stage.js';
+import { OffThreadStopped } from '../runtime/off-thread.js';
+import { SEED_KERNEL } from './seed-kernel.js';
 import { BLOCK_BYTES } from '../runtime/sources/block-source.js';
 import { ContextBuilder } from './context.js';
 import {
@@ -86,6 +89,8 @@ export interface ParallelTaggerConfig {
   spawnAfterBytes: number;
   /** The worker entry (tests substitute one); by default the compiled tag-worker.js. */
   workerFile?: URL;
+  /** The run's worker thread, for the seed of a line too long for a block (runtime/off-thread.ts). */
+  offThread?: OffThreadRunner;
 }
 
 type BlockResult = { tagged: TaggedBlock } | { error: Error };
@@ -422,19 +427,30 @@ export class ParallelTagger implements Processor {
     return contexts;
   }
 
-  private tagLineHere(line: string, meta: RecordMeta): Outcome {
+  private tagLineHere(line: string, meta: RecordMeta): Outcome | Promise<Outcome> {
     if (this.ended !== null) return NOTHING;
     const parsed = parseRecordLine(line);
     if (parsed.reject) return { reject: parsed.reject };
-    try {
-      const { outcome, facts } = this.threadTagger().tag(parsed.record, meta, this.contexts);
+    const tagged = (result: { outcome: Outcome; facts: { flags: readonly string[] } }): Outcome => {
       this.linesHere++;
-      this.flagCounts.add(facts.flags);
-      return outcome;
-    } catch (err) {
-      // The runner reports it (INTERNAL_ERROR, then fatal); nothing after it may be written.
-      this.end('fatal');
+      this.flagCounts.add(result.facts.flags);
+      return result.outcome;
+    };
+    // The runner reports an exception (INTERNAL_ERROR, then fatal); nothing after it may be written.
+    const failed = (err: unknown): never => {
+      if (!(err instanceof OffThreadStopped)) this.end('fatal');
       throw err;
+    };
+    try {
+      const offThread = this.config.offThread;
+      // A long line's seed is made on the run's worker thread, its doc type decided here in order.
+      if (offThread?.takes(line)) {
+        const seed = (text: string) => offThread.run<NerSeed>(SEED_KERNEL, this.config.setup, text);
+        return this.threadTagger().tagWith(parsed.record, meta, this.contexts, seed).then(tagged, failed);
+      }
+      return tagged(this.threadTagger().tag(parsed.record, meta, this.contexts));
+    } catch (err) {
+      return failed(err);
     }
   }
 

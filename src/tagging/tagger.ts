@@ -1,6 +1,6 @@
 import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import { AppendedJson, type JsonObject, type Outcome } from '../runtime/stage.js';
-import { ContextBuilder, type ContextOptions } from './context.js';
+import { ContextBuilder, type ChunkFacts, type ContextOptions } from './context.js';
 import type { Gazetteer } from './gazetteer.js';
 import type { KeywordLists } from './keyword-lists.js';
 import { nerSeedJson } from './seed-json.js';
@@ -34,7 +34,19 @@ export class Tagger {
 
   process(record: JsonObject, meta: { raw: string; bytes?: Buffer }): Outcome {
     const facts = this.contexts.build(record);
-    const seed = this.seeder.seed(facts.text);
+    return this.outcome(record, meta, facts, this.seeder.seed(facts.text));
+  }
+
+  /**
+   * process() with the seed made by `seed` (on the run's worker thread, for a large record): the
+   * context is built now, in input order, as process() builds it; the rest when the seed comes.
+   */
+  async processWith(record: JsonObject, meta: { raw: string; bytes?: Buffer }, seed: (text: string) => Promise<NerSeed>): Promise<Outcome> {
+    const facts = this.contexts.build(record);
+    return this.outcome(record, meta, facts, await seed(facts.text));
+  }
+
+  private outcome(record: JsonObject, meta: { raw: string; bytes?: Buffer }, facts: ChunkFacts, seed: NerSeed): Outcome {
     this.flagCounts.add(facts.flags);
     // Appending to the line as read keeps every input byte and skips re-serialising the record;
     // only a record that already carries one of our fields must be rebuilt (keys replaced in place).

@@ -61,7 +61,7 @@ export default defineStage({
   create(options, setup) {
     const config = asUsage(() => resolveConfig(options, setup.env), CONFIG_ERRORS);
     const sections = asUsage(() => resolveSectionMode(options), CONFIG_ERRORS);
-    return createGenerator(config, { sections, extractiveSetup: extractiveSetup(setup), ...(setup.say ? { say: setup.say } : {}) });
+    return createGenerator(config, { sections, extractiveSetup: extractiveSetup(setup), ...(setup.say ? { say: setup.say } : {}), ...(setup.offThread ? { offThread: setup.offThread } : {}) });
   },
 });
 

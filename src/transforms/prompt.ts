@@ -1,8 +1,9 @@
 import { keepUpstream } from '../tagging/added-fields.js';
-import { AppendedJson, appendMembers, defineStage, hasLargeString, LARGE_STRING_CHARS, RawJson, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
+import { AppendedJson, appendMembers, defineStage, hasLargeString, LARGE_STRING_CHARS, RawJson, type JsonObject, type OffThreadRunner, type Outcome, type RecordMeta } from '../runtime/stage.js';
 import { isTaggedContext, NOT_A_TAGGED_SEED, readTaggedChunk, seedKeysOf, seedShapeIn, WITHOUT_NEGATED } from '../views/kinds/chunk-records.js';
 import { buildPrompt, compactHead, compactSharedEscaped, jsonEscaped as escaped, promptHead, promptSharedEscaped, promptTail, sharedEscaped, type EscapedParts } from '../views/prompt-text.js';
 import { parseRecordLine } from '../runtime/record-line.js';
+import { decodeOutcome, encodeOutcome, kernelOf, type PortableOutcome } from '../runtime/off-thread.js';
 import { cutText } from '../views/text-cut.js';
 import { canonicalMembers, type CanonicalMembers } from '../runtime/json-spans.js';
 import type { ChunkContext, NegatedMention, NerSeed } from '../contracts/chunk.js';
@@ -56,10 +57,26 @@ without text, is rejected (NOT_TAGGED, BAD_CONTEXT, BAD_NER_SEED, NO_TEXT).`,
       help: "the prompts' layout, as rca-generate --prompt-style: compact (content fields only, the chunk-independent part first) or dackar (the seed project's layout)",
     },
   },
-  create(options) {
-    return new Prompter(asUsage(() => parseViewList(options.views), [ViewListError]), options['max-chars'], options['prompt-style'] as PromptStyle);
+  create(options, setup) {
+    const views = asUsage(() => parseViewList(options.views), [ViewListError]);
+    return new Prompter(views, options['max-chars'], options['prompt-style'] as PromptStyle, setup.offThread);
   },
 });
+
+/** rca-prompt on the run's worker thread (runtime/off-thread.ts): a large line's outcome, made by a
+ *  Prompter of the same options (it keeps no state across records), as the runner writes it. */
+export function promptLines(setup: PromptSetup): (input: { line: string; meta: RecordMeta }) => PortableOutcome {
+  const prompter = new Prompter(setup.views, setup.maxChars, setup.style);
+  return ({ line, meta }) => encodeOutcome(prompter.promptLine(line, meta));
+}
+
+interface PromptSetup {
+  views: readonly ViewType[];
+  maxChars: number | undefined;
+  style: PromptStyle;
+}
+
+const PROMPT_KERNEL = kernelOf(import.meta.url, 'promptLines');
 
 /**
  * What a canonical line (canonicalMembers) holds ready: the text's escaped form where the text is
@@ -126,12 +143,16 @@ class Prompter {
   /** promptHead escaped, per doc type and view: the contract and task text, the same for every record. */
   private readonly heads = new Map<string, string>();
   private readonly tails = new Map<ViewType, TailTemplate>();
+  private readonly setup: PromptSetup;
 
   constructor(
     private readonly views: readonly ViewType[],
     private readonly maxChars: number | undefined,
     private readonly style: PromptStyle = 'compact',
-  ) {}
+    private readonly offThread?: OffThreadRunner,
+  ) {
+    this.setup = { views, maxChars, style };
+  }
 
   process(record: JsonObject, meta?: RecordMeta): Outcome {
     return this.fromRecord(record, meta, meta === undefined ? null : canonicalMembers(meta.raw));
@@ -143,7 +164,19 @@ class Prompter {
    * the text's escaped form are slices of the line. Any other line is parsed as the runner parses
    * (the same rejects) and goes the ordinary way.
    */
-  processRaw(line: string, meta: RecordMeta): Outcome {
+  processRaw(line: string, meta: RecordMeta): Outcome | Promise<Outcome> {
+    // A large line is prompted on the run's worker thread; the line's bytes are not sent (the
+    // output is the same text without them).
+    if (this.offThread?.takes(line)) {
+      const { source, line: number, at } = meta;
+      const sent: RecordMeta = { source, line: number, raw: line, ...(at === undefined ? {} : { at }) };
+      return this.offThread.run<PortableOutcome>(PROMPT_KERNEL, this.setup, { line, meta: sent }).then(decodeOutcome);
+    }
+    return this.promptLine(line, meta);
+  }
+
+  /** processRaw's work, on this thread. */
+  promptLine(line: string, meta: RecordMeta): Outcome {
     const members = canonicalMembers(line);
     const quick = members === null ? null : this.fromLine(line, members, meta);
     if (quick !== null) return quick;

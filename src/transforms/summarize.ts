@@ -53,7 +53,7 @@ ${SECTION_DESCRIPTION}`,
     const config = asUsage(() => resolveConfig(options, setup.env), CONFIG_ERRORS);
     const sections = asUsage(() => resolveSectionMode(options), CONFIG_ERRORS);
     const lexicon = extractiveSetup(setup);
-    const said = setup.say ? { say: setup.say } : {};
+    const said = { ...(setup.say ? { say: setup.say } : {}), ...(setup.offThread ? { offThread: setup.offThread } : {}) };
     if (sections !== null) {
       if (options.combined) throw new UsageError('--combined joins the chunk views; a section has one view, its embedding text is already whole');
       const flatten = !config.dryRun && options.flatten;

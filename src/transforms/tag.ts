@@ -1,5 +1,7 @@
 import { AUTHORITY_LEVELS, DOC_TYPES, type AuthorityLevel } from '../contracts/vocabulary.js';
-import { appendMembers, defineStage, type JsonObject, type Outcome, type Processor, type RecordMeta, type SetupContext } from '../runtime/stage.js';
+import { appendMembers, defineStage, type JsonObject, type OffThreadRunner, type Outcome, type Processor, type RecordMeta, type SetupContext } from '../runtime/stage.js';
+import type { NerSeed } from '../contracts/chunk.js';
+import { SEED_KERNEL } from '../tagging/seed-kernel.js';
 import { DocumentPlacements, TocPlacement } from '../tagging/toc-placement.js';
 import { UsageError } from '../runtime/exit-codes.js';
 import { maxDepthOption } from '../tagging/max-depth-option.js';
@@ -113,7 +115,7 @@ each one, and more per byte): when other work keeps the CPUs busy, --jobs 1 is f
     const { jobs, spawnAfterBytes } = requestedJobs === 'auto' ? autoPlan(setup.inputBytes ?? null) : { jobs: requestedJobs, spawnAfterBytes: 0 };
     const placements = new DocumentPlacements(fixedToc);
     if (jobs > 1) {
-      const parallel = new ParallelTagger({ jobs, setup: tagSetup, spawnAfterBytes });
+      const parallel = new ParallelTagger({ jobs, setup: tagSetup, spawnAfterBytes, ...(setup.offThread ? { offThread: setup.offThread } : {}) });
       // A document's records come one by one as lines (never in blocks): placed here, in document
       // order, before the tagger reads the line.
       const processRaw = parallel.processRaw.bind(parallel);
@@ -130,6 +132,7 @@ each one, and more per byte): when other work keeps the CPUs busy, --jobs 1 is f
     return lazyTagger(
       () => new Tagger({ ...tagSetup.context, gazetteer: buildGazetteer(tagSetup.lexicon), keywords: buildKeywordLists(tagSetup.keywordFiles) }),
       placements,
+      setup.offThread && { offThread: setup.offThread, setup: tagSetup },
     );
   },
 });
@@ -190,14 +193,17 @@ function placed(placements: DocumentPlacements, record: JsonObject, meta: Record
   return [out, { ...rest, raw: appendMembers(meta.raw, `"sectionPath":${JSON.stringify(out.sectionPath)}`) }];
 }
 
-function lazyTagger(build: () => Tagger, placements: DocumentPlacements): Processor {
+function lazyTagger(build: () => Tagger, placements: DocumentPlacements, off: { offThread: OffThreadRunner; setup: TagSetup } | undefined): Processor {
   let tagger: Tagger | null = null;
   const none = new TagFlagCounts();
+  const seed = off && ((text: string) => off.offThread.run<NerSeed>(SEED_KERNEL, off.setup, text));
   return {
     documentFields: ['toc'],
-    process(input: JsonObject, inputMeta): Outcome {
+    process(input: JsonObject, inputMeta): Outcome | Promise<Outcome> {
       tagger ??= build();
       const [record, meta] = placed(placements, input, inputMeta);
+      // A large record's seed is made on the run's worker thread; its context here, in order.
+      if (seed !== undefined && off!.offThread.takes(inputMeta.raw)) return tagger.processWith(record, meta, seed);
       return tagger.process(record, meta);
     },
     summary: () => (tagger?.flagCounts ?? none).summary(),

@@ -2,14 +2,16 @@ import type { ChunkContext } from '../contracts/chunk.js';
 import { checkerFor } from '../contracts/checkers.js';
 import { asUsage, FatalError, UsageError } from '../runtime/exit-codes.js';
 import { FLAG_OPTIONS } from '../runtime/options.js';
-import { defineStage, hasLargeString, RawJson, type FlaggedView, type JsonObject, type Outcome } from '../runtime/stage.js';
+import { defineStage, hasLargeString, RawJson, type FlaggedView, type JsonObject, type OffThreadRunner, type Outcome, type RecordMeta } from '../runtime/stage.js';
+import { kernelOf } from '../runtime/off-thread.js';
+import type { EvidenceOptions } from '../views/evidence.js';
 import { chunkTextOf } from '../tagging/chunk-fields.js';
 import { ContextBuilder } from '../tagging/context.js';
 import { negatedMentions } from '../views/claims.js';
 import type { ClaimChecker } from '../views/claim-model.js';
 import { chunkViewItems, GroundingTally, viewEvidenceJson, type ViewEvidence } from '../views/evidence.js';
 import { GroundingText } from '../views/grounding.js';
-import { validateView } from '../views/validate-view.js';
+import { validateView, type ViewValidation } from '../views/validate-view.js';
 import { isPlainObject } from '../contracts/json.js';
 import { isMapOf, parseRecordLineSkipping, type ParsedLine } from '../runtime/record-line.js';
 import { keepUpstream } from '../tagging/added-fields.js';
@@ -98,7 +100,7 @@ model_unsupported:<field>[<i>].`,
       }
       checker = new Checker(client, model);
     }
-    return new Validator(asUsage(() => parseViewFields(options['from-fields']), [ViewListError]), floor, checker, options['from-fields'].length > 0);
+    return new Validator(asUsage(() => parseViewFields(options['from-fields']), [ViewListError]), floor, checker, options['from-fields'].length > 0, setup.offThread);
   },
 });
 
@@ -122,6 +124,7 @@ class Validator {
     private readonly floor = 0,
     private readonly checker: ClaimChecker | null = null,
     fieldsGiven = false,
+    private readonly offThread?: OffThreadRunner,
   ) {
     this.tally = new ViewFieldTally(fields, fieldsGiven);
     const views = new Set(Object.values(fields));
@@ -141,7 +144,7 @@ class Validator {
     return parseRecordLineSkipping(line, this.replaced, (key, at) => line.startsWith('null', at) || isMapOf(line, at, MEMBER_SHAPES[key]!));
   }
 
-  process(record: JsonObject): Outcome | Promise<Outcome> {
+  process(record: JsonObject, meta?: RecordMeta): Outcome | Promise<Outcome> {
     let context: ChunkContext;
     let text: string;
     if (record.context !== undefined) {
@@ -159,14 +162,29 @@ class Validator {
     this.records++;
     this.tally.see(record);
     const out: JsonObject = keepUpstream({ ...record }, [...this.replaced]);
+    const negated = negatedMentions(record.ner_seed);
+    // Names a view may take from the document rather than the chunk: its path, id and title.
+    const contextText = [context.section_path, context.doc_id, ...['doc_name', 'doc_title', 'title'].flatMap((k) => (typeof record[k] === 'string' ? [record[k] as string] : []))];
+    const views: ViewToCheck[] = [];
+    for (const view of VIEW_TYPES) {
+      const field = this.fields[view];
+      const value = field === undefined ? undefined : record[field];
+      if (isPlainObject(value)) views.push({ view, value });
+    }
+    const job: ViewsCheck = { views, context, text, options: { negated, floor: this.floor, context: contextText } };
+    const complete = (checks: ViewValidation[]) => this.complete(record, out, context, text, checks);
+    // A large record's views are checked on the run's worker thread (the grounding text is built there).
+    if (views.length > 0 && meta !== undefined && this.offThread?.takes(meta.raw)) return this.offThread.run<ViewValidation[]>(VALIDATE_KERNEL, KERNEL_SETUP, job).then(complete);
+    return complete(checkViews(job));
+  }
+
+  /** The record with its checked views (checks: one per object view, in VIEW_TYPES order). */
+  private complete(record: JsonObject, out: JsonObject, context: ChunkContext, text: string, checks: ViewValidation[]): Outcome | Promise<Outcome> {
     const flags: Partial<Record<ViewType, string[]>> = {};
     const fixed: Partial<Record<ViewType, string[]>> = {};
     const normalised: Partial<Record<ViewType, string[]>> = {};
     const evidence: Partial<Record<ViewType, ViewEvidence>> = {};
-    const negated = negatedMentions(record.ner_seed);
-    // Names a view may take from the document rather than the chunk: its path, id and title.
-    const contextText = [context.section_path, context.doc_id, ...['doc_name', 'doc_title', 'title'].flatMap((k) => (typeof record[k] === 'string' ? [record[k] as string] : []))];
-    let grounding: GroundingText | null = null;
+    let next = 0;
     for (const view of VIEW_TYPES) {
       const field = this.fields[view];
       if (field === undefined) continue;
@@ -174,8 +192,7 @@ class Validator {
       if (value === undefined || value === null) continue;
       let result: { flags: string[]; fixed: string[]; normalised: string[] };
       if (isPlainObject(value)) {
-        grounding ??= new GroundingText(text);
-        const checked = validateView(view, value, context, grounding, { negated, floor: this.floor, context: contextText });
+        const checked = checks[next++]!;
         out[field] = checked.view;
         evidence[view] = checked.evidence;
         this.grounding.add(checked.evidence);
@@ -251,6 +268,34 @@ class Validator {
     };
   }
 }
+
+interface ViewToCheck {
+  view: ViewType;
+  value: JsonObject;
+}
+
+/** A record's object views, what they are checked against, and how. Plain data: it may go to the worker thread. */
+interface ViewsCheck {
+  views: ViewToCheck[];
+  context: ChunkContext;
+  text: string;
+  options: EvidenceOptions;
+}
+
+/** rca-validate's work that grows with the text: one grounding text, each view checked against it (in place). */
+function checkViews({ views, context, text, options }: ViewsCheck): ViewValidation[] {
+  if (views.length === 0) return [];
+  const grounding = new GroundingText(text);
+  return views.map(({ view, value }) => validateView(view, value, context, grounding, options));
+}
+
+/** checkViews on the run's worker thread (runtime/off-thread.ts); it needs no set-up. */
+export function validateViews(): (job: ViewsCheck) => ViewValidation[] {
+  return checkViews;
+}
+
+const VALIDATE_KERNEL = kernelOf(import.meta.url, 'validateViews');
+const KERNEL_SETUP = {};
 
 /** JSON.stringify(record), with its `evidence` member (the object `evidence`) written by viewEvidenceJson. */
 export function recordJson(record: JsonObject, evidence: Partial<Record<ViewType, ViewEvidence>>): string {

@@ -106,12 +106,38 @@ export function exactAt(needle: string, hay: string): number {
   if (needle === '') return -1;
   const checkStart = isWordChar(needle[0]!);
   const checkEnd = isWordChar(needle.at(-1)!);
-  for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + 1)) {
-    const before = at > 0 ? hay[at - 1]! : '';
-    const after = hay[at + needle.length] ?? '';
-    if (checkStart && glued(before, at >= 2 ? hay[at - 2]! : '')) continue;
-    if (checkEnd && glued(after, hay[at + needle.length + 1] ?? '')) continue;
-    return at;
+  const bounded = (at: number): boolean => {
+    if (checkStart && glued(at > 0 ? hay[at - 1]! : '', at >= 2 ? hay[at - 2]! : '')) return false;
+    return !(checkEnd && glued(hay[at + needle.length] ?? '', hay[at + needle.length + 1] ?? ''));
+  };
+  const first = hay.indexOf(needle);
+  if (first < 0 || bounded(first)) return first;
+  return nextOccurrence(needle, hay, first + 1, bounded);
+}
+
+/**
+ * The first occurrence of `needle` in `hay` from `from` on that `accept`s, by Knuth-Morris-Pratt:
+ * one pass over the hay. indexOf from each next position would compare the needle again at every
+ * overlapping start, the needle's length times the hay's on a run of one character (an item that
+ * quotes a long token of the text).
+ */
+function nextOccurrence(needle: string, hay: string, from: number, accept: (at: number) => boolean): number {
+  const m = needle.length;
+  // fail[i]: the length of the longest proper border of needle[0..i].
+  const fail = new Int32Array(m);
+  for (let i = 1, k = 0; i < m; i++) {
+    while (k > 0 && needle.charCodeAt(i) !== needle.charCodeAt(k)) k = fail[k - 1]!;
+    if (needle.charCodeAt(i) === needle.charCodeAt(k)) k++;
+    fail[i] = k;
+  }
+  for (let i = from, k = 0; i < hay.length; i++) {
+    const c = hay.charCodeAt(i);
+    while (k > 0 && c !== needle.charCodeAt(k)) k = fail[k - 1]!;
+    if (c === needle.charCodeAt(k)) k++;
+    if (k === m) {
+      if (accept(i - m + 1)) return i - m + 1;
+      k = fail[k - 1]!;
+    }
   }
   return -1;
 }

@@ -129,14 +129,21 @@ describe('peak memory on one 15 MB record', () => {
     return { code, peakMb: probe.peakMb() * 1.048576, lines };
   }
 
-  it.each([
-    ['generate', ['--backend', 'extractive']],
-    ['flatten', []],
-  ])('rca-%s stays within 100 MB + 4 × the record', async (stage, args) => {
-    const r = await peakOf(stage, args);
+  it('rca-flatten stays within 100 MB + 4 × the record', async () => {
+    const r = await peakOf('flatten', []);
     expect(r.code).toBeLessThanOrEqual(1);
     expect(r.lines).toBe(1);
     expect(r.peakMb, `peak ${r.peakMb.toFixed(0)} MB for a ${recordMb.toFixed(1)} MB record`).toBeLessThanOrEqual(100 + 4 * recordMb);
+  });
+
+  // The record's views are made on the run's worker thread (runtime/off-thread.ts), whose heap
+  // does not share this thread's: its own V8 heap and modules (~20 MB), its copy of the text, and
+  // its grounding text come on top (BENCHMARKS.md, "One very large record").
+  it('rca-generate stays within 100 MB + 4 × the record, plus the worker thread: 40 MB + 2 × the record', async () => {
+    const r = await peakOf('generate', ['--backend', 'extractive']);
+    expect(r.code).toBeLessThanOrEqual(1);
+    expect(r.lines).toBe(1);
+    expect(r.peakMb, `peak ${r.peakMb.toFixed(0)} MB for a ${recordMb.toFixed(1)} MB record`).toBeLessThanOrEqual(100 + 4 * recordMb + 40 + 2 * recordMb);
   });
 });
 

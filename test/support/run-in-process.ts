@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { runStage } from '../../src/runtime/runner.js';
 import type { Stage } from '../../src/runtime/stage.js';
+import type { OffThread } from '../../src/runtime/off-thread.js';
 
 export interface InProcessResult {
   code: number;
@@ -14,7 +15,7 @@ export async function runInProcess(
   stage: Stage,
   chunks: Array<string | Buffer>,
   argv: string[] = [],
-  opts: { signals?: EventEmitter; stdout?: Writable; env?: Record<string, string> } = {},
+  opts: { signals?: EventEmitter; stdout?: Writable; env?: Record<string, string>; offThread?: OffThread } = {},
 ): Promise<InProcessResult> {
   const stdin = Readable.from(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)), { objectMode: false });
   const out: Buffer[] = [];
@@ -29,6 +30,7 @@ export async function runInProcess(
     env: opts.env ?? {},
     signals: opts.signals ?? new EventEmitter(),
     version: '0.0.0-test',
+    ...(opts.offThread ? { offThread: opts.offThread } : {}),
   });
   return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
 }

@@ -11,7 +11,7 @@ import type { ChunkContext, NerSeed } from '../../src/contracts/chunk.js';
 import { isTaggedContext, NOT_A_TAGGED_SEED, readTaggedChunk, seedKeysOf, seedShapeIn, WITHOUT_NEGATED } from '../../src/views/kinds/chunk-records.js';
 import { buildPrompt, jsonEscaped, promptShared, promptSharedEscaped } from '../../src/views/prompt-text.js';
 import { chunkTextOf } from '../../src/tagging/chunk-fields.js';
-import { AppendedJson, RawJson, type JsonObject, type Processor } from '../../src/runtime/stage.js';
+import { AppendedJson, RawJson, type JsonObject, type Processor, type SetupContext } from '../../src/runtime/stage.js';
 import { canonicalMembers } from '../../src/runtime/json-spans.js';
 import { parseRecordLine } from '../../src/runtime/record-line.js';
 import { runInProcess } from '../support/run-in-process.js';
@@ -208,6 +208,9 @@ function written(processor: Processor, line: string, raw = true): string {
   return out instanceof AppendedJson || out instanceof RawJson ? out.json : JSON.stringify(out);
 }
 
+// rca-prompt's set-up reads only offThread, absent here: every line is made on this thread.
+const ON_THIS_THREAD = {} as SetupContext;
+
 describe('the prompt from a canonical line', () => {
   it('is byte for byte the prompt made from the record, canonical line or not', () => {
     const setups = (['compact', 'dackar'] as const)
@@ -215,7 +218,7 @@ describe('the prompt from a canonical line', () => {
         { views: [...VIEW_TYPES], maxChars: undefined, style },
         { views: ['rca_frame' as ViewType], maxChars: 12, style },
       ])
-      .map((s) => ({ ...s, processor: prompt.create({ views: s.views, 'max-chars': s.maxChars, 'prompt-style': s.style }, undefined as never) as Processor }));
+      .map((s) => ({ ...s, processor: prompt.create({ views: s.views, 'max-chars': s.maxChars, 'prompt-style': s.style }, ON_THIS_THREAD) as Processor }));
     fc.assert(
       fc.property(RECORDS, (record) => {
         const line = JSON.stringify(record);
@@ -232,7 +235,7 @@ describe('the prompt from a canonical line', () => {
   });
 
   it('rejects from the line as the runner and readTaggedChunk reject', () => {
-    const processor = prompt.create({ views: [...VIEW_TYPES], 'max-chars': undefined, 'prompt-style': 'compact' }, undefined as never) as Processor;
+    const processor = prompt.create({ views: [...VIEW_TYPES], 'max-chars': undefined, 'prompt-style': 'compact' }, ON_THIS_THREAD) as Processor;
     const lines = fc.sample(fc.tuple(RECORDS, fc.nat(6), ANY), { numRuns: 600, seed: 5 }).map(([record, how, other]) => {
       const r: JsonObject = { ...record };
       if (how === 0) r.context = { ...(r.context as JsonObject), page_start: other };

@@ -153,6 +153,17 @@ describe('validate fast paths match the paths they replace', () => {
     );
   });
 
+  it('exactAt: an item quoting a long token of a long run is found in one pass (no compare per start)', () => {
+    // Every start in the run is glued to the next letter: indexOf from each next start compared the
+    // whole needle at each of them, 2,000,000 × 20,000 characters (the time bound catches that).
+    const run = 'a'.repeat(2_000_000);
+    const token = 'a'.repeat(20_000);
+    expect(exactAt(token, run)).toBe(-1);
+    expect(exactAt(token, `${run} ${token}.`)).toBe(run.length + 1);
+    // Each start glued to the next "-a" (or, the last, to the "b"), so none is on a boundary.
+    expect(exactAt('-a'.repeat(10_000), `${'-a'.repeat(1_000_000)}b`)).toBe(-1);
+  });
+
   it('findNormalised: the same spans whether the joined copy of the text was built before or not', () => {
     fc.assert(
       fc.property(textArb, textArb, fc.nat(), fc.nat({ max: 6 }), (raw, other, at, n) => {
