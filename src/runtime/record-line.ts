@@ -1,7 +1,7 @@
 // Turning one input line into a record, shared by the runner, by stages that take raw lines
-// (Processor.processRaw), possibly on other threads, and by `rca merge`: one implementation, so a
-// line is accepted or refused with the same code and message whoever parses it.
-import type { JsonObject } from './stage.js';
+// (the `raw` and `blocks` line adapters), possibly on other threads, and by `rca merge`: one
+// implementation, so a line is accepted or refused with the same code and message whoever parses it.
+import type { JsonObject, LineAdapter, ParsedLine } from './stage.js';
 
 /**
  * How deep arrays and objects may nest in one input record. JSON.parse itself copes with any
@@ -11,13 +11,6 @@ import type { JsonObject } from './stage.js';
  * the stack.
  */
 export const MAX_NESTING_DEPTH = 100;
-
-export interface LineReject {
-  code: 'BAD_JSON' | 'NOT_OBJECT' | 'NESTING_TOO_DEEP';
-  message: string;
-}
-
-export type ParsedLine = { record: JsonObject; reject?: undefined } | { record?: undefined; reject: LineReject };
 
 export function parseRecordLine(text: string): ParsedLine {
   // Checked before parsing: a line nested 100,000 deep is refused without building it.
@@ -100,6 +93,15 @@ export function messageOf(err: unknown): string {
  * but for those members. The depth of the line is that of the new text's structure, or one more
  * than a skipped value's: both are measured.
  */
+/**
+ * The `parse` line adapter of a stage that writes the members in `skip` anew: lines parsed
+ * leaving them out (parseRecordLineSkipping), `unread(line, key, at)` saying where a value may go
+ * unread.
+ */
+export function skippingParse(skip: ReadonlySet<string>, unread: (line: string, key: string, start: number) => boolean): LineAdapter {
+  return { kind: 'parse', parse: (line) => parseRecordLineSkipping(line, skip, (key, start) => unread(line, key, start)) };
+}
+
 export function parseRecordLineSkipping(text: string, skip: ReadonlySet<string>, unread?: (key: string, start: number) => boolean): ParsedLine {
   // A line of megabytes is parsed as it is: the shortened copy would hold most of it a second time.
   if (text.length > SKIPPING_MAX_CHARS) return parseRecordLine(text);

@@ -1,5 +1,5 @@
 import { keepUpstream } from '../tagging/added-fields.js';
-import { AppendedJson, appendMembers, defineStage, hasLargeString, LARGE_STRING_CHARS, RawJson, type JsonObject, type OffThreadRunner, type Outcome, type RecordMeta } from '../runtime/stage.js';
+import { AppendedJson, appendMembers, defineStage, hasLargeString, LARGE_STRING_CHARS, RawJson, type JsonObject, type LineAdapter, type OffThreadRunner, type Outcome, type RecordMeta } from '../runtime/stage.js';
 import { isTaggedContext, NOT_A_TAGGED_SEED, readTaggedChunk, seedKeysOf, seedShapeIn, WITHOUT_NEGATED } from '../views/kinds/chunk-records.js';
 import { buildPrompt, compactHead, compactSharedEscaped, jsonEscaped as escaped, promptHead, promptSharedEscaped, promptTail, sharedEscaped, type EscapedParts } from '../views/prompt-text.js';
 import { parseRecordLine } from '../runtime/record-line.js';
@@ -159,12 +159,15 @@ class Prompter {
   }
 
   /**
+   * The lines come unparsed (the `raw` line adapter).
    * A line that is its record's own JSON and holds a context and a seed in rca-tag's shape and a
    * text is prompted from the line: the context is the only member parsed, the seed's JSON and
    * the text's escaped form are slices of the line. Any other line is parsed as the runner parses
    * (the same rejects) and goes the ordinary way.
    */
-  processRaw(line: string, meta: RecordMeta): Outcome | Promise<Outcome> {
+  readonly lines: LineAdapter = { kind: 'raw', take: (line, meta) => this.takeLine(line, meta) };
+
+  private takeLine(line: string, meta: RecordMeta): Outcome | Promise<Outcome> {
     // A large line is prompted on the run's worker thread; the line's bytes are not sent (the
     // output is the same text without them).
     if (this.offThread?.takes(line)) {
@@ -175,7 +178,7 @@ class Prompter {
     return this.promptLine(line, meta);
   }
 
-  /** processRaw's work, on this thread. */
+  /** takeLine's work, on this thread. */
   promptLine(line: string, meta: RecordMeta): Outcome {
     const members = canonicalMembers(line);
     const quick = members === null ? null : this.fromLine(line, members, meta);

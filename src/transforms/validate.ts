@@ -2,7 +2,7 @@ import type { ChunkContext } from '../contracts/chunk.js';
 import { checkerFor } from '../contracts/checkers.js';
 import { asUsage, FatalError, UsageError } from '../runtime/exit-codes.js';
 import { FLAG_OPTIONS } from '../runtime/options.js';
-import { defineStage, hasLargeString, RawJson, type FlaggedView, type JsonObject, type OffThreadRunner, type Outcome, type RecordMeta } from '../runtime/stage.js';
+import { defineStage, hasLargeString, RawJson, type FlaggedView, type JsonObject, type LineAdapter, type OffThreadRunner, type Outcome, type RecordMeta } from '../runtime/stage.js';
 import { kernelOf } from '../runtime/off-thread.js';
 import type { EvidenceOptions } from '../views/evidence.js';
 import { chunkTextOf } from '../tagging/chunk-fields.js';
@@ -13,7 +13,7 @@ import { chunkViewItems, GroundingTally, viewEvidenceJson, type ViewEvidence } f
 import { GroundingText } from '../views/grounding.js';
 import { validateView, type ViewValidation } from '../views/validate-view.js';
 import { isPlainObject } from '../contracts/json.js';
-import { isMapOf, parseRecordLineSkipping, type ParsedLine } from '../runtime/record-line.js';
+import { isMapOf, skippingParse } from '../runtime/record-line.js';
 import { keepUpstream } from '../tagging/added-fields.js';
 import { parseViewFields, ViewListError, type ViewFields } from '../views/view-types.js';
 import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
@@ -128,7 +128,12 @@ class Validator {
   ) {
     this.tally = new ViewFieldTally(fields, fieldsGiven);
     const views = new Set(Object.values(fields));
-    this.replaced = new Set(REPLACED_MEMBERS.filter((key) => !views.has(key)));
+    const replaced = new Set(REPLACED_MEMBERS.filter((key) => !views.has(key)));
+    this.replaced = replaced;
+    // A line's record without the members written anew: their values are checked, not built. A
+    // member skipped is one this stage writes anew: only where it is null or in rca's own shape may
+    // it go unread; anything else there is an upstream value, kept (process() renames it).
+    this.lines = skippingParse(replaced, (line, key, at) => line.startsWith('null', at) || isMapOf(line, at, MEMBER_SHAPES[key]!));
     // Model checks are slow: several records' checks may wait for their turn in input order.
     this.window = checker === null ? undefined : 8;
   }
@@ -136,13 +141,8 @@ class Validator {
   readonly window: number | undefined;
   /** Members every record gets anew (a view read from one of them is not among them). */
   private readonly replaced: ReadonlySet<string>;
-
-  /** A line's record without the members written anew: their values are checked, not built. */
-  parseLine(line: string): ParsedLine {
-    // A member skipped is one this stage writes anew: only where it is null or in rca's own shape
-    // may it go unread; anything else there is an upstream value, kept (process() renames it).
-    return parseRecordLineSkipping(line, this.replaced, (key, at) => line.startsWith('null', at) || isMapOf(line, at, MEMBER_SHAPES[key]!));
-  }
+  /** Lines are parsed without the members in `replaced`. */
+  readonly lines: LineAdapter;
 
   process(record: JsonObject, meta?: RecordMeta): Outcome | Promise<Outcome> {
     let context: ChunkContext;

@@ -1,4 +1,4 @@
-// Processor.parseLine: a stage may parse its lines itself (rca-validate leaves out the members it
+// The parse line adapter (Processor.lines): a stage may parse its lines itself (rca-validate leaves out the members it
 // writes anew); the runner then hands it each line's text and treats what comes back as it treats
 // parseRecordLine's answer: records go to process(), refusals are rejects with their line numbers.
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ function stageWith(parse: ((line: string) => ReturnType<typeof parseRecordLine>)
     options: {},
     create() {
       return {
-        ...(parse === undefined ? {} : { parseLine: (line: string) => (seen.push(line), parse(line)) }),
+        ...(parse === undefined ? {} : { lines: { kind: 'parse' as const, parse: (line: string) => (seen.push(line), parse(line)) } }),
         process: (record: JsonObject) => ({ records: [{ ...record, evidence: 'new' }] }),
       };
     },
@@ -23,7 +23,7 @@ function stageWith(parse: ((line: string) => ReturnType<typeof parseRecordLine>)
 
 const INPUT = ['{"id":1,"evidence":{"old":[1,2]}}', '{"id":2,"evidence":{"old":tru}}', '[1]', '{"id":3}', '{"id":4,"evidence":' + '['.repeat(120) + ']'.repeat(120) + '}'].join('\n') + '\n';
 
-describe('Processor.parseLine', () => {
+describe('the parse line adapter', () => {
   it('is used in place of parseRecordLine, for every line', async () => {
     const seen: string[] = [];
     const r = await runInProcess(stageWith((line) => parseRecordLineSkipping(line, new Set(['evidence'])), seen), [INPUT]);

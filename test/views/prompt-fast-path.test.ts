@@ -198,10 +198,11 @@ function reference(record: JsonObject, views: readonly ViewType[], maxChars: num
   return JSON.stringify({ ...record, prompts, prompt_truncation: truncation });
 }
 
-/** The output line, from the line as read (processRaw, what the runner calls) or from the parsed record. */
+/** The output line, from the line as read (the raw line adapter, what the runner calls) or from the parsed record. */
 function written(processor: Processor, line: string, raw = true): string {
   const meta = { source: 'stdin', line: 1, raw: line, bytes: Buffer.from(line) };
-  const outcome = raw ? processor.processRaw!(line, meta) : processor.process(JSON.parse(line) as JsonObject, meta);
+  if (raw && processor.lines?.kind !== 'raw') throw new Error('rca-prompt takes raw lines');
+  const outcome = raw && processor.lines?.kind === 'raw' ? processor.lines.take(line, meta) : processor.process(JSON.parse(line) as JsonObject, meta);
   if ('then' in outcome) throw new Error('prompt is synchronous');
   if (outcome.reject) return `${outcome.reject.code}: ${outcome.reject.message}`;
   const out = outcome.records![0]!;
