@@ -8,8 +8,13 @@ import { GroundingText } from '../../dist/views/grounding.js';
 import { negatedMentions } from '../../dist/views/claims.js';
 import { chunkViewItems, fieldRole } from '../../dist/views/evidence.js';
 import { isNegated } from '../../dist/views/claims.js';
+import { nearCopies } from './realtext-core.mjs';
 
-export const KINDS = ['change_number', 'flip_comparator', 'swap_unit', 'negate', 'invent_id', 'invent_entity', 'foreign_sentence'];
+export const KINDS = ['change_number', 'flip_comparator', 'swap_unit', 'negate', 'invent_id', 'invent_entity', 'foreign_sentence', 'near_copy'];
+// A near-copy turns one word of the item to its opposite (direction, state, comparator; the
+// real-text score's swaps), or failing that its auxiliary's polarity: the item still matches the
+// text in all its other words.
+const NEAR_COPY_ORDER = ['direction', 'state', 'comparator', 'polarity'];
 export const VIEWS = ['retrieval_summary', 'rca_frame'];
 
 // Fields that state what happened or what to do (evidence.ts POLARITY_FIELDS): a negation is
@@ -89,6 +94,11 @@ export function mutate(kind, item, { field, text, seed = 0, other = null }) {
         return item.slice(0, m.index) + entity + item.slice(m.index + m[0].length);
       }
       return `${item} on the ${entity}${/^[A-Z]+$/.test(entity) ? ' system' : ''}`;
+    }
+    case 'near_copy': {
+      const copies = new Map(nearCopies(item));
+      for (const k of NEAR_COPY_ORDER) if (copies.has(k)) return copies.get(k);
+      return null;
     }
     case 'foreign_sentence': {
       if (other === null) return null;

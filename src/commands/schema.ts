@@ -17,7 +17,7 @@ const USAGE = commandHelp(`Usage: rca schema <kind>            print the JSON Sc
        rca schema --list            list the record kinds
 
 The schemas are generated from the same definitions the stages validate with, so they are
-exact. The format of a view (retrieval_summary, rca_frame, section_summary) is its schema with
+exact. The format of a view (${VIEWS.join(', ')}) is its schema with
 the grammar bounds the server enforces: maxLength on every string, maxItems on every list, and
 the minima the validator demands. It is sent as Ollama's "format" and as the OpenAI-compatible
 "response_format": {"type": "json_schema", "json_schema": {"schema": ...}}, byte for byte.

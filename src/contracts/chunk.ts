@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUTHORITY_LEVELS, DOC_TYPES, NER_SEED_KEYS } from './vocabulary.js';
+import { AUTHORITY_LEVELS, DOC_SUBTYPES, DOC_TYPES, NER_SEED_KEYS } from './vocabulary.js';
 
 // Every field a stage reads from a chunk (src/tagging/chunk-fields.ts is the one reader; a test
 // holds its CHUNK_FIELDS equal to these keys). Types are what is accepted: a value of another type
@@ -70,6 +70,11 @@ export type ChunkInput = z.infer<typeof ChunkInput>;
 export const ChunkContext = z.strictObject({
   doc_id: z.string(),
   doc_type: z.enum(DOC_TYPES),
+  doc_subtype: z
+    .enum(DOC_SUBTYPES)
+    .nullable()
+    .optional()
+    .describe("the document's finer kind, from its own form (EN, LER, PART21, IR, IN, GL, BULLETIN, CIRCULAR, NUREG, EOP, PROC); null when the form does not say. rca-tag always writes it; a context written before it existed has none"),
   chunk_id: z.string(),
   section_path: z.string(),
   page_start: z.number().int().nullable(),

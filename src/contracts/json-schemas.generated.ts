@@ -227,6 +227,30 @@ export const JSON_SCHEMAS = {
           "OTHER"
         ]
       },
+      "doc_subtype": {
+        "description": "the document's finer kind, from its own form (EN, LER, PART21, IR, IN, GL, BULLETIN, CIRCULAR, NUREG, EOP, PROC); null when the form does not say. rca-tag always writes it; a context written before it existed has none",
+        "anyOf": [
+          {
+            "type": "string",
+            "enum": [
+              "EN",
+              "LER",
+              "PART21",
+              "IR",
+              "IN",
+              "GL",
+              "BULLETIN",
+              "CIRCULAR",
+              "NUREG",
+              "EOP",
+              "PROC"
+            ]
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
       "chunk_id": {
         "type": "string"
       },

@@ -5,6 +5,16 @@
 export const DOC_TYPES = ['SOP', 'CR', 'WO', 'ECA', 'OTHER'] as const;
 export type DocType = (typeof DOC_TYPES)[number];
 
+/**
+ * The finer kind of a document, from its own form (tagging/doc-type.ts): NRC event notification,
+ * Licensee Event Report, 10 CFR Part 21 / 50.55(e) report, inspection report or finding,
+ * information notice, generic letter, bulletin, circular, NUREG, emergency or abnormal operating
+ * procedure, other plant procedure. Null in a context when the form does not say. The five doc
+ * types still drive the prompts.
+ */
+export const DOC_SUBTYPES = ['EN', 'LER', 'PART21', 'IR', 'IN', 'GL', 'BULLETIN', 'CIRCULAR', 'NUREG', 'EOP', 'PROC'] as const;
+export type DocSubtype = (typeof DOC_SUBTYPES)[number];
+
 export const AUTHORITY_LEVELS = ['mandatory', 'guidance', 'informational', 'unknown'] as const;
 export type AuthorityLevel = (typeof AUTHORITY_LEVELS)[number];
 
@@ -46,10 +56,12 @@ export type LexiconField = (typeof LEXICON_FIELDS)[number];
 /** Section roles per doc type, in rule order (DESIGN.md §2). `unknown` when nothing matches. */
 export const SECTION_ROLES = {
   SOP: ['purpose', 'scope', 'references', 'definitions', 'preconditions', 'constraints', 'steps', 'acceptance', 'records', 'attachments'],
-  CR: ['header', 'description', 'immediate_actions', 'impact', 'cause_statement', 'corrective_actions', 'evidence'],
+  CR: ['header', 'description', 'immediate_actions', 'impact', 'cause_statement', 'corrective_actions', 'evidence', 'reportability', 'previous_events'],
   WO: ['header', 'task', 'steps', 'as_found', 'work_performed', 'as_left', 'verification', 'parts_tools', 'closeout'],
   ECA: ['event_summary', 'timeline', 'evidence_items', 'rationale', 'causal_factors', 'actions', 'lessons'],
-  OTHER: [],
+  // NRC inspection reports and generic communications (information notices, generic letters,
+  // bulletins, circulars): the parts their standard formats have.
+  OTHER: ['header', 'summary', 'purpose', 'description', 'discussion', 'inspection_scope', 'finding', 'assessment', 'enforcement', 'corrective_actions', 'requested_actions', 'references', 'contacts'],
 } as const satisfies Record<DocType, readonly string[]>;
 
 /** View fields the model never decides: stamped from the ChunkContext before any check. */
@@ -81,10 +93,3 @@ export type ViewName = (typeof VIEW_NAMES)[number];
 export function isViewType(value: unknown): value is ViewType {
   return (VIEW_TYPES as readonly unknown[]).includes(value);
 }
-
-/** What retrieval_summary's quality check holds a reply to (its kind, src/views/kinds/retrieval-summary.ts); the prompt, the feedback, the format bounds and the extractive rules say the same numbers. */
-export const QUALITY_GATES = {
-  minScopeChars: 15,
-  minKeywords: 3,
-  boilerplate: ['as an ai', 'i cannot', 'not provided'],
-} as const;

@@ -9,8 +9,8 @@ import type { JsonObject } from '../contracts/json.js';
 import type { ViewName } from '../contracts/vocabulary.js';
 import { EXTRACTIVE_BACKEND, EXTRACTIVE_MODEL } from '../views/extractive.js';
 import type { ViewKind } from '../views/kinds/kind.js';
-import type { ExtractiveSetup } from '../views/kinds/record-kind.js';
-import { recordKindOf } from '../views/kinds/records.js';
+import type { ExtractiveSetup } from '../views/records/record-kind.js';
+import { recordKindOf } from '../views/records/records.js';
 import { cutText } from '../views/text-cut.js';
 import type { AttemptInput, Backend, BackendInfo, BuiltView, Job } from './backend.js';
 

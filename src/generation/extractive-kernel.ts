@@ -5,7 +5,7 @@
 import type { ViewName } from '../contracts/vocabulary.js';
 import type { LexiconEntry } from '../tagging/lexicon.js';
 import { VIEW_KINDS } from '../views/kinds/index.js';
-import { recordKindOf } from '../views/kinds/records.js';
+import { recordKindOf } from '../views/records/records.js';
 import { jobOf } from './backend.js';
 import { createExtractiveBackend } from './extractive-backend.js';
 import { builtResult, type LadderPolicy, type ViewResult } from './ladder.js';

@@ -12,7 +12,7 @@ import type { ViewEvidence } from '../views/evidence.js';
 import { feedbackFor, type ReplyProblem } from '../views/feedback.js';
 import type { GroundingText } from '../views/grounding.js';
 import { recoverJson } from '../views/json-recovery.js';
-import type { CheckedReply } from '../views/kinds/record-kind.js';
+import type { CheckedReply } from '../views/records/record-kind.js';
 import type { ChildrenCut } from '../views/section-prompt.js';
 import type { TextCut } from '../views/text-cut.js';
 import type { AttemptInput, Backend, BackendInfo, BackendReply, Job } from './backend.js';

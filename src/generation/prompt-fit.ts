@@ -1,7 +1,7 @@
 // A prompt fitted to the model's context: the text (or the parts a record kind shares the cut
 // among) cut further when the whole prompt is estimated not to fit --num-ctx minus the reply's
 // room, and the first attempt's prompt of a view built once (the cache key and the request share it).
-import type { KindPrompt } from '../views/kinds/record-kind.js';
+import type { KindPrompt } from '../views/records/record-kind.js';
 import type { ChildrenCut } from '../views/section-prompt.js';
 import { VIEW_TYPES } from '../contracts/vocabulary.js';
 import type { AttemptInput, Job } from './backend.js';

@@ -1,7 +1,8 @@
 import type { ChunkContext } from '../contracts/chunk.js';
 import type { AuthorityLevel, DocType } from '../contracts/vocabulary.js';
-import { authorityFor, detectDocType, normaliseDocType, upstreamDocType } from './doc-type.js';
-import { sectionRoleInPath } from './section-role.js';
+import { authorityFor, detectDocForm, normaliseDocType, TYPE_OF_SUBTYPE, upstreamDocType, type DocForm } from './doc-type.js';
+import { chunkRole } from './section-role.js';
+import { readingOf, type Reading } from './layout.js';
 import { renameFlags, upstreamRenames } from './added-fields.js';
 import { PATH_SEPARATOR, sectionIdOfSegments } from './section-path.js';
 import { chunkIdOf, chunkTextOf, DEFAULT_MAX_DEPTH, docIdOf, pageOf, sectionPathOf, sectionSegmentsOf, stringField } from './chunk-fields.js';
@@ -9,6 +10,8 @@ import { chunkIdOf, chunkTextOf, DEFAULT_MAX_DEPTH, docIdOf, pageOf, sectionPath
 export interface ContextOptions {
   /** 'auto' keeps a valid upstream doc_type, 'detect' always detects, or one forced DocType. */
   docTypeMode: string;
+  /** The document form every record gets, type and subtype (tag --jobs: a line tagged again in its turn). */
+  form?: DocForm;
   authority: AuthorityLevel | null;
   /** Section paths deeper than this are folded (--max-depth; count-sections must use the same). */
   maxDepth?: number;
@@ -18,6 +21,8 @@ export interface ChunkFacts {
   context: ChunkContext;
   section_id: string;
   text: string;
+  /** The text as a reader reads it (layout.ts): the seed is taken from it. */
+  reading: Reading;
   flags: string[];
   /** Upstream fields named like a stage's own, and the names they are kept under. */
   renames: [string, string][];
@@ -32,7 +37,7 @@ const HEX_HASH = /^[0-9a-f]{8,}$/i;
  * audits records produced elsewhere. Holds the per-document doc-type decisions.
  */
 export class ContextBuilder {
-  private readonly docTypes = new Map<string, DocType>();
+  private readonly docForms = new Map<string, DocForm>();
   private readonly forced: DocType | null;
 
   constructor(private readonly options: ContextOptions) {
@@ -61,20 +66,35 @@ export class ContextBuilder {
     const renames = upstreamRenames(record);
     if (renames.length > 0 || Object.hasOwn(record, 'tag_flags')) flags.push(...renameFlags(record, renames));
 
-    const docType = this.docTypeOf(record, docId, text);
-    const role = sectionRoleInPath(docType, section.segments);
+    const reading = readingOf(text ?? '');
+    const form = this.formOf(record, docId, text, section.displayPath);
+    const docType = form.type;
+    const role = chunkRole(docType, form.subtype, section.segments, reading.summary);
     if (role.inherited) flags.push('section_role_inherited');
     const context: ChunkContext = {
       doc_id: docId ?? '',
       doc_type: docType,
+      doc_subtype: form.subtype,
       chunk_id: chunkId ?? '',
       section_path: section.displayPath,
       page_start: pageStart ?? page,
       page_end: pageEnd ?? page,
-      authority_level: this.options.authority ?? authorityFor(docType),
+      authority_level: this.options.authority ?? authorityFor(docType, form.subtype),
       section_role: role.role,
     };
-    return { context, section_id: section.id, text: text ?? '', flags, renames };
+    return { context, section_id: section.id, text: text ?? '', reading, flags, renames };
+  }
+
+  /**
+   * The record's doc form alone, decided (and remembered per document) as build() decides it:
+   * tag --jobs decides forms in input order on its main thread, which needs no layout or role.
+   */
+  form(record: Record<string, unknown>): DocForm {
+    const flags: string[] = [];
+    const docId = docIdOf(record, flags);
+    const text = chunkTextOf(record, flags);
+    const section = this.sectionOf(docId ?? '', sectionPathOf(record, flags));
+    return this.formOf(record, docId, text, section.displayPath);
   }
 
   // Consecutive chunks of a document share their doc id and section path, and the facts drawn from
@@ -91,27 +111,37 @@ export class ContextBuilder {
     return (this.lastSection = sectionFacts(docId, rawPath, maxDepth));
   }
 
-  private docTypeOf(record: Record<string, unknown>, docId: string | undefined, text: string | undefined): DocType {
-    if (this.forced) return this.forced;
-    if (this.options.docTypeMode === 'auto') {
-      // A kind outside the vocabulary ("FMEA") is OTHER; the record keeps its own doc_type field.
-      const upstream = upstreamDocType(record.doc_type);
-      if (upstream) return upstream;
-    }
-    // Decided once per document, from its first chunk (a stream never needs the whole document).
+  /**
+   * The record's doc type and subtype. The type is a forced one, else (auto) a valid upstream
+   * doc_type, else the detected one; the subtype is the detected form's when it belongs to that
+   * type (an upstream "SOP" whose form is an EOP is an EOP), else null.
+   */
+  private formOf(record: Record<string, unknown>, docId: string | undefined, text: string | undefined, title: string): DocForm {
+    if (this.options.form !== undefined) return this.options.form;
+    let fixed: DocType | null = this.forced;
+    // A kind outside the vocabulary ("FMEA") is OTHER; the record keeps its own doc_type field.
+    if (fixed === null && this.options.docTypeMode === 'auto') fixed = upstreamDocType(record.doc_type);
+    const detected = this.detectedForm(record, docId, text, title);
+    if (fixed === null || fixed === detected.type) return detected;
+    return { type: fixed, subtype: detected.subtype !== null && TYPE_OF_SUBTYPE[detected.subtype] === fixed ? detected.subtype : null };
+  }
+
+  // Decided once per document, from its first chunk (a stream never needs the whole document).
+  private detectedForm(record: Record<string, unknown>, docId: string | undefined, text: string | undefined, title: string): DocForm {
     const key = docId ?? stringField(record.doc_name) ?? stringField(record.source_path);
-    const known = key === undefined ? undefined : this.docTypes.get(key);
+    const known = key === undefined ? undefined : this.docForms.get(key);
     if (known) return known;
-    const detected = detectDocType({
+    const detected = detectDocForm({
       docName: stringField(record.doc_name),
       sourcePath: stringField(record.source_path),
       // A content hash (DACKAR's 12 hex digits) says nothing about the type, and "eca1…" would mislead.
       docId: docId !== undefined && HEX_HASH.test(docId) ? undefined : docId,
+      title,
       text,
     });
     if (key !== undefined) {
-      if (this.docTypes.size >= DOC_TYPE_MEMORY) this.docTypes.delete(this.docTypes.keys().next().value!);
-      this.docTypes.set(key, detected);
+      if (this.docForms.size >= DOC_TYPE_MEMORY) this.docForms.delete(this.docForms.keys().next().value!);
+      this.docForms.set(key, detected);
     }
     return detected;
   }

@@ -1,11 +1,13 @@
-import type { AuthorityLevel, DocType } from '../contracts/vocabulary.js';
-import { DOC_TYPES } from '../contracts/vocabulary.js';
+import type { AuthorityLevel, DocSubtype, DocType } from '../contracts/vocabulary.js';
+import { DOC_SUBTYPES, DOC_TYPES } from '../contracts/vocabulary.js';
 import { buildPattern, escapePattern } from '../runtime/patterns.js';
 
 export interface DocTypeEvidence {
   docName?: string | undefined;
   sourcePath?: string | undefined;
   docId?: string | undefined;
+  /** The document's title as its first chunk's section path gives it (the path, headings joined). */
+  title?: string | undefined;
   text?: string | undefined;
 }
 
@@ -186,16 +188,308 @@ function hintType(haystack: string): DocType | null {
  * to a CR stays an SOP.
  */
 export function detectDocType(evidence: DocTypeEvidence): DocType {
+  return detectDocForm(evidence).type;
+}
+
+/** A document's type and its finer kind (null when its form does not say). */
+export interface DocForm {
+  type: DocType;
+  subtype: DocSubtype | null;
+}
+
+/**
+ * The doc type and subtype of a document, from its first chunk. The document's own form first: a
+ * form names itself in its title or opening lines ("Event Notification Report", "Licensee Event
+ * Report", "NRC Form 366", "IE Circular No. 81-02", "Inspection Report", "EOP:", a procedure
+ * numbered E-/ES-/ECA-/FR- …; the earliest such marker wins, see FORM_MARKERS), so `cr78016.html`
+ * that opens "IE Circular No. 78-16" is a circular, not a CR. Then its own identity (name, source
+ * path, id: DESIGN §2's strong ids and hints, and NRC's own names: `LER-2019-001`, an event report
+ * page `20191017en.html`), then the rule an event report is made under (10 CFR 50.73: an LER,
+ * 50.72: an event notification), then what its text says (§2), then a procedure's section headings.
+ */
+export function detectDocForm(evidence: DocTypeEvidence): DocForm {
+  const text = typeof evidence.text === 'string' ? evidence.text : '';
+  const title = typeof evidence.title === 'string' ? evidence.title : '';
+  const marked = formMarked(title, text);
+  if (marked !== null) return formOf(marked);
   for (const own of [evidence.docName, evidence.sourcePath, evidence.docId]) {
     if (typeof own !== 'string' || own === '') continue;
     const lower = own.toLowerCase();
+    const named = nrcName(lower);
+    if (named !== null) return formOf(named);
     const found = strongType(lower) ?? hintType(lower);
-    if (found !== null) return found;
+    if (found !== null) return { type: found, subtype: subtypeOfName(found, lower) };
   }
-  const text = evidence.text;
-  if (typeof text !== 'string' || text === '') return 'OTHER';
+  if (text === '') return { type: 'OTHER', subtype: null };
+  const reported = reportedUnder(text.slice(0, FORM_WINDOW).toLowerCase());
+  if (reported !== null) return formOf(reported);
   const lower = text.slice(0, TEXT_WINDOW).toLowerCase();
-  return strongType(lower) ?? hintType(lower) ?? 'OTHER';
+  const found = strongType(lower) ?? hintType(lower);
+  if (found !== null) return { type: found, subtype: found === 'SOP' ? 'PROC' : null };
+  return hasProcedureHeadings(text.slice(0, TEXT_WINDOW)) ? formOf('PROC') : { type: 'OTHER', subtype: null };
+}
+
+/**
+ * An event report that names no form but the rule it reports under: 10 CFR 50.73 (a Licensee Event
+ * Report) or 50.72 (an event notification), whichever the opening cites first.
+ */
+function reportedUnder(lower: string): DocSubtype | null {
+  let at = lower.indexOf('50.7');
+  for (; at >= 0; at = lower.indexOf('50.7', at + 1)) {
+    if (alnumBefore(lower, at) && !/cfr$/.test(lower.slice(Math.max(0, at - 3), at))) continue;
+    const next = lower[at + 4];
+    if ((next === '3' || next === '2') && !ALNUM_RE.test(lower[at + 5] ?? ' ')) return next === '3' ? 'LER' : 'EN';
+  }
+  return null;
+}
+
+/** The doc type each subtype belongs to (LABELLING.md's kinds: DACKAR's condition-report family for event reports). */
+export const TYPE_OF_SUBTYPE: Readonly<Record<DocSubtype, DocType>> = {
+  EN: 'CR',
+  LER: 'CR',
+  PART21: 'CR',
+  IR: 'OTHER',
+  IN: 'OTHER',
+  GL: 'OTHER',
+  BULLETIN: 'OTHER',
+  CIRCULAR: 'OTHER',
+  NUREG: 'OTHER',
+  EOP: 'SOP',
+  PROC: 'SOP',
+};
+
+/** A form as a small integer (tag --jobs sends the forms its lines assumed): a type alone, or a subtype (with its type). */
+export function formIndex(form: DocForm): number {
+  return form.subtype === null ? DOC_TYPES.indexOf(form.type) : DOC_TYPES.length + DOC_SUBTYPES.indexOf(form.subtype);
+}
+
+export function formAt(index: number): DocForm {
+  return index < DOC_TYPES.length ? { type: DOC_TYPES[index]!, subtype: null } : formOf(DOC_SUBTYPES[index - DOC_TYPES.length]!);
+}
+
+function formOf(subtype: DocSubtype): DocForm {
+  return { type: TYPE_OF_SUBTYPE[subtype], subtype };
+}
+
+/** A type found by a strong id or hint in a name: an SOP is a plant procedure; an OTHER named "bulletin …" or "NUREG-…" is one. */
+function subtypeOfName(type: DocType, lower: string): DocSubtype | null {
+  if (type === 'SOP') return 'PROC';
+  if (type !== 'OTHER') return null;
+  if (wordAt(lower, 'nureg') >= 0) return 'NUREG';
+  return null;
+}
+
+// NRC's own document names: an LER by its number ("LER-2019-001-01"), an event notification report
+// page by its date ("20191017en.html").
+function nrcName(lower: string): DocSubtype | null {
+  const ler = wordAt(lower, 'ler');
+  if (ler >= 0) {
+    let k = ler + 3;
+    if (lower[k] === '-' || lower[k] === '_' || lower[k] === ' ') k++;
+    if (isDigitAt(lower, k)) return 'LER';
+  }
+  // The last path segment: eight digits and "en".
+  const name = lower.slice(lower.lastIndexOf('/') + 1);
+  if (name.length >= 10 && name.slice(8, 10) === 'en' && !ALNUM_RE.test(name[10] ?? ' ') && /^\d{8}$/.test(name.slice(0, 8))) return 'EN';
+  return null;
+}
+
+const isDigitAt = (text: string, i: number): boolean => i < text.length && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39;
+
+/** The first index of `word` in `text` that starts a word (no letter or digit before it), or -1. */
+function wordAt(text: string, word: string, from = 0): number {
+  for (let i = text.indexOf(word, from); i >= 0; i = text.indexOf(word, i + 1)) {
+    if (!alnumBefore(text, i)) return i;
+  }
+  return -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The document's own form.
+
+/** How far into the text a form's own markers are looked for: its title block and opening lines. */
+export const FORM_WINDOW = 1500;
+
+/** After the phrase: anything (word end), a colon (a form field label), an NRC number ("86-01"). */
+type MarkerTail = 'word' | 'colon' | 'number';
+
+/**
+ * What a document's own form shows, per subtype, lower case. A marker counts where it starts a
+ * word; `colon` markers are field labels, `number` markers are an NRC series name followed by its
+ * number ("Bulletin No. 86-01", "IE Circular 81-02"), so a citation of a vendor's bulletin is none.
+ */
+const FORM_MARKERS: ReadonlyArray<readonly [DocSubtype, string, MarkerTail]> = [
+  ['EN', 'event notification report', 'word'],
+  ['EN', 'event notification', 'word'],
+  ['EN', 'event number', 'colon'],
+  ['EN', 'hq ops officer', 'word'],
+  ['EN', 'nrc notified by', 'word'],
+  ['LER', 'licensee event report', 'word'],
+  ['LER', 'nrc form 366', 'word'],
+  ['LER', 'ler number', 'word'],
+  ['LER', 'reportable occurrence', 'word'],
+  ['PART21', 'part 21', 'word'],
+  ['PART21', '10 cfr 21', 'word'],
+  ['PART21', '10cfr21', 'word'],
+  ['PART21', '10cfr 21', 'word'],
+  ['PART21', '10 cfr part 21', 'word'],
+  ['PART21', '50.55(e)', 'word'],
+  ['PART21', 'construction deficiency', 'word'],
+  ['PART21', 'defects and non-compliance', 'word'],
+  ['PART21', 'defects and noncompliance', 'word'],
+  ['PART21', 'substantial safety hazard', 'word'],
+  ['IR', 'inspection report', 'word'],
+  ['IR', 'notice of violation', 'word'],
+  ['IR', 'inspection summary', 'word'],
+  ['IR', 'areas inspected', 'word'],
+  ['IR', 'inspection conducted', 'word'],
+  ['IR', 'inspectors identified', 'word'],
+  ['IR', 'inspector identified', 'word'],
+  ['IR', 'non-cited violation', 'word'],
+  ['IR', 'noncited violation', 'word'],
+  ['IR', 'systematic assessment of licensee performance', 'word'],
+  // The words of an inspection finding (NRC Inspection Manual Chapter 0611).
+  ['IR', 'self-revealed', 'word'],
+  ['IR', 'self-revealing', 'word'],
+  ['IR', 'performance deficiency', 'word'],
+  ['IR', 'cross-cutting aspect', 'word'],
+  ['IR', 'very low safety significance', 'word'],
+  ['IR', 'inspection procedure', 'word'],
+  ['IR', 'inspectors', 'colon'],
+  ['IR', 'inspector', 'colon'],
+  ['IN', 'information notice', 'word'],
+  ['GL', 'generic letter', 'word'],
+  ['BULLETIN', 'bulletin', 'number'],
+  ['BULLETIN', 'ie bulletin', 'word'],
+  ['BULLETIN', 'nrc bulletin', 'word'],
+  ['CIRCULAR', 'circular', 'number'],
+  ['CIRCULAR', 'ie circular', 'word'],
+  ['EOP', 'eop', 'colon'],
+  ['EOP', 'emergency operating procedure', 'word'],
+  ['EOP', 'abnormal operating procedure', 'word'],
+  ['EOP', 'emergency procedure', 'word'],
+  ['EOP', 'abnormal procedure', 'word'],
+  ['EOP', 'off-normal procedure', 'word'],
+  ['EOP', 'abnormal operating', 'word'],
+  ['EOP', 'response not obtained', 'word'],
+  ['EOP', 'action/expected response', 'word'],
+];
+// A report's own title may also be a NUREG's: only at the very start of the title or text.
+const NUREG_OPENING = 'nureg-';
+
+/** Whether a heading names a document's form ("Information Notice No. 90-39: …", "E-3 STEAM GENERATOR TUBE RUPTURE"): a title, not a section. */
+export function namesAForm(heading: string): boolean {
+  // Asked of every chunk's title and headings, which repeat across a document's chunks.
+  let named = formNames.get(heading);
+  if (named === undefined) {
+    named = formMarked(heading, '') !== null;
+    if (formNames.size >= FORM_NAME_MEMO) formNames.clear();
+    formNames.set(heading, named);
+  }
+  return named;
+}
+const FORM_NAME_MEMO = 4096;
+const formNames = new Map<string, boolean>();
+
+/** The subtype whose marker comes first in the title or the opening window, or null. */
+function formMarked(title: string, text: string): DocSubtype | null {
+  const window = `${title}\n${text.slice(0, FORM_WINDOW)}`;
+  const lower = window.toLowerCase();
+  let best: DocSubtype | null = null;
+  let bestAt = Number.POSITIVE_INFINITY;
+  for (const [subtype, phrase, tail] of FORM_MARKERS) {
+    const at = markerAt(lower, phrase, tail);
+    if (at >= 0 && at < bestAt) {
+      best = subtype;
+      bestAt = at;
+    }
+  }
+  const eop = eopNumberAt(lower, title.length);
+  if (eop >= 0 && eop < bestAt) {
+    best = 'EOP';
+    bestAt = eop;
+  }
+  if (lower.trimStart().startsWith(NUREG_OPENING) && bestAt > 0) best ??= 'NUREG';
+  // An event notification that reports a defect or noncompliance is a Part 21 report.
+  if (best === 'EN' && FORM_MARKERS.some(([subtype, phrase, tail]) => subtype === 'PART21' && markerAt(lower, phrase, tail) >= 0)) best = 'PART21';
+  return best;
+}
+
+function markerAt(lower: string, phrase: string, tail: MarkerTail): number {
+  for (let at = wordAt(lower, phrase); at >= 0; at = wordAt(lower, phrase, at + 1)) {
+    const end = at + phrase.length;
+    if (tail === 'word' ? !ALNUM_RE.test(lower[end] ?? ' ') : tail === 'colon' ? colonAfter(lower, end) : numberAfter(lower, end)) return at;
+  }
+  return -1;
+}
+
+/** Blanks, then a colon. */
+function colonAfter(lower: string, end: number): boolean {
+  let k = end;
+  while (k < lower.length && k - end < 16 && (lower[k] === ' ' || lower[k] === '\t')) k++;
+  return lower[k] === ':';
+}
+
+/** "s", "no."/"nos.", blanks, then an NRC number: two digits, a hyphen, two digits ("79-05c", "86-01"). */
+function numberAfter(lower: string, end: number): boolean {
+  let k = end;
+  if (lower[k] === 's') k++;
+  while (lower[k] === ' ') k++;
+  if (lower.startsWith('no.', k) || lower.startsWith('nos.', k)) {
+    k += lower[k + 2] === '.' ? 3 : 4;
+    while (lower[k] === ' ') k++;
+  }
+  return isDigitAt(lower, k) && isDigitAt(lower, k + 1) && lower[k + 2] === '-' && isDigitAt(lower, k + 3) && isDigitAt(lower, k + 4);
+}
+
+/**
+ * A procedure number of a Westinghouse-style EOP set: E-0, E-3, ES-1.2, ECA-0.0, FR-S.1, with an
+ * optional unit ("3-ECA-0.0"); in the title, or in an opening that calls itself an EOP or an
+ * emergency or abnormal procedure. A plant id such as ECA-2026-0007 (four digits) is none.
+ */
+function eopNumberAt(lower: string, titleLength: number): number {
+  // In the text, only in an emergency or abnormal procedure's opening (a page id "ES-1" is no EOP).
+  const procedure = wordAt(lower, 'eop') >= 0 || (lower.includes('procedure') && (lower.includes('emergency') || lower.includes('abnormal')));
+  for (const prefix of ['eca-', 'es-', 'fr-', 'e-']) {
+    for (let at = lower.indexOf(prefix); at >= 0; at = lower.indexOf(prefix, at + 1)) {
+      // A word start, or a unit number and a hyphen before it ("3-eca-0.0").
+      const before = at === 0 ? ' ' : lower[at - 1]!;
+      const unit = before === '-' && at >= 2 && isDigitAt(lower, at - 2) && (at === 2 || !ALNUM_RE.test(lower[at - 3]!));
+      if (ALNUM_RE.test(before) || (before === '-' && !unit)) continue;
+      let k = at + prefix.length;
+      if (prefix === 'fr-' && ALNUM_RE.test(lower[k] ?? ' ') && !isDigitAt(lower, k) && lower[k + 1] === '.') k += 2;
+      let digits = 0;
+      while (isDigitAt(lower, k) && digits < 3) {
+        k++;
+        digits++;
+      }
+      if (digits === 0 || digits > 2) continue;
+      if (lower[k] === '.' && isDigitAt(lower, k + 1)) {
+        k++;
+        while (isDigitAt(lower, k)) k++;
+      }
+      if (ALNUM_RE.test(lower[k] ?? ' ') || (lower[k] === '-' && isDigitAt(lower, k + 1))) continue;
+      if (at < titleLength || procedure) return at;
+    }
+  }
+  return -1;
+}
+
+// Section headings of a plant procedure, as procedures print them (capitals): two of them in a
+// document's opening make it a procedure when nothing else says what it is.
+const PROCEDURE_HEADINGS = ['PURPOSE', 'SCOPE', 'PREREQUISITES', 'PRECAUTIONS', 'LIMITATIONS', 'INSTRUCTIONS', 'ACCEPTANCE CRITERIA', 'ATTACHMENTS', 'INITIAL CONDITIONS'];
+
+function hasProcedureHeadings(text: string): boolean {
+  let found = 0;
+  for (const heading of PROCEDURE_HEADINGS) {
+    for (let at = text.indexOf(heading); at >= 0; at = text.indexOf(heading, at + 1)) {
+      if (alnumBefore(text, at) || ALNUM_RE.test(text[at + heading.length] ?? ' ')) continue;
+      found++;
+      break;
+    }
+    if (found >= 2) return true;
+  }
+  return false;
 }
 
 const DOC_TYPE_SET: ReadonlySet<string> = new Set(DOC_TYPES);
@@ -238,6 +532,8 @@ export function upstreamDocType(value: unknown): DocType | null {
   return UPSTREAM_NAMES.get(name) ?? UPSTREAM_NAMES.get(name.replace(/s$/, '')) ?? 'OTHER';
 }
 
-export function authorityFor(docType: DocType): AuthorityLevel {
-  return docType === 'SOP' ? 'mandatory' : 'informational';
+/** SOP: mandatory; a generic letter or bulletin (it requests actions): guidance; otherwise informational. */
+export function authorityFor(docType: DocType, subtype: DocSubtype | null = null): AuthorityLevel {
+  if (docType === 'SOP') return 'mandatory';
+  return subtype === 'GL' || subtype === 'BULLETIN' ? 'guidance' : 'informational';
 }

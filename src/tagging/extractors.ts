@@ -12,7 +12,9 @@
 
 import type { Measurement } from '../contracts/chunk.js';
 import { alarmIds, docRefs, equipmentIds, fmIds } from './extractors/identifiers.js';
-import { measurements } from './extractors/measurements.js';
+import { measurements, spelledMeasurements } from './extractors/measurements.js';
+import { referenceSpans } from './extractors/references.js';
+import { plainDesignators } from './extractors/designators.js';
 import { type Family, findStarts, findStartsFromTokens, StartLists } from './extractors/scan.js';
 import type { TokenBuffer } from './phrase-matcher.js';
 import { temporalRefs } from './extractors/temporal.js';
@@ -58,7 +60,7 @@ const LINEAR_DEDUP_LIMIT = 16;
  * The family's matches in text order, as a global scan of its regex finds them, keeping those no
  * higher family claimed; first-seen order, one item per case-insensitive key.
  */
-function collect<T>(family: Family<T>, text: string): T[] {
+function collect<T>(family: Family<T>, text: string, startsOut?: number[]): T[] {
   const items: T[] = [];
   const keys: string[] = [];
   let seen: Set<string> | null = null;
@@ -83,6 +85,7 @@ function collect<T>(family: Family<T>, text: string): T[] {
       seen.add(key);
     }
     items.push(found.item);
+    startsOut?.push(start);
   }
   return items;
 }
@@ -109,21 +112,74 @@ const REGULATORY_RE = buildPattern(
 // the text-heavy bench corpus).
 const REGULATORY_HINTS = /CFR|NUREG|Reg|RG|IEEE|ANSI|ASME|ASTM|NFPA|TECH-SPEC|Tech|TS|LCO|SR/;
 
-/** The regulatory references of a text: [start, end) and the text, in order (they never overlap). */
-export function regulatoryRefs(text: string): Array<{ start: number; end: number; text: string }> {
-  if (!REGULATORY_HINTS.test(text)) return [];
+/**
+ * The references that claim their spans before every family: those read by their grammar
+ * (references.ts: cue words, CFR sections with subparagraphs, dockets, licences, procedures),
+ * then the regulatory regex's forms where they overlap none of them. [start, end) and the text,
+ * in order (they never overlap).
+ */
+export function documentReferences(text: string): Array<{ start: number; end: number; text: string }> {
+  const read = referenceSpans(text);
+  if (!REGULATORY_HINTS.test(text)) return read;
   const out: Array<{ start: number; end: number; text: string }> = [];
+  let k = 0;
   REGULATORY_RE.lastIndex = 0;
-  for (let m = REGULATORY_RE.exec(text); m !== null; m = REGULATORY_RE.exec(text)) out.push({ start: m.index, end: m.index + m[0].length, text: m[0] });
+  for (let m = REGULATORY_RE.exec(text); m !== null; m = REGULATORY_RE.exec(text)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    while (k < read.length && read[k]!.end <= start) out.push(read[k++]!);
+    if (k < read.length && read[k]!.start < end) continue;
+    out.push({ start, end, text: m[0] });
+  }
+  while (k < read.length) out.push(read[k++]!);
   return out;
 }
 
-function collectRegulatory(text: string, into: string[]): void {
-  for (const ref of regulatoryRefs(text)) {
-    claim(ref.start, ref.end);
-    const key = ref.text.toLowerCase();
-    if (!into.some((r) => r.toLowerCase() === key)) into.push(ref.text);
+/** Equipment in text order: hyphenated tags (the family) and the plain designators ("Bus 3C", "'C' ESW pump"). */
+function collectEquipment(text: string): string[] {
+  const starts: number[] = [];
+  const tags = collect(equipmentIds, text, starts);
+  const plain = plainDesignators(text);
+  if (plain.length === 0) return tags;
+  const merged: Array<{ start: number; text: string }> = tags.map((t, k) => ({ start: starts[k]!, text: t }));
+  for (const d of plain) if (claim(d.start, d.end)) merged.push({ start: d.start, text: d.text });
+  merged.sort((a, b) => a.start - b.start);
+  const out: string[] = [];
+  for (const { text: id } of merged) if (!out.some((o) => o.toLowerCase() === id.toLowerCase())) out.push(id);
+  return out;
+}
+
+/** Measurements in text order: numbers with their unit (the family) and the spelled-out ones ("two inches"). */
+function collectMeasurements(text: string): Measurement[] {
+  const starts: number[] = [];
+  const found = collect(measurements, text, starts);
+  const spelled = spelledMeasurements(text);
+  if (spelled.length === 0) return found;
+  const merged: Array<{ start: number; item: Measurement }> = found.map((item, k) => ({ start: starts[k]!, item }));
+  for (const s of spelled) if (claim(s.start, s.end)) merged.push({ start: s.start, item: s.item });
+  merged.sort((a, b) => a.start - b.start);
+  const out: Measurement[] = [];
+  for (const { item } of merged) if (!out.some((o) => o.text.toLowerCase() === item.text.toLowerCase())) out.push(item);
+  return out;
+}
+
+/** The doc refs of a text in text order: the references claimed first, and the identifier family's. */
+function collectDocRefs(text: string): string[] {
+  const refs = documentReferences(text);
+  for (const ref of refs) claim(ref.start, ref.end);
+  const starts: number[] = [];
+  const found = collect(docRefs, text, starts);
+  const merged: Array<{ start: number; text: string }> = refs.map((r) => ({ start: r.start, text: r.text }));
+  if (found.length > 0) {
+    for (let k = 0; k < found.length; k++) merged.push({ start: starts[k]!, text: found[k]! });
+    merged.sort((a, b) => a.start - b.start);
   }
+  const out: string[] = [];
+  for (const { text: ref } of merged) {
+    const key = ref.toLowerCase();
+    if (!out.some((r) => r.toLowerCase() === key)) out.push(ref);
+  }
+  return out;
 }
 
 // An equipment tag written after "annunciator", "alarm" or "window" names an alarm point
@@ -174,13 +230,11 @@ export function extractPatterns(text: string, tokens?: TokenBuffer): PatternSpan
   beginClaims(text.length);
   // Order of these calls is the priority order; the object below is built afterwards so its key
   // order stays the field order callers expect.
-  const doc_refs: string[] = [];
-  collectRegulatory(text, doc_refs);
-  for (const ref of collect(docRefs, text)) if (!doc_refs.some((r) => r.toLowerCase() === ref.toLowerCase())) doc_refs.push(ref);
+  const doc_refs = collectDocRefs(text);
   const alarm_ids = collect(alarmIds, text);
   const fm_ids = collect(fmIds, text);
-  const equipment_ids = refineEquipment(text, collect(equipmentIds, text), alarm_ids);
+  const equipment_ids = refineEquipment(text, collectEquipment(text), alarm_ids);
   const temporal_refs = collect(temporalRefs, text);
-  const measurement_list = collect(measurements, text);
+  const measurement_list = collectMeasurements(text);
   return { equipment_ids, doc_refs, alarm_ids, measurements: measurement_list, temporal_refs, fm_ids };
 }

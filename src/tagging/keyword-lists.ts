@@ -97,6 +97,37 @@ const QUALIFIERS = 1;
 const LOCATIONS = 2;
 const CONJECTURES = 3;
 
+/** The word before `start` (letters only, lowercased; '' when none), read back over blanks and at most 24 characters. */
+function wordBefore(text: string, start: number): string {
+  let end = start;
+  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t' || text[end - 1] === '\n')) end--;
+  let begin = end;
+  while (begin > 0 && end - begin < 24 && /[A-Za-z]/.test(text[begin - 1]!)) begin--;
+  return text.slice(begin, end).toLowerCase();
+}
+
+// Words that are a list's term only in some uses, by the grammar around them:
+// - "the following information", "not following the procedure": a determiner or a verb, not the
+//   temporal relation of "following the trip";
+// - "May 8, 2019": the month, not the hedge;
+// - "responded as expected", "the expected actuation", "It is expected that recipients will
+//   review", the step tables' "ACTION/EXPECTED RESPONSE": a fact, a request or a heading, not a hedge.
+function notTheTerm(list: number, key: string, surface: string, text: string, start: number, end: number): boolean {
+  if (list === RELATIONS && key === 'following') {
+    const before = wordBefore(text, start);
+    return before === 'the' || before === 'not';
+  }
+  if (list !== CONJECTURES) return false;
+  if (key === 'may') return surface === 'May' && /^[ \t]+\d/.test(text.slice(end, end + 4));
+  if (key === 'expected') {
+    if (surface === 'EXPECTED') return true;
+    const before = wordBefore(text, start);
+    if (before === 'as' || before === 'the') return true;
+    return before === 'is' && wordBefore(text, start - 3).endsWith('it') && /^[ \t\n]+that\b/.test(text.slice(end, end + 8));
+  }
+  return false;
+}
+
 /** A hedge that opens a negated scope ("is NOT expected") is part of the negation, not a conjecture. */
 function opensScope(negation: ScopeIndex, text: string, start: number, end: number): boolean {
   const scope = negation.scopeOf(start, end);
@@ -135,6 +166,7 @@ export function buildKeywordLists(files: { temporalQualifiers: string; temporalR
       if (negation !== null && (negation.inCue(start, end) || (list === CONJECTURES && (negation.inLabel(start, end) || opensScope(negation, tokens.text, start, end))))) return;
       const surface = tokens.surface(first, last);
       const key = surface.toLowerCase();
+      if (notTheTerm(list, key, surface, tokens.text, start, end)) return;
       if (list === QUALIFIERS && NEEDS_TIME.has(key) && !timeAfterRegex().test(tokens.text.slice(end, end + LOOKAHEAD_CHARS))) return;
       if (list === LOCATIONS && COMPARATIVE_PLACES.has(key) && THRESHOLD_AFTER_RE.test(tokens.text.slice(end, end + LOOKAHEAD_CHARS))) return;
       const subLabel = subLabels[0] ?? '';

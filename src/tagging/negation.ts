@@ -43,7 +43,9 @@ const NOT = `(?:${S}not|n[\u2019']t)`;
 const BACKWARD = [
   `${COPULA}(?:${S}\\p{L}+ly)?${S}(?:ruled${S}out|excluded|eliminated|discounted|dismissed|refuted|disproved|contradicted${S}by)`,
   `contradicted${S}by`,
-  `${COPULA}${NOT}${S}(?:found|observed|detected|identified|present|seen|noted|evident|indicated|reproduced)`,
+  `${COPULA}${NOT}${S}(?:found|observed|detected|identified|present|seen|noted|evident|indicated|reproduced|experienced|reported)`,
+  // What an event report says did not happen: "A reactor trip did not occur", "no release resulted".
+  `(?:did|does|do)${NOT}${S}(?:occur|happen|result)(?!${S}in${R})`,
   `(?:${COPULA}${S})?not${S}(?:the|a)${S}(?:\\p{L}+${S})?(?:source|cause|origin)(?:${S}of)?`,
 ];
 
@@ -99,7 +101,7 @@ const PREFILTER_RE = /\b(?:no|not|never|neither|none|without|cannot|ruled|exclud
 let clauseEndRe: RegExp | undefined;
 const clauseEndRegex = (): RegExp =>
   (clauseEndRe ??=
-    /[.!?](?=\s|$)|[;:|\n\r]|\s[-\u2013\u2014]\s|[\u2013\u2014]|(?:,|(?<![\s,]))\s+(?:although|but|however|though|whereas|while|yet|except)(?![\p{L}\p{N}_])|(?:,|(?<![\s,]))\s+and\s+(?=(?:is|are|was|were|should|shall|must|has|have|had|will|can|may)(?![\p{L}\p{N}_]))/giu);
+    /[.!?](?=\s|$)|[;:|\n\r]|\s[-\u2013\u2014]\s|[\u2013\u2014]|(?:,|(?<![\s,]))\s+(?:although|but|however|though|whereas|while|yet|except)(?![\p{L}\p{N}_])|,\s+(?:which|resulting|causing|leading|thereby)(?![\p{L}\p{N}_])|(?:,|(?<![\s,]))\s+and\s+(?=(?:is|are|was|were|should|shall|must|has|have|had|will|can|may)(?![\p{L}\p{N}_]))/giu);
 // Where a backward scope starts (searching back from the cue): the same, and any comma.
 const BACKWARD_STOPS = new Set([0x2e, 0x21, 0x3f, 0x3b, 0x3a, 0x7c, 0x0a, 0x0d, 0x2c, 0x2013, 0x2014]);
 
@@ -475,4 +477,22 @@ class SpanIndex {
     }
     return lo === 0 ? -Infinity : this.maxEnds[lo - 1]!;
   }
+}
+
+// States an event report says a unit, a system or the public was spared ("Unit 1 is not affected",
+// "was not damaged", "remained unaffected"): the participle is the outcome ruled out. Predicative
+// only (after a negated copula, or the un- form), so "the affected detectors" rules nothing out.
+const SPARED_RE = /\b(?:(?:is|was|were|are|been|be)\s+not\s+(affected|impacted|damaged|injured|challenged|compromised)|un(affected|impacted|damaged|injured|challenged|compromised))\b/gi;
+const SPARED_HINT_RE = /affected|impacted|damaged|injured|challenged|compromised/i;
+
+/** The outcomes a text says did not befall something: the participle, with its cue. */
+export function sparedStates(text: string): Array<{ text: string; cue: string }> {
+  if (!SPARED_HINT_RE.test(text)) return [];
+  const out: Array<{ text: string; cue: string }> = [];
+  SPARED_RE.lastIndex = 0;
+  for (let m = SPARED_RE.exec(text); m !== null; m = SPARED_RE.exec(text)) {
+    const state = m[1] ?? m[2]!;
+    out.push({ text: state, cue: m[1] === undefined ? `un${state}` : m[0].slice(0, m[0].length - state.length).trimEnd() });
+  }
+  return out;
 }

@@ -1,5 +1,7 @@
-import type { DocType } from '../contracts/vocabulary.js';
+import type { DocSubtype, DocType } from '../contracts/vocabulary.js';
 import { SECTION_ROLES } from '../contracts/vocabulary.js';
+import { namesAForm } from './doc-type.js';
+import type { LayoutSummary } from './layout.js';
 import { stripMarkdown } from './section-path.js';
 import { buildPattern, escapePattern } from '../runtime/patterns.js';
 
@@ -10,15 +12,22 @@ type RoleRules<T extends DocType> = ReadonlyArray<readonly [RoleOf<T>, readonly 
 // ("immediate action" also matches "Immediate Actions"). A trailing "*" marks a word prefix
 // ("applicab*" matches applicable, applicability). Added beyond the reference list:
 // "precaution" (the usual partner of "limitations" in plant procedures), "appendices",
-// "criterion", "close-out"/"close out", "lesson learned".
-const RULES: { readonly [T in Exclude<DocType, 'OTHER'>]: RoleRules<T> } = {
+// "criterion", "close-out"/"close out", "lesson learned". The headings of the NRC's forms too: an
+// EOP's "Entry Conditions/Symptoms" and "Note"; an LER's (NRC Form 366A) "Event Description",
+// "Abstract", "Description of Occurrence", "Assessment of Safety Consequences", "Reportability",
+// "Previous Similar Events", "Failed Component Information"; an event notification's "Event
+// Text"; and OTHER's, from the standard formats of an inspection report (IMC 0611: "Inspection
+// Scope", "Findings", "Assessment", "Enforcement", "Persons Contacted") and of a generic
+// communication ("Addressees", "Purpose", "Description of Circumstances", "Discussion", "Actions
+// Requested", "Required Response", "Technical Contacts").
+const RULES: { readonly [T in DocType]: RoleRules<T> } = {
   SOP: [
     ['purpose', ['purpose']],
     ['scope', ['scope', 'applicab*']],
     ['references', ['reference']],
     ['definitions', ['definition', 'acronym']],
-    ['preconditions', ['precondition', 'prerequisite', 'initial condition']],
-    ['constraints', ['caution', 'warning', 'hold', 'limit', 'limitation', 'precaution']],
+    ['preconditions', ['precondition', 'prerequisite', 'initial condition', 'entry condition', 'symptom']],
+    ['constraints', ['caution', 'warning', 'hold', 'limit', 'limitation', 'precaution', 'note']],
     ['steps', ['procedure', 'step', 'instruction', 'method']],
     ['acceptance', ['acceptance', 'verification', 'criteria', 'criterion', 'tolerance']],
     ['records', ['record', 'log']],
@@ -26,12 +35,14 @@ const RULES: { readonly [T in Exclude<DocType, 'OTHER'>]: RoleRules<T> } = {
   ],
   CR: [
     ['header', ['condition report', 'cr', 'initiator', 'date']],
-    ['description', ['problem', 'condition', 'description', 'issue', 'symptom', 'observation']],
+    ['description', ['problem', 'condition', 'description', 'issue', 'symptom', 'observation', 'event text', 'narrative', 'abstract', 'occurrence', 'background']],
     ['immediate_actions', ['immediate action', 'compensatory']],
-    ['impact', ['impact', 'operability', 'safety significance']],
+    ['impact', ['impact', 'operability', 'safety significance', 'safety consequence', 'assessment of safety consequence', 'safety assessment', 'safety implication']],
     ['cause_statement', ['cause', 'apparent cause', 'cause statement', 'evaluation', 'assessment', 'discussion']],
     ['corrective_actions', ['corrective action', 'planned action']],
-    ['evidence', ['attachment', 'evidence', 'data', 'photo']],
+    ['evidence', ['attachment', 'evidence', 'data', 'photo', 'failed component', 'component failure']],
+    ['reportability', ['reportability', 'reportable', 'reporting requirement', 'reporting criteria', 'reporting criterion']],
+    ['previous_events', ['previous event', 'previous similar event', 'similar event', 'previous occurrence', 'prior occurrence', 'prior similar event']],
   ],
   WO: [
     ['header', ['work order', 'wo', 'priority']],
@@ -52,6 +63,21 @@ const RULES: { readonly [T in Exclude<DocType, 'OTHER'>]: RoleRules<T> } = {
     ['causal_factors', ['causal factor', 'root cause', 'contributing', 'cause determination']],
     ['actions', ['corrective or preventive action', 'corrective action', 'preventive action', 'recommendation']],
     ['lessons', ['lessons learned', 'lesson learned']],
+  ],
+  OTHER: [
+    ['header', ['letterhead']],
+    ['summary', ['summary', 'executive summary', 'inspection summary', 'abstract', 'overview']],
+    ['purpose', ['purpose', 'addressee', 'applicab*']],
+    ['description', ['description', 'description of circumstances', 'circumstances', 'background', 'introduction', 'event description']],
+    ['discussion', ['discussion', 'analysis', 'technical discussion']],
+    ['inspection_scope', ['inspection scope', 'scope', 'areas inspected', 'inspection procedure']],
+    ['finding', ['finding', 'violation', 'non-cited violation', 'noncited violation', 'observation']],
+    ['assessment', ['assessment', 'significance', 'significance determination', 'screening']],
+    ['enforcement', ['enforcement', 'notice of violation']],
+    ['corrective_actions', ['corrective action', 'licensee action', 'licensee response']],
+    ['requested_actions', ['requested action', 'actions requested', 'action requested', 'required action', 'actions required', 'required response', 'requested response']],
+    ['references', ['reference']],
+    ['contacts', ['contact', 'persons contacted', 'distribution', 'attendee']],
   ],
 };
 
@@ -92,7 +118,7 @@ const matchers = new Map<DocType, Matcher>();
 function matcherOf(docType: DocType): Matcher | undefined {
   let matcher = matchers.get(docType);
   if (matcher === undefined && Object.hasOwn(RULES, docType)) {
-    matcher = buildMatcher(RULES[docType as Exclude<DocType, 'OTHER'>]);
+    matcher = buildMatcher(RULES[docType]);
     matchers.set(docType, matcher);
   }
   return matcher;
@@ -158,13 +184,82 @@ const NOT_INHERITED = new Set(['unknown', 'header']);
  * ("6. Procedure > 6.1 Pump Start" is steps), marked inherited.
  */
 export function sectionRoleInPath(docType: DocType, segments: readonly string[]): RoleInPath {
-  const own = sectionRole(docType, segments[segments.length - 1] ?? '');
+  // A first segment that names the document's form is its title, not a section
+  // ("Information Notice No. 90-39: Recent Problems …", "E-3 STEAM GENERATOR TUBE RUPTURE").
+  const first = segments.length > 0 && namesAForm(segments[0]!) ? 1 : 0;
+  const own = segments.length > first ? sectionRole(docType, segments[segments.length - 1]!) : 'unknown';
   if (own !== 'unknown') return { role: own, inherited: false };
-  for (let i = segments.length - 2; i >= 0; i--) {
+  for (let i = segments.length - 2; i >= first; i--) {
     const role = sectionRole(docType, segments[i]!);
     if (!NOT_INHERITED.has(role)) return { role, inherited: true };
   }
   return { role: own, inherited: false };
+}
+
+/**
+ * The role of a chunk: its section path's (sectionRoleInPath), else the first heading the chunk
+ * itself opens a section with (a parser that cut at the heading may not have put it in the path),
+ * else what the chunk is as its form makes plain (roleByShape).
+ */
+export function chunkRole(docType: DocType, subtype: DocSubtype | null, segments: readonly string[], layout: LayoutSummary): RoleInPath {
+  // OTHER's roles are the parts of the NRC forms it holds (inspection reports, generic
+  // communications); an OTHER of no known form (an FMEA, a vendor's bulletin) has none.
+  if (docType === 'OTHER' && subtype === null) return { role: 'unknown', inherited: false };
+  const inPath = sectionRoleInPath(docType, segments);
+  if (inPath.role !== 'unknown') return inPath;
+  let first = true;
+  for (const heading of layout.headings) {
+    if (namesAForm(heading)) continue;
+    // The chunk's first heading opens its section; a later one counts only as a heading is
+    // written ("Addressees:", "4.2 Cause"), not a letterhead line or a field's value in capitals.
+    if (first || SECTION_HEADING_RE.test(heading)) {
+      const role = sectionRole(docType, heading);
+      if (role !== 'unknown') return { role, inherited: false };
+    }
+    first = false;
+  }
+  return { role: roleByShape(docType, subtype, layout), inherited: false };
+}
+
+/** A label ending in a colon, or a numbered heading ("4.2 Cause", "B. ENTRY CONDITIONS"). */
+const SECTION_HEADING_RE = /:\s*$|^(?:\d+(?:\.\d+)*\.?|[A-Z][.)])\s/;
+
+/** How many characters of a chunk's opening the cues below read. */
+const CUE_CHARS = 200;
+
+/**
+ * A chunk with no heading of its own, by its shape, when the document's form is known (a subtype:
+ * without one, nothing says what unheaded text is). Of a report or notice (CR, OTHER): mostly form
+ * fields, letterhead or other non-prose lines, or a cover letter, is the header; a generic
+ * communication opens with its addressees ("All holders of operating licenses …") and its purpose;
+ * an inspection finding's paragraphs say what they are in their first words (IMC 0611: "The
+ * inspectors identified …" is the finding, "… the significance …" its assessment, "… Inspection
+ * Procedure …" the scope); other prose is the event's description. Of a procedure (SOP): a step
+ * table, or prose made mostly of instructions, is the steps.
+ */
+function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: LayoutSummary): string {
+  // Without a known form, nothing says what an unheaded chunk is.
+  if (subtype === null) return 'unknown';
+  if (docType === 'SOP') {
+    const instructions = layout.proseLines >= 2 && layout.instructionLines * 2 >= layout.proseLines;
+    return layout.stepTable || instructions ? 'steps' : 'unknown';
+  }
+  if (docType !== 'CR' && docType !== 'OTHER') return 'unknown';
+  if (layout.proseChars + layout.otherChars === 0) return 'unknown';
+  if (layout.proseChars < layout.otherChars) return 'header';
+  const opening = layout.opening.slice(0, CUE_CHARS).toLowerCase();
+  if (docType === 'OTHER') {
+    if (subtype === 'IN' || subtype === 'GL' || subtype === 'BULLETIN' || subtype === 'CIRCULAR') {
+      if (opening.startsWith('all ') || opening.includes('to all ') || opening.includes('purpose of this') || opening.includes('purposes of this')) return 'purpose';
+    }
+    if (subtype === 'IR') {
+      if (opening.includes('inspectors identified') || opening.includes('self-reveal') || opening.includes('non-cited violation')) return 'finding';
+      if (opening.includes('significance') || opening.includes('more than minor')) return 'assessment';
+      if (opening.includes('inspection procedure') || opening.includes('inspectors reviewed')) return 'inspection_scope';
+    }
+  }
+  if (layout.letter) return 'header';
+  return 'description';
 }
 
 function computeRole(docType: DocType, title: string): string {

@@ -68,10 +68,11 @@ function page(value: number | null): string {
   return value === null ? 'null' : String(value);
 }
 
-/** JSON.stringify(context), keys in ChunkContext order. */
+/** JSON.stringify(context), keys in ChunkContext order (doc_subtype always written, null when unknown). */
 export function contextJson(c: ChunkContext): string {
   return (
-    `{"doc_id":${jsonString(c.doc_id)},"doc_type":${jsonString(c.doc_type)},"chunk_id":${jsonString(c.chunk_id)}` +
+    `{"doc_id":${jsonString(c.doc_id)},"doc_type":${jsonString(c.doc_type)},"doc_subtype":${c.doc_subtype == null ? 'null' : jsonString(c.doc_subtype)}` +
+    `,"chunk_id":${jsonString(c.chunk_id)}` +
     `,"section_path":${jsonString(c.section_path)},"page_start":${page(c.page_start)},"page_end":${page(c.page_end)}` +
     `,"authority_level":${jsonString(c.authority_level)},"section_role":${jsonString(c.section_role)}}`
   );

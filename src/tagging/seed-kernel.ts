@@ -6,12 +6,16 @@ import { kernelOf } from '../runtime/off-thread.js';
 import { buildGazetteer } from './gazetteer.js';
 import { buildKeywordLists } from './keyword-lists.js';
 import type { TagSetup } from './tag-batch.js';
+import { readingOf } from './layout.js';
 import { NerSeeder } from './tag-record.js';
 
 export const SEED_KERNEL = kernelOf(import.meta.url, 'nerSeeds');
 
-/** The kernel: the matchers built once from the setup, then one seed per text. */
+/** The kernel: the matchers built once from the setup, then one seed per text, read as a reader does (layout.ts). */
 export function nerSeeds(setup: TagSetup): (text: string) => NerSeed {
   const seeder = new NerSeeder(buildGazetteer(setup.lexicon), buildKeywordLists(setup.keywordFiles));
-  return (text) => seeder.seed(text);
+  return (text) => {
+    const reading = readingOf(text);
+    return seeder.seed(reading.text, reading.formLabels);
+  };
 }

@@ -11,6 +11,7 @@
 
 import type { NerSeed } from '../contracts/chunk.js';
 import { DOC_TYPES, type DocType } from '../contracts/vocabulary.js';
+import { formAt, formIndex, type DocForm } from './doc-type.js';
 import { LineSplitter, refusedLine, type LineEvent } from '../runtime/line-splitter.js';
 import { LineWriter } from '../runtime/output.js';
 import { messageOf, parseRecordLine } from '../runtime/record-line.js';
@@ -79,7 +80,7 @@ export interface TaggedBlock {
   lineNos: Int32Array;
   /** The line's flags joined by FLAG_SEPARATOR ('' for none). */
   flags: string[];
-  /** Index in DOC_TYPES of the type assumed, or -1: the type did not depend on earlier records. */
+  /** The form assumed (doc-type.ts formIndex), or -1: the form did not depend on earlier records. */
   assumed: Int8Array;
   /**
    * 1: the line names the same document as the line before it in the block whose type depended on
@@ -91,6 +92,8 @@ export interface TaggedBlock {
   docName: (string | undefined)[];
   sourcePath: (string | undefined)[];
   text: (string | undefined)[];
+  /** The section path as the record gives it (section_segments, else a path string): the document's title. */
+  sectionPath: (string | string[] | undefined)[];
 }
 
 export interface BlockReply {
@@ -257,6 +260,7 @@ export function createBlockTagger(setup: TagSetup, tagger = new ThreadTagger(set
     const docName: (string | undefined)[] = [];
     const sourcePath: (string | undefined)[] = [];
     const text: (string | undefined)[] = [];
+    const sectionPath: (string | string[] | undefined)[] = [];
     let firstLine: string | undefined;
     let fatal: TaggedBlock['fatal'];
     let records = 0;
@@ -292,7 +296,7 @@ export function createBlockTagger(setup: TagSetup, tagger = new ThreadTagger(set
       lineNos.push(event.line);
       flags.push(tagged.facts.flags.join(FLAG_SEPARATOR));
       if (docTypeDependsOnHistory(record, setup.context)) {
-        assumed.push(DOC_TYPES.indexOf(tagged.facts.context.doc_type));
+        assumed.push(formIndex({ type: tagged.facts.context.doc_type, subtype: tagged.facts.context.doc_subtype ?? null }));
         const evidence: DocTypeEvidenceFields = {};
         addDocTypeEvidence(evidence, record, false);
         // Right after a line naming the same document, ContextBuilder has the type in memory.
@@ -306,6 +310,7 @@ export function createBlockTagger(setup: TagSetup, tagger = new ThreadTagger(set
         docName.push(evidence.doc_name);
         sourcePath.push(evidence.source_path);
         text.push(evidence.text);
+        sectionPath.push(evidence.section_segments ?? evidence.section_path);
       } else {
         assumed.push(-1);
         follows.push(0);
@@ -327,11 +332,12 @@ export function createBlockTagger(setup: TagSetup, tagger = new ThreadTagger(set
       docName,
       sourcePath,
       text,
+      sectionPath,
     };
   };
 }
 
-/** The doc type a line of a tagged block assumed (-1: none that depends on history). */
-export function assumedType(index: number): DocType | null {
-  return index < 0 ? null : DOC_TYPES[index]!;
+/** The doc form a line of a tagged block assumed (-1: none that depends on history). */
+export function assumedForm(index: number): DocForm | null {
+  return index < 0 ? null : formAt(index);
 }

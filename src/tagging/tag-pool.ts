@@ -13,6 +13,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import type * as WorkerThreads from 'node:worker_threads';
 import type { NerSeed } from '../contracts/chunk.js';
 import type { DocType } from '../contracts/vocabulary.js';
+import { formIndex, type DocForm } from './doc-type.js';
 import type { LineEvent } from '../runtime/line-splitter.js';
 import { messageOf, parseRecordLine } from '../runtime/record-line.js';
 import type { BlockOutcome, InputBlock, LineAdapter, OffThreadRunner, Outcome, Processor, RecordMeta } from '../runtime/stage.js';
@@ -21,7 +22,7 @@ import { SEED_KERNEL } from './seed-kernel.js';
 import { BLOCK_BYTES } from '../runtime/sources/block-source.js';
 import { ContextBuilder } from './context.js';
 import {
-  assumedType,
+  assumedForm,
   blockLines,
   BlockOutput,
   createBlockTagger,
@@ -122,7 +123,7 @@ export class ParallelTagger implements Processor {
   readonly window: number;
   /** Decides doc types in input order, as the one-thread tagger's builder does. */
   private readonly contexts: ContextBuilder;
-  private readonly forcedContexts = new Map<DocType, ContextBuilder>();
+  private readonly formContexts = new Map<number, ContextBuilder>();
   /** This thread's tagger (long lines, lines tagged again, blocks before any worker starts). */
   private here: ThreadTagger | null = null;
   private tagBlockHere: ((block: BlockInput) => TaggedBlock) | null = null;
@@ -368,21 +369,23 @@ export class ParallelTagger implements Processor {
     };
     try {
       let evidence = 0;
-      let decided: DocType | null = null;
+      let decided: DocForm | null = null;
       for (let j = 0; j < t.lineNos.length; j++) {
-        const assumed = assumedType(t.assumed[j]!);
+        const assumed = assumedForm(t.assumed[j]!);
         if (assumed !== null) {
-          let docType: DocType;
+          let form: DocForm;
           if (t.follows[j] === 1 && decided !== null) {
-            docType = decided;
+            form = decided;
           } else {
             const k = evidence++;
-            docType = this.contexts.build({ doc_id: t.docId[k], doc_type: t.docTypeField[k], doc_name: t.docName[k], source_path: t.sourcePath[k], text: t.text[k] }).context.doc_type;
+            const path = t.sectionPath[k];
+            const record = { doc_id: t.docId[k], doc_type: t.docTypeField[k], doc_name: t.docName[k], source_path: t.sourcePath[k], text: t.text[k], ...(Array.isArray(path) ? { section_segments: path } : { section_path: path }) };
+            form = this.contexts.form(record);
           }
-          decided = docType;
-          if (docType !== assumed) {
-            // The document began in a block that thread did not see: tagged again with its type.
-            const again = this.tagAgain(lineOf(t.lineNos[j]!), docType);
+          decided = form;
+          if (form.type !== assumed.type || form.subtype !== assumed.subtype) {
+            // The document began in a block that thread did not see: tagged again with its form.
+            const again = this.tagAgain(lineOf(t.lineNos[j]!), form);
             (redone ??= new Map()).set(j, again.bytes);
             this.flagCounts.add(again.flags);
             continue;
@@ -409,23 +412,24 @@ export class ParallelTagger implements Processor {
     };
   }
 
-  /** A line of a tagged block, tagged here with the doc type decided in order. */
-  private tagAgain(event: LineEvent | undefined, docType: DocType): { bytes: Uint8Array; flags: readonly string[] } {
+  /** A line of a tagged block, tagged here with the doc form decided in order. */
+  private tagAgain(event: LineEvent | undefined, form: DocForm): { bytes: Uint8Array; flags: readonly string[] } {
     if (event?.kind !== 'line') throw new Error('a tagged line is not in its block');
     // It parsed where it was tagged, so it parses here too.
     const record = parseRecordLine(event.text).record!;
-    const { outcome, facts } = this.threadTagger().tag(record, { raw: event.text, ...(event.bytes ? { bytes: event.bytes } : {}) }, this.contextsFor(docType));
+    const { outcome, facts } = this.threadTagger().tag(record, { raw: event.text, ...(event.bytes ? { bytes: event.bytes } : {}) }, this.contextsFor(form));
     this.linesRedone++;
     const out = new BlockOutput();
     out.add(outcome.records ?? []);
     return { bytes: Buffer.concat(out.bytes(null)), flags: facts.flags };
   }
 
-  private contextsFor(docType: DocType): ContextBuilder {
-    let contexts = this.forcedContexts.get(docType);
+  private contextsFor(form: DocForm): ContextBuilder {
+    const key = formIndex(form);
+    let contexts = this.formContexts.get(key);
     if (contexts === undefined) {
-      contexts = new ContextBuilder({ ...this.config.setup.context, docTypeMode: docType });
-      this.forcedContexts.set(docType, contexts);
+      contexts = new ContextBuilder({ ...this.config.setup.context, form });
+      this.formContexts.set(key, contexts);
     }
     return contexts;
   }

@@ -4,13 +4,12 @@
 
 import type { NegatedMention, NerSeed } from '../contracts/chunk.js';
 import { appendMembers, type JsonObject } from '../runtime/stage.js';
-import { chunkTextOf, docIdOf } from './chunk-fields.js';
+import { chunkTextOf, docIdOf, sectionPathOf } from './chunk-fields.js';
 import type { ChunkFacts, ContextOptions } from './context.js';
-import { normaliseDocType, upstreamDocType } from './doc-type.js';
 import { extractPatterns } from './extractors.js';
 import type { Gazetteer } from './gazetteer.js';
 import type { KeywordLists } from './keyword-lists.js';
-import { labelSpans, negationScopesOfTokens, ScopeIndex } from './negation.js';
+import { labelSpans, negationScopesOfTokens, ScopeIndex, sparedStates } from './negation.js';
 import { buildPhraseLists, TokenBuffer, type PhraseListsMatcher } from './phrase-matcher.js';
 import { contextJson, jsonString, stringArrayJson } from './seed-json.js';
 
@@ -27,7 +26,12 @@ export class NerSeeder {
     this.matcher = buildPhraseLists<unknown>([gazetteer.phraseList, ...keywords.phraseLists]);
   }
 
-  seed(text: string): NerSeed {
+  /**
+   * The seed of a reader's text (layout.ts readingOf: wrapped lines joined, so a term or a
+   * reference cut by a line break is found whole). `formLabels` ([start, end) pairs in order) are
+   * the labels and captions of field blocks: no lexicon or keyword term is taken from them.
+   */
+  seed(text: string, formLabels: readonly number[] = NO_SPANS): NerSeed {
     const tokens = this.tokens.load(text);
     const scopes = negationScopesOfTokens(tokens);
     const labels = labelSpans(text);
@@ -36,10 +40,16 @@ export class NerSeeder {
     const lexicalScan = this.gazetteer.begin(tokens, marks, extras);
     const keywordScan = this.keywords.begin(tokens, marks);
     this.matcher.scan(tokens, (list, start, end, payloads, first, last, phrase) => {
+      if (formLabels.length > 0 && insideSpan(formLabels, start, end)) return;
       if (list === 0) lexicalScan.onMatch(start, end, payloads as readonly number[], first, last, phrase);
       else keywordScan.onMatch(list - 1, start, end, payloads as readonly string[], first, last);
     });
     const lexical = lexicalScan.finish();
+    for (const spared of sparedStates(text)) {
+      const key = spared.text.toLowerCase();
+      if (lexical.outcomes.some((o) => o.toLowerCase() === key) || extras.negated.some((n) => n.text.toLowerCase() === key)) continue;
+      extras.negated.push({ text: spared.text, kind: 'outcomes', cue: spared.cue });
+    }
     const patterns = extractPatterns(text, tokens);
     const keywords = keywordScan.finish();
     const locations = extras.places.length === 0 ? keywords.locations : withPlaces(keywords.locations, extras.places);
@@ -65,6 +75,23 @@ export class NerSeeder {
       negated: extras.negated,
     };
   }
+}
+
+const NO_SPANS: readonly number[] = [];
+
+/** Whether [start, end) lies inside one of `spans` ([start, end) pairs in order, not overlapping). */
+function insideSpan(spans: readonly number[], start: number, end: number): boolean {
+  let lo = 0;
+  let hi = spans.length / 2 - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (spans[mid * 2]! <= start) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found >= 0 && end <= spans[found * 2 + 1]!;
 }
 
 export { ADDED_KEYS, hasAddedKeys } from './added-fields.js';
@@ -121,21 +148,21 @@ export function withTagFields(record: JsonObject, facts: ChunkFacts, seed: NerSe
 export const DETECTION_TEXT_CHARS = 4000;
 
 /**
- * Whether the record's doc type depends on earlier records: a type forced by the options, or a
- * valid upstream doc_type under 'auto', is decided by the record alone; otherwise the document's
- * first chunk decided it (ContextBuilder remembers it per document).
+ * Whether the record's doc form (type and subtype) depends on earlier records. The subtype is
+ * always the form detected from the document's first chunk (ContextBuilder remembers it per
+ * document), whatever fixes the type: only a form given whole (options.form) does not.
  */
-export function docTypeDependsOnHistory(record: JsonObject, options: ContextOptions): boolean {
-  if (normaliseDocType(options.docTypeMode) !== null) return false;
-  return options.docTypeMode !== 'auto' || upstreamDocType(record.doc_type) === null;
+export function docTypeDependsOnHistory(_record: JsonObject, options: ContextOptions): boolean {
+  return options.form === undefined;
 }
 
 /**
- * What ContextBuilder reads to decide a doc type, copied onto `into`: built from these fields
- * alone, a ContextBuilder decides (and remembers) the same doc type as from the whole record.
- * Values it ignores (a number where it reads a string) are dropped, which it treats alike. The
- * text, cut to what detection reads, is left out when `withText` is false: for a record whose other
- * fields equal those of the record just before it, the document's type is already decided.
+ * What ContextBuilder reads to decide a doc form, copied onto `into`: built from these fields
+ * alone, a ContextBuilder decides (and remembers) the same form as from the whole record. Values
+ * it ignores (a number where it reads a string) are dropped, which it treats alike. The text, cut
+ * to what detection reads, and the section path (the document's title) are left out when
+ * `withText` is false: for a record whose other fields equal those of the record just before it,
+ * the document's form is already decided.
  */
 export function addDocTypeEvidence(into: DocTypeEvidenceFields, record: JsonObject, withText: boolean): void {
   if (typeof record.doc_type === 'string') into.doc_type = record.doc_type;
@@ -147,6 +174,9 @@ export function addDocTypeEvidence(into: DocTypeEvidenceFields, record: JsonObje
   if (!withText) return;
   const text = chunkTextOf(record);
   if (text !== undefined) into.text = text.slice(0, DETECTION_TEXT_CHARS);
+  const path = sectionPathOf(record);
+  if (Array.isArray(path)) into.section_segments = path;
+  else if (path !== undefined) into.section_path = path;
 }
 
 export type DocTypeEvidenceFields = {
@@ -155,6 +185,8 @@ export type DocTypeEvidenceFields = {
   doc_name?: string;
   source_path?: string;
   text?: string;
+  section_path?: string;
+  section_segments?: string[];
 };
 
 /**

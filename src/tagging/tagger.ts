@@ -3,6 +3,7 @@ import { AppendedJson, type JsonObject, type Outcome } from '../runtime/stage.js
 import { ContextBuilder, type ChunkFacts, type ContextOptions } from './context.js';
 import type { Gazetteer } from './gazetteer.js';
 import type { KeywordLists } from './keyword-lists.js';
+import { readingOf } from './layout.js';
 import { nerSeedJson } from './seed-json.js';
 import { TagFlagCounts } from './tag-summary.js';
 import { hasAddedKeys, NerSeeder, tagMembers, withTagFields } from './tag-record.js';
@@ -34,7 +35,7 @@ export class Tagger {
 
   process(record: JsonObject, meta: { raw: string; bytes?: Buffer }): Outcome {
     const facts = this.contexts.build(record);
-    return this.outcome(record, meta, facts, this.seeder.seed(facts.text));
+    return this.outcome(record, meta, facts, this.seeder.seed(facts.reading.text, facts.reading.formLabels));
   }
 
   /**
@@ -56,10 +57,12 @@ export class Tagger {
 
   tag(record: JsonObject): Added {
     const facts = this.contexts.build(record);
-    return { context: facts.context, section_id: facts.section_id, ner_seed: this.seed(facts.text), tag_flags: facts.flags };
+    return { context: facts.context, section_id: facts.section_id, ner_seed: this.seeder.seed(facts.reading.text, facts.reading.formLabels), tag_flags: facts.flags };
   }
 
+  /** The seed of a chunk text, read as a reader does (layout.ts). */
   seed(text: string): NerSeed {
-    return this.seeder.seed(text);
+    const reading = readingOf(text);
+    return this.seeder.seed(reading.text, reading.formLabels);
   }
 }

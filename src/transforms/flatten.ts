@@ -3,17 +3,35 @@ import { asUsage } from '../runtime/exit-codes.js';
 import { AppendedJson, appendMembers, defineStage, hasLargeString, RawJson, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
 import { embeddingTexts } from '../views/flatten-view.js';
 import { ViewFieldTally } from '../views/view-field-tally.js';
-import { parseViewFields, ViewListError, type ViewFields } from '../views/view-types.js';
+import { VIEW_TYPES } from '../contracts/vocabulary.js';
+import { VIEW_KINDS } from '../views/kinds/index.js';
+import { CHUNK_VIEWS_SAID, parseViewFields, ViewListError, type ViewFields } from '../views/view-types.js';
 
 const EMBEDDING_TEXT = ['embedding_text'];
+const HELP_WIDTH = 100;
+const LABELS_AT = 21;
+
+/** A view's flatten layout, as --help says it: its labels in order, wrapped under the view's name. */
+function layoutHelp(view: (typeof VIEW_TYPES)[number]): string {
+  const { fields, separator } = VIEW_KINDS[view].flatten;
+  const words = [...fields.map(([label], i) => (i < fields.length - 1 ? `${label},` : label)), `(items joined with "${separator}")`];
+  const lines: string[] = [];
+  let line = `  ${view}:`.padEnd(LABELS_AT - 1);
+  for (const word of words) {
+    if (line.trim().endsWith(':') || line.length + 1 + word.length <= HELP_WIDTH) line += ` ${word}`;
+    else {
+      lines.push(line);
+      line = `${' '.repeat(LABELS_AT)}${word}`;
+    }
+  }
+  return [...lines, line].join('\n');
+}
 
 export default defineStage({
   name: 'flatten',
   summary: 'add the embedding text of each view: one "LABEL: value" line per non-empty field',
-  description: `Adds embedding_text {retrieval_summary: "...", rca_frame: "..."} to each record.
-  retrieval_summary: SCOPE, SYSTEMS, EQUIPMENT, COMPONENTS, SYMPTOMS/OUTCOMES, MECHANISMS,
-                     DIAGNOSTICS, ACTIONS, NUMBERS/LIMITS, KEYWORDS (items joined with ", ")
-  rca_frame:         OBSERVED, HYPOTHESES, TESTS, ACTIONS, CONSTRAINTS (items joined with "; ")
+  description: `Adds embedding_text ${CHUNK_VIEWS_SAID.object} to each record.
+${VIEW_TYPES.map(layoutHelp).join('\n')}
 Empty fields give no line; a missing or empty view gives "". Whitespace inside a value (newlines
 included) becomes one space, so each field is exactly one line; list items with no letter or
 digit ("", "-----") and items that are neither strings nor numbers are left out.
@@ -23,13 +41,13 @@ An input embedding_text of another shape (DACKAR's processed records hold the ch
 a string) is kept as upstream_embedding_text, in its place; rca's own is replaced.`,
   examples: [
     'rca-flatten < validated.jsonl > embeddable.jsonl',
-    'rca-flatten --combined --from-fields retrieval_summary_json,rca_frame_json enriched.jsonl',
+    `rca-flatten --combined --from-fields ${CHUNK_VIEWS_SAID.fromFieldsExample} enriched.jsonl`,
   ],
   options: {
     'from-fields': {
       type: 'list',
       placeholder: 'FIELDS',
-      help: 'record fields holding the views: FIELD,FIELD for retrieval_summary then rca_frame, or VIEW=FIELD [default: retrieval_summary,rca_frame]',
+      help: CHUNK_VIEWS_SAID.fromFields,
     },
     combined: {
       type: 'boolean',

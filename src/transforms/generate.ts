@@ -4,7 +4,8 @@ import { CONFIG_ERRORS, GENERATE_OPTIONS, resolveConfig, resolveSectionMode, SEC
 import { createGenerator } from '../generation/create.js';
 import { parseLexiconCsv } from '../tagging/lexicon.js';
 import type { SetupContext } from '../runtime/stage.js';
-import type { ExtractiveSetup } from '../views/kinds/record-kind.js';
+import type { ExtractiveSetup } from '../views/records/record-kind.js';
+import { CHUNK_VIEWS_SAID } from '../views/view-types.js';
 
 export const GENERATE_DESCRIPTION = `Reads records written by rca-tag (context, ner_seed, text) and asks the model for each view,
 --concurrency requests at a time across records; records come out in input order.
@@ -22,7 +23,7 @@ the prompt with a note naming what was wrong, then the same with the chunk text 
 --truncate-chars. Connection errors, timeouts and 429/5xx answers are retried with backoff
 (--max-transport-retries); a busy server (503) also lowers the requests in flight for a while.
 Every reply is checked as rca-validate checks it (trusted provenance stamped first). Adds:
-  retrieval_summary, rca_frame  the view, or null when it failed after all tries
+  ${CHUNK_VIEWS_SAID.list.padEnd(28)}  the view, or null when it failed after all tries
   flags                         {<view>: [flag, ...]} for each view written; [] is a clean pass
   generation                    {<view>: {backend, model, model_digest, options, attempts,
                                  done_reason, prompt_tokens, output_tokens, text_cut, cached,
@@ -45,7 +46,7 @@ disappears mid-run or an API key that stops being accepted.`;
 
 export default defineStage({
   name: 'generate',
-  summary: 'write the retrieval_summary and rca_frame views of each tagged chunk with a model (Ollama, or an OpenAI-compatible server)',
+  summary: `write the ${CHUNK_VIEWS_SAID.and} views of each tagged chunk with a model (Ollama, or an OpenAI-compatible server)`,
   description: `${GENERATE_DESCRIPTION}\n${SECTION_DESCRIPTION}`,
   examples: [
     'rca-tag < chunks.jsonl | rca-generate > generated.jsonl',

@@ -1,6 +1,6 @@
 import { keepUpstream } from '../tagging/added-fields.js';
 import { AppendedJson, appendMembers, defineStage, hasLargeString, LARGE_STRING_CHARS, RawJson, type JsonObject, type LineAdapter, type OffThreadRunner, type Outcome, type RecordMeta } from '../runtime/stage.js';
-import { isTaggedContext, NOT_A_TAGGED_SEED, readTaggedChunk, seedKeysOf, seedShapeIn, WITHOUT_NEGATED } from '../views/kinds/chunk-records.js';
+import { isTaggedContext, NOT_A_TAGGED_SEED, readTaggedChunk, seedKeysOf, seedShapeIn, WITHOUT_NEGATED } from '../views/records/chunk-records.js';
 import { buildPrompt, compactHead, compactSharedEscaped, jsonEscaped as escaped, promptHead, promptSharedEscaped, promptTail, sharedEscaped, type EscapedParts } from '../views/prompt-text.js';
 import { parseRecordLine } from '../runtime/record-line.js';
 import { decodeOutcome, encodeOutcome, kernelOf, type PortableOutcome } from '../runtime/off-thread.js';
@@ -10,7 +10,7 @@ import type { ChunkContext, NegatedMention, NerSeed } from '../contracts/chunk.j
 import type { DocType } from '../contracts/vocabulary.js';
 import type { TextCut } from '../views/text-cut.js';
 import { asUsage } from '../runtime/exit-codes.js';
-import { parseViewList, ViewListError } from '../views/view-types.js';
+import { CHUNK_VIEWS_SAID, parseViewList, ViewListError } from '../views/view-types.js';
 import { NER_SEED_KEYS, PROMPT_STYLES, VIEW_TYPES, type PromptStyle, type ViewType } from '../contracts/vocabulary.js';
 
 // What this stage writes: an input value of another shape under these names is kept (added-fields.ts).
@@ -18,9 +18,9 @@ const PROMPT_FIELDS = ['prompts', 'prompt_truncation'];
 
 export default defineStage({
   name: 'prompt',
-  summary: 'add the model prompt of each view (retrieval_summary, rca_frame) to each tagged chunk',
+  summary: `add the model prompt of each view (${CHUNK_VIEWS_SAID.list}) to each tagged chunk`,
   description: `Reads records written by rca-tag (it needs context, ner_seed and text) and adds:
-  prompts            {retrieval_summary: "...", rca_frame: "..."}: the full prompt text of each view
+  prompts            ${CHUNK_VIEWS_SAID.object}: the full prompt text of each view
   prompt_truncation  null, or {text_chars, kept_chars, cut_at} when --max-chars cut the chunk text
 Each prompt is what rca-generate sends for the view with the same --prompt-style. compact (the
 default): the extraction contract, a task paragraph for the doc type and view and the empty output

@@ -6,7 +6,7 @@ import { keepUpstream } from '../tagging/added-fields.js';
 import { asUsage, UsageError } from '../runtime/exit-codes.js';
 import { defineStage } from '../runtime/stage.js';
 import { embeddingTexts, flattenView } from '../views/flatten-view.js';
-import { DEFAULT_VIEW_FIELDS } from '../views/view-types.js';
+import { CHUNK_VIEWS_SAID, DEFAULT_VIEW_FIELDS } from '../views/view-types.js';
 import { extractiveSetup, GENERATE_DESCRIPTION } from './generate.js';
 
 // An upstream embedding_text (DACKAR's string) is kept as upstream_embedding_text (added-fields.ts).
@@ -17,7 +17,7 @@ export default defineStage({
   summary: 'prompt, generate, validate and flatten in one process: tagged chunks in, validated views and embedding text out',
   description: `rca-generate and rca-flatten in one process, the records handed over as objects
 (the prompt is built and every reply validated inside generate). Adds what rca-generate adds, and
-  embedding_text  {retrieval_summary: "...", rca_frame: "..."} (and "combined" with --combined)
+  embedding_text  ${CHUNK_VIEWS_SAID.object} (and "combined" with --combined)
 With --dry-run it writes the requests only, as rca-generate --dry-run does; with --no-flatten it
 writes what rca-generate writes. With --view section_summary (rca-count-sections records in) it adds
   embedding_text  {section_summary: "SECTION: <path>\\nSUMMARY: ...\\nCONCEPTS: a, b, c"}

@@ -22,7 +22,7 @@ export default defineStage({
   name: 'tag',
   summary: 'add the trusted context (doc type, section role, citations) and the NER seed to each chunk',
   description: `Adds to every chunk record:
-  context    {doc_id, doc_type, chunk_id, section_path, page_start, page_end, authority_level, section_role}
+  context    {doc_id, doc_type, doc_subtype, chunk_id, section_path, page_start, page_end, authority_level, section_role}
   section_id a stable id of (doc_id, normalised section path), the key that links chunks to sections
   ner_seed   the 18 NER lists (systems ... conjectures) from the lexicon and the pattern extractors
   tag_flags  what the chunk lacked or what was changed; [] when complete:
@@ -70,7 +70,7 @@ each one, and more per byte): when other work keeps the CPUs busy, --jobs 1 is f
       type: 'string',
       placeholder: 'LEVEL',
       choices: AUTHORITY_LEVELS,
-      help: 'override the authority level (default: mandatory for SOP, informational otherwise)',
+      help: 'override the authority level (default: mandatory for SOP, guidance for a generic letter or bulletin, informational otherwise)',
     },
     lexicon: {
       type: 'list',

@@ -15,14 +15,14 @@ import { validateView, type ViewValidation } from '../views/validate-view.js';
 import { isPlainObject } from '../contracts/json.js';
 import { isMapOf, skippingParse } from '../runtime/record-line.js';
 import { keepUpstream } from '../tagging/added-fields.js';
-import { parseViewFields, ViewListError, type ViewFields } from '../views/view-types.js';
+import { CHUNK_VIEWS_SAID, parseViewFields, ViewListError, type ViewFields } from '../views/view-types.js';
 import { VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 import { ViewFieldTally } from '../views/view-field-tally.js';
 
 export default defineStage({
   name: 'validate',
   summary: 'stamp trusted provenance on each view, check it against its contract and the chunk text, add flags',
-  description: `For each view present on a record (retrieval_summary, rca_frame; null counts as absent):
+  description: `For each view present on a record (${CHUNK_VIEWS_SAID.list}; null counts as absent):
   1. chunk_id, doc_type, view_type and citations are overwritten from the trusted context, in place
      (a record without context gets it built exactly as rca-tag would);
   2. the view is checked: keys and types of the contract; list items are plain strings with some
@@ -53,14 +53,14 @@ negation_mismatch:<sentence>, ruled_out:<mention>, novel_entity:<name>, weak_gro
 model_unsupported:<field>[<i>].`,
   examples: [
     'rca-validate < generated.jsonl > validated.jsonl',
-    'rca-validate --from-fields retrieval_summary_json,rca_frame_json enriched.jsonl',
+    `rca-validate --from-fields ${CHUNK_VIEWS_SAID.fromFieldsExample} enriched.jsonl`,
     "rca-validate --fail-on-flags generated.jsonl | jq -c '{chunk_id, flags}'   # exit 1 when a view is flagged",
   ],
   options: {
     'from-fields': {
       type: 'list',
       placeholder: 'FIELDS',
-      help: 'record fields holding the views: FIELD,FIELD for retrieval_summary then rca_frame, or VIEW=FIELD [default: retrieval_summary,rca_frame]',
+      help: CHUNK_VIEWS_SAID.fromFields,
     },
     ...FLAG_OPTIONS,
     'check-claims': {

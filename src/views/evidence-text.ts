@@ -4,6 +4,10 @@
 // change meaning: Unicode compatibility forms, case, runs of whitespace, punctuation and markdown
 // (table pipes, emphasis), hyphen variants and thousands separators ("1,175" = "1175").
 // Hyphens and underscores between letters or digits stay: "P-101A" is one token, and "101a" is not in it.
+// A word hyphenated at a line end is one token, as a reader reads it: "equip-\nment" is "equipment",
+// "pre-\nexisting" is "pre-existing".
+
+import { wrapHyphenAt } from '../tagging/layout.js';
 
 const HYPHEN_VARIANTS_RE = /[\u2010\u2011\u2012\u2212]/;
 const APOSTROPHES_RE = /[\u2018\u2019\u02bc]/;
@@ -281,6 +285,19 @@ function tokenizeUncached(raw: string): Token[] {
         if (!simple) norm += '-';
         end = i + width;
         ends = false;
+      } else if (code === 45 && start >= 0 && (next === '\n' || next === ' ' || next === '\r' || next === '\t')) {
+        // A word hyphenated at a line end: one token, as a reader reads it (tagging/layout.ts):
+        // "equip-\nment" is "equipment", "pre-\nexisting" is "pre-existing".
+        const wrap = wrapHyphenAt(raw, i);
+        if (wrap !== null) {
+          if (simple) {
+            norm = raw.slice(start, i).toLowerCase();
+            simple = false;
+          }
+          if (!wrap.dropped) norm += '-';
+          i = wrap.resume;
+          continue;
+        }
       }
     }
     if (ends) {

@@ -4,15 +4,17 @@
 // same evidence for the same view whatever backend made it. It goes beside the view on the
 // record (`evidence.<view>`), never into a prompt.
 //
-// Fields by role:
+// Fields by role (each view kind names the roles of its fields, `roles`; a field it does not name
+// is a claim):
 // - claim: what the view says the text states (the lists of facts, actions, limits): located,
 //   and checked for support, numbers, identifiers, units, comparators, negation and entities;
-// - summary: scope, which describes the chunk in its own words: as a claim, but a description
-//   with no clause of the text behind it is not flagged (its numbers, ids and entities are);
-// - entity: entities.systems and entities.components: located; one the text never names is novel;
-// - id: entities.equipment_ids: located (its own check is ungrounded_equipment_id);
-// - free: keywords_synonyms and unknowns (search terms and notes on what the text leaves open):
-//   located, never flagged, not counted in the summary.
+// - summary: a description of the source in its own words (retrieval_summary's scope): as a
+//   claim, but a description with no clause of the text behind it is not flagged (its numbers,
+//   ids and entities are);
+// - entity: names of systems and components: located; one the text never names is novel;
+// - id: equipment identifiers: located (its own check is ungrounded_equipment_id);
+// - free: search terms and notes on what the text leaves open: located, never flagged, not
+//   counted in the summary.
 import type { EvidenceSpan, GroundingSummary, ItemEvidence, ViewEvidence } from '../contracts/evidence.js';
 import { TRUSTED_KEYS } from '../contracts/vocabulary.js';
 import type { JsonObject } from '../contracts/json.js';
@@ -20,10 +22,11 @@ import { entityMentionsOf, negationCues, quantityFlagsOf, ruledOutOfForm, spanNe
 import { EvidenceText, normaliseTokens, tokensOfOnce } from './evidence-text.js';
 import { contentWords, exactAt, locate, splitSentences, type Located, type MatchKind } from './evidence-match.js';
 import { flat, numbersIn, type GroundingText } from './grounding.js';
+import { nearCopyContradiction } from './near-copy.js';
 import { VIEW_SHAPES } from './view-shape.js';
 import type { ViewType } from '../contracts/vocabulary.js';
-
-export type FieldRole = 'claim' | 'summary' | 'entity' | 'id' | 'free';
+import { VIEW_KINDS } from './kinds/index.js';
+import type { FieldRole } from './kinds/kind.js';
 
 // The shapes of the evidence record are the contract's (src/contracts/evidence.ts, type-only: no
 // zod at run time).
@@ -42,14 +45,19 @@ export interface EvidenceOptions {
 export type SpanMapper = (span: { start: number; end: number }) => EvidenceSpan;
 
 const TRUSTED = new Set<string>(TRUSTED_KEYS);
-const FREE_FIELDS = new Set(['keywords_synonyms', 'unknowns']);
-const ENTITY_FIELDS = new Set(['entities.systems', 'entities.components']);
-const ID_FIELDS = new Set(['entities.equipment_ids']);
-const SUMMARY_FIELDS = new Set(['scope']);
+// The roles and polarity fields the kinds name, by field name (the checks of an item know its
+// field, not its view): two views may share a field name only with the same role.
+const ROLES = new Map<string, FieldRole>();
+for (const kind of Object.values(VIEW_KINDS)) {
+  for (const [field, role] of Object.entries(kind.roles)) {
+    if ((ROLES.get(field) ?? role) !== role) throw new Error(`views give ${field} two evidence roles (${ROLES.get(field)}, ${role})`);
+    ROLES.set(field, role);
+  }
+}
 // Fields that state what happened or what to do: an item there keeps the polarity of its clause.
 // Lists of checks and limits are not: "bearing temperature alarms" is what was checked whether or
 // not one came, and "no more than 2 minutes" is the limit "do not … for more than 2 minutes".
-const POLARITY_FIELDS = new Set(['scope', 'symptoms_outcomes', 'mechanisms', 'corrective_actions', 'observed', 'hypotheses', 'candidate_actions', 'summary']);
+const POLARITY_FIELDS = new Set(Object.values(VIEW_KINDS).flatMap((kind) => kind.polarity));
 // A plant-style identifier inside a claim: letters and digits joined by '-', '_' or '*', with both ("P-101A", "FT-1102", "2RCS*PT455").
 const ID_IN_TEXT_RE = /(?<![\p{L}\p{N}_*-])(?=[\p{L}\p{N}_*-]*\d)(?=[\p{L}\p{N}_*-]*\p{Lu})[\p{L}\p{N}]+(?:[-_*][\p{L}\p{N}]+)+(?![\p{L}\p{N}_*-])/gu;
 const HAS_CONTENT_RE = /[\p{L}\p{N}]/u;
@@ -63,11 +71,7 @@ export function idsIn(value: string): Iterable<RegExpMatchArray> {
 }
 
 export function fieldRole(field: string): FieldRole {
-  if (FREE_FIELDS.has(field)) return 'free';
-  if (ENTITY_FIELDS.has(field)) return 'entity';
-  if (ID_FIELDS.has(field)) return 'id';
-  if (SUMMARY_FIELDS.has(field)) return 'summary';
-  return 'claim';
+  return ROLES.get(field) ?? 'claim';
 }
 
 // The field names of a shape's keys ("entities.components"), made once: a name built per item
@@ -249,6 +253,10 @@ function itemFindings(value: string, role: FieldRole, polarity: boolean, located
     let itemNegated: boolean | null = null;
     const isItemNegated = (): boolean => (itemNegated ??= negationCues((norms ??= tokens!.map((t) => t.norm))).length > 0);
     if (polarity) for (const flag of negationFlags(value, text, located, isItemNegated)) checks.push(flag);
+    if (!checks.some((c) => c.startsWith('negation_mismatch:'))) {
+      const changed = nearCopyContradiction(tokens!, text, located);
+      if (changed !== null) checks.push(`contradicted_copy:${flagValue(changed, 40)} in "${flagValue(value.trim(), 60)}"`);
+    }
     if (negated.length > 0 && !isItemNegated()) for (const flag of ruledOutOfForm(norms!.join(' '), negated)) checks.push(flag);
     const entities = entityMentionsOf(value, tokens, text, context);
     mentions = entities.mentions.length;

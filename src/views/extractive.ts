@@ -3,29 +3,30 @@
 // baseline that model output is compared with. It never stands in for a failed model call: its
 // provenance always says backend "extractive".
 //
-// Every list item is a trimmed substring of the chunk text (a sentence, a table row or a seed
-// term as written), so grounding holds by construction; only `unknowns` holds fixed notes, and
-// `scope` is leading text with its whitespace collapsed. Nothing is invented: a chunk too poor
-// for three keywords gets fewer, and the validator says so.
+// The text is read as a reader sees it (tagging/layout.ts): hard-wrapped lines joined into
+// paragraphs and end-of-line hyphenation undone, and lines that are no prose (form fields,
+// checkboxes, table borders, headings, reference lines, page headers and footers, addresses and
+// signatures) left out, so that none becomes an item. Every list item is then a trimmed substring
+// of that reader's text (a sentence, a table row or a seed term as written); an item cut at the
+// length bound ends on a whole word and "…". Only `unknowns` holds fixed notes, and `scope` is
+// leading prose with its whitespace collapsed. Nothing is invented: a chunk too poor for three
+// keywords gets fewer, and the validator says so.
 import type { ChunkContext, NerSeed } from '../contracts/chunk.js';
 import type { RcaFrame, RetrievalSummary, View } from '../contracts/views.js';
 import { negationScopes, type NegationScope } from '../tagging/negation.js';
 import { collapseWhitespace } from '../tagging/spacing.js';
+import { ACTION_VERBS, readingOf, readsAsProse, type Reading } from '../tagging/layout.js';
 import { GroundingText, numbersIn } from './grounding.js';
-import { QUALITY_GATES } from '../contracts/vocabulary.js';
+import type { ExtractiveInput } from './kinds/kind.js';
+import { QUALITY_GATES } from './kinds/retrieval-summary.js';
 import { emptyView } from './view-skeleton.js';
 import { literalPattern } from '../runtime/patterns.js';
 import type { ViewType } from '../contracts/vocabulary.js';
 
 export const EXTRACTIVE_BACKEND = 'extractive';
 /** Names the rules in provenance; bump when the output for a given input changes. */
-export const EXTRACTIVE_MODEL = 'rca-extractive/2';
+export const EXTRACTIVE_MODEL = 'rca-extractive/3';
 
-export interface ExtractiveInput {
-  context: ChunkContext;
-  nerSeed: NerSeed;
-  text: string;
-}
 
 /** Items per list: a view is a compact index of the chunk, not a copy of it. */
 export const MAX_ITEMS = 8;
@@ -35,23 +36,20 @@ const MIN_KEYWORDS = QUALITY_GATES.minKeywords;
 // Leading sentences are added to the scope until it says this much (one short sentence rarely does).
 const SCOPE_TARGET_CHARS = 60;
 
-/** The retrieval_summary builder of the view's kind (src/views/kinds/retrieval-summary.ts). */
-export function extractiveRetrievalSummary(input: ExtractiveInput): RetrievalSummary {
-  return retrievalSummary(input, classifiedUnits(input));
-}
-
-/** The rca_frame builder of the view's kind (src/views/kinds/rca-frame.ts). */
-export function extractiveRcaFrame(input: ExtractiveInput): RcaFrame {
-  return rcaFrame(input.context, classifiedUnits(input));
-}
-
-const BUILDERS: Partial<Record<ViewType, (input: ExtractiveInput) => View>> = { retrieval_summary: extractiveRetrievalSummary, rca_frame: extractiveRcaFrame };
+/** The builder of each chunk view whose kind says `extractive: true` (test/views/kinds.test.ts holds the two to agree). */
+export const EXTRACTIVE_BUILDERS: Partial<Record<ViewType, (input: ExtractiveInput) => View>> = {
+  retrieval_summary: (input) => {
+    const read = readInput(input);
+    return retrievalSummary(input, read.reading, read.kept);
+  },
+  rca_frame: (input) => rcaFrame(input.context, classifiedUnits(input)),
+};
 
 export function extractiveView(view: 'retrieval_summary', input: ExtractiveInput): RetrievalSummary;
 export function extractiveView(view: 'rca_frame', input: ExtractiveInput): RcaFrame;
 export function extractiveView(view: ViewType, input: ExtractiveInput): View;
 export function extractiveView(view: ViewType, input: ExtractiveInput): View {
-  const build = BUILDERS[view];
+  const build = EXTRACTIVE_BUILDERS[view];
   if (build === undefined) throw new Error(`no extractive rules for ${view}`);
   return build(input);
 }
@@ -60,17 +58,31 @@ export function extractiveView(view: ViewType, input: ExtractiveInput): View {
 // item caps, not by the length of the text. A reference line ("Related evaluation:
 // ECA-2026-0007") is no fact, action or scope: its ids are keywords, and it goes nowhere.
 function classifiedUnits(input: ExtractiveInput): Classified[] {
-  // The same for every view of the input (NeededUnits keeps what any view can use): made once.
+  return readInput(input).kept;
+}
+
+/** The input's reader's text and the units the views can use: the same for every view of the input, made once. */
+function readInput(input: ExtractiveInput): ReadInput {
   const { text } = input;
   const role = input.context.section_role;
   const known = classifiedOf.get(input);
-  if (known !== undefined && known.text === text && known.role === role) return known.kept;
-  const needed = new NeededUnits(text, role);
-  eachUnit(text, needed);
-  classifiedOf.set(input, { text, role, kept: needed.kept });
-  return needed.kept;
+  if (known !== undefined && known.text === text && known.role === role) return known;
+  const reading = readingOf(text);
+  const needed = new NeededUnits(reading.text, role);
+  eachUnit(reading, needed);
+  const read = { text, role, reading: reading.text, kept: needed.kept };
+  classifiedOf.set(input, read);
+  return read;
 }
-const classifiedOf = new WeakMap<ExtractiveInput, { text: string; role: string; kept: Classified[] }>();
+
+interface ReadInput {
+  text: string;
+  role: string;
+  /** The reader's text: what units, items and seed terms are read from. */
+  reading: string;
+  kept: Classified[];
+}
+const classifiedOf = new WeakMap<ExtractiveInput, ReadInput>();
 
 interface Classified {
   unit: TextUnit;
@@ -143,8 +155,8 @@ class NeededUnits {
   }
 }
 
-function retrievalSummary(input: ExtractiveInput, classified: Classified[]): RetrievalSummary {
-  const { context, nerSeed: seed, text } = input;
+function retrievalSummary(input: ExtractiveInput, text: string, classified: Classified[]): RetrievalSummary {
+  const { context, nerSeed: seed } = input;
   const terms = new SeedTerms(text);
   const view = emptyView('retrieval_summary', context) as RetrievalSummary;
   view.scope = scopeOf(text, classified.map((c) => c.unit));
@@ -270,14 +282,16 @@ function collapse(value: string): string {
   return collapseWhitespace(value).trim();
 }
 
-/** At most `max` characters, cut at the last space so no word or number is split (still a substring). */
+/** At most `max` characters: the value, or its leading words (no word or number split) and "…". */
 export function cutAtWord(value: string, max: number): string {
   if (value.length <= max) return value;
-  const space = value.lastIndexOf(' ', max);
-  if (space > 0) return value.slice(0, space).trimEnd();
-  const code = value.charCodeAt(max - 1);
-  return value.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+  const room = max - ELLIPSIS.length;
+  const space = value.lastIndexOf(' ', room);
+  if (space > 0) return `${value.slice(0, space).trimEnd()}${ELLIPSIS}`;
+  const code = value.charCodeAt(room - 1);
+  return `${value.slice(0, code >= 0xd800 && code <= 0xdbff ? room - 1 : room)}${ELLIPSIS}`;
 }
+const ELLIPSIS = '…';
 
 // Seed terms recur from chunk to chunk (the lexicon's): their patterns are made once, a bounded number kept.
 const TERM_PATTERNS = new Map<string, RegExp>();
@@ -379,9 +393,9 @@ class SeedTerms {
 // Units: sentences of prose, rows of tables.
 
 export interface TextUnit {
-  /** Trimmed, an exact substring of the text. */
+  /** Trimmed, an exact substring of the reader's text (tagging/layout.ts readingOf). */
   text: string;
-  /** UTF-16 offset of `text` in the chunk text. */
+  /** UTF-16 offset of `text` in the reader's text. */
   start: number;
   /** A table's header row says what the columns are, not what happened; it is never an item. */
   kind: 'sentence' | 'row' | 'header';
@@ -397,13 +411,14 @@ const TABLE_CAPTION_RE = /^columns:\s/i;
 const TABLE_ROW_LABEL_RE = /^row\s+\d+:\s*/i;
 
 /**
- * Splits chunk text into sentences and table rows. Lines are units of their own; markdown table
- * rows (one per line, or several flattened onto one line as PDF converters write them) and
- * "Row N: a | b" lines are whole units; prose lines are split into sentences.
+ * Splits chunk text, as a reader reads it (wrapped lines joined, non-prose lines left out), into
+ * sentences and table rows. Lines are units of their own; markdown table rows (one per line, or
+ * several flattened onto one line as PDF converters write them) and "Row N: a | b" lines are
+ * whole units; prose lines are split into sentences, and a sentence that is no prose is left out.
  */
 export function splitUnits(text: string): TextUnit[] {
   const units: TextUnit[] = [];
-  eachUnit(text, units);
+  eachUnit(readingOf(text), units);
   return units;
 }
 
@@ -412,14 +427,24 @@ interface UnitSink {
   push(unit: TextUnit): unknown;
 }
 
-/** splitUnits, handing each unit to `units` as it is found; lines are read one ahead, never all at once. */
-function eachUnit(text: string, units: UnitSink): void {
+/**
+ * splitUnits over a reader's text, handing each unit to `units` as it is found; lines are read one
+ * ahead, never all at once. The reading's non-prose lines give no unit.
+ */
+function eachUnit(reading: Reading, units: UnitSink): void {
+  const { text, nonProse } = reading;
   const lines = linesOf(text);
   let next = lines.next();
   let columns = 0;
+  let skip = 0; // the next non-prose line, as an index into its pairs
   while (!next.done) {
     const line = next.value;
     next = lines.next();
+    while (skip < nonProse.length && nonProse[skip]! < line.start) skip += 2;
+    if (skip < nonProse.length && nonProse[skip] === line.start) {
+      columns = 0;
+      continue;
+    }
     const lead = line.text.length - line.text.trimStart().length;
     const body = line.text.trim();
     if (body === '') {
@@ -544,6 +569,8 @@ function push(units: UnitSink, text: string, start: number, end: number, kind: T
   const lead = raw.length - raw.trimStart().length;
   const body = raw.trim();
   if (!HAS_CONTENT_RE.test(body) || LIST_MARKER_ONLY_RE.test(body)) return;
+  // A sentence that is no prose (a title, a name, an address run into a line of prose) is no item.
+  if (kind === 'sentence' && !readsAsProse(body)) return;
   units.push({ text: body, start: start + lead, kind });
 }
 
@@ -643,16 +670,6 @@ const NORMATIVE_RE =
 const LIMIT_RE =
   /\b(?:(?<!within normal )limits?|setpoints?|set points?|acceptance criteri(?:a|on)|tolerances?|at least|at most|no (?:more|less) than|not (?:more|less) than|(?:greater|less|lower|higher) than|exceed(?:s|ed|ing)?|maximum|minimum)\b/i;
 
-const ACTION_VERBS = [
-  'replace', 'repair', 'realign', 'align', 'add', 'lower', 'raise', 'perform', 'install', 'remove', 'adjust', 'clean', 'lubricate',
-  'tighten', 'torque', 'uncouple', 'couple', 'rebuild', 'overhaul', 'restore', 'reset', 'isolate', 'start', 'stop', 'open', 'close',
-  'throttle', 'notify', 'initiate', 'issue', 'generate', 'submit', 'review', 'evaluate', 'track', 'attach', 'retain', 'reschedule',
-  'address', 'reduce', 'increase', 'implement', 'revise', 'update', 'train', 'enter', 'declare', 'establish', 'secure', 'shut', 'run',
-  'place', 'set', 'return', 'obtain', 'ensure', 'maintain', 'document', 'log', 'report', 'contact', 'inform', 'request', 'schedule',
-  'complete', 'apply', 'use', 'operate', 'recommend', 'consider', 'investigate', 'determine', 'identify', 'discriminate', 'flush',
-  'drain', 'fill', 'vent', 'replenish', 'refill', 'rotate', 'lock', 'unlock', 'tag', 'verify', 'check', 'inspect', 'measure', 'test',
-  'monitor', 'record', 'confirm', 'trend', 'sample', 'analyze', 'analyse', 'observe', 'capture', 'read', 'calibrate', 'walk down',
-];
 const IMPERATIVE_VERBS = new Set(ACTION_VERBS);
 // "Check valve CV-1 failed", "Test results show", "Review of the data": a noun, not an instruction.
 const NOT_AFTER_IMPERATIVE = new Set(['of', 'was', 'were', 'is', 'are', 'has', 'had', 'have', 'results', 'result', 'valve', 'valves', 'point', 'points', 'data']);

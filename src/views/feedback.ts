@@ -1,7 +1,7 @@
 // The note a retry prompt starts with: it names exactly what was wrong with the previous reply
-// (a parse error or the validator's flags), so the model can fix that and nothing else.
-import { SECTION_QUALITY } from './kinds/section-summary.js';
-import { QUALITY_GATES } from '../contracts/vocabulary.js';
+// (a parse error or the validator's flags), so the model can fix that and nothing else. The
+// flags of the checks every view gets are explained here; a view's own quality flags by its kind.
+import { VIEW_KINDS } from './kinds/index.js';
 
 export type ReplyProblem = { parseError: string } | { flags: readonly string[] };
 
@@ -21,20 +21,13 @@ const RULES: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray, source: string
   [/^(.+)_item_duplicate$/, (m) => `${m[1]} repeats an item; list each item once`],
   [/^(.+)_item_stringified$/, (m) => `${m[1]} holds lists or objects written as strings; write each item as plain text`],
   [/^unexpected_key_(.+)$/, (m) => `remove key "${m[1]}", which is not in OUTPUT JSON`],
-  [/^scope_too_short$/, () => `scope must say what the chunk covers in at least ${QUALITY_GATES.minScopeChars} characters`],
-  [/^few_keywords$/, () => `keywords_synonyms needs at least ${QUALITY_GATES.minKeywords} distinct terms`],
-  [/^boilerplate$/, () => 'scope must describe the chunk, not the assistant'],
-  [/^empty_frame$/, (_m, source) => `every list is empty; put at least one fact stated in ${source} in observed`],
-  [/^summary_too_short$/, () => `summary is too short: say what the section covers in ${span(SECTION_QUALITY.targetWords)} words (from a shorter text, at least half as many words as it has)`],
-  [/^summary_too_long$/, () => `summary is too long: keep it to ${span(SECTION_QUALITY.targetWords)} words`],
-  [/^few_concepts$/, () => `concepts needs ${span(SECTION_QUALITY.targetConcepts)} distinct key phrases (from a shorter text, one per ${SECTION_QUALITY.wordsPerConcept} words)`],
-  [/^too_many_concepts$/, () => `concepts holds more than ${SECTION_QUALITY.targetConcepts.max} items; keep the ${span(SECTION_QUALITY.targetConcepts)} most important`],
   [/^ungrounded_number:(\S+) in "(.+)"$/, (m, source) => `the number ${m[1]} in "${m[2]}" does not occur in ${source}`],
   [/^ungrounded_number:(.+)$/, (m, source) => `the number ${m[1]} does not occur in ${source}`],
   [/^ungrounded_id:(.+)$/, (m, source) => `the identifier ${m[1]} does not occur in ${source}`],
   [/^unsupported_item:(.+)$/, (m, source) => `${m[1]} says something no sentence of ${source} states; keep to what it says`],
   [/^wrong_unit:(.+)$/, (m, source) => `"${m[1]}" has a unit ${source} does not give that number; copy the value with its own unit`],
   [/^contradicted_comparator:(.+)$/, (m, source) => `"${m[1]}" turns round the limit ${source} states (above/below, at least/at most)`],
+  [/^contradicted_copy:(.+)$/, (m, source) => nearCopyNote(m[1]!, source)],
   [/^negation_mismatch:(.+)$/, (m, source) => `"${m[1]}" reverses ${source}: it states what the text rules out, or denies what it states`],
   [/^ruled_out:(.+)$/, (m, source) => `${source} rules out "${m[1]}"; do not list it as a fact`],
   [/^novel_entity:(.+)$/, (m, source) => `"${m[1]}" is not named in ${source}; name only its systems and components`],
@@ -43,6 +36,15 @@ const RULES: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray, source: string
   [/^ungrounded_quote:(.+)$/, (m, source) => `the quoted phrase "${m[1]}" does not occur in ${source}`],
   [/^ungrounded_concept:(.+)$/, (m, source) => `the concept "${m[1]}" does not occur in ${source}; copy each concept exactly as written there`],
 ];
+
+// The kinds' own flags, by name: a flag has one wording whichever view raised it.
+const VIEW_FLAGS = new Map<string, (source: string) => string>();
+for (const kind of Object.values(VIEW_KINDS)) {
+  for (const [flag, say] of Object.entries(kind.feedback)) {
+    if (VIEW_FLAGS.has(flag)) throw new Error(`two views explain the flag ${flag}`);
+    VIEW_FLAGS.set(flag, say);
+  }
+}
 
 export function feedbackFor(problem: ReplyProblem, source = 'CHUNK_TEXT'): string {
   if ('parseError' in problem) {
@@ -53,6 +55,8 @@ export function feedbackFor(problem: ReplyProblem, source = 'CHUNK_TEXT'): strin
 }
 
 function explain(flag: string, source: string): string {
+  const own = VIEW_FLAGS.get(flag);
+  if (own !== undefined) return own(source);
   for (const [pattern, say] of RULES) {
     const m = pattern.exec(flag);
     if (m) return say(m, source);
@@ -60,6 +64,10 @@ function explain(flag: string, source: string): string {
   return flag;
 }
 
-function span(range: { min: number; max: number }): string {
-  return `${range.min} to ${range.max}`;
+// "<words> in "<item>"": split by hand at the first ' in "' (a lazy group before a greedy one backtracks).
+function nearCopyNote(value: string, source: string): string {
+  const at = value.indexOf(' in "');
+  const words = at < 0 ? value : value.slice(0, at);
+  const item = at < 0 ? value : value.slice(at + 5, value.endsWith('"') ? -1 : undefined);
+  return `"${item}" copies ${source} with "${words}" turned to its opposite (a negation, a direction, a limit or a state); copy it as written`;
 }

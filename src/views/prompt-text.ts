@@ -229,8 +229,17 @@ function sharedLines(context: string[], seed: string, ruledOut: string[], chunkT
   return [...context, '', NER_SEED_HEADING, seed, ...ruledOut, '', 'CHUNK_TEXT:', chunkText, '', OUTPUT_HEADING];
 }
 
+// A line per context field; doc_subtype only when the document's form gave one: "doc_subtype: null"
+// would say nothing doc_type does not, and would change every prompt (and its cached reply) of a
+// corpus whose forms say nothing finer.
 function contextLines(context: ChunkContext): string[] {
-  return CONTEXT_KEYS.map((key) => `${key}: ${contextValue(context[key])}`);
+  const lines: string[] = [];
+  for (const key of CONTEXT_KEYS) {
+    const value = context[key];
+    if (key === 'doc_subtype' && value == null) continue;
+    lines.push(`${key}: ${contextValue(value ?? null)}`);
+  }
+  return lines;
 }
 
 /** The empty output JSON of the view, with the trusted citations. */

@@ -2,6 +2,20 @@
 // values. A bad value is a ViewListError; the stages turn it into a usage error.
 import { isViewType, VIEW_TYPES, type ViewType } from '../contracts/vocabulary.js';
 
+/** The chunk views as the help texts name them, so that a new view is in every --help at once. */
+export const CHUNK_VIEWS_SAID = {
+  /** "retrieval_summary and rca_frame" */
+  and: VIEW_TYPES.join(', ').replace(/, ([^,]+)$/, ' and $1'),
+  /** "retrieval_summary, rca_frame" */
+  list: VIEW_TYPES.join(', '),
+  /** '{retrieval_summary: "...", rca_frame: "..."}' */
+  object: `{${VIEW_TYPES.map((view) => `${view}: "..."`).join(', ')}}`,
+  /** The help of --from-fields (rca-validate, rca-flatten). */
+  fromFields: `record fields holding the views: ${VIEW_TYPES.map(() => 'FIELD').join(',')} for ${VIEW_TYPES.join(' then ')}, or VIEW=FIELD [default: ${VIEW_TYPES.join(',')}]`,
+  /** The example value of --from-fields. */
+  fromFieldsExample: VIEW_TYPES.map((view) => `${view}_json`).join(','),
+};
+
 /** A --views or --from-fields value that names no view, or names one wrongly. */
 export class ViewListError extends Error {
   override name = 'ViewListError';

@@ -12,7 +12,7 @@ import { jobOf } from '../../src/generation/backend.js';
 import { createExtractiveBackend } from '../../src/generation/extractive-backend.js';
 import { builtResult, runLadder, type LadderPolicy } from '../../src/generation/ladder.js';
 import tagStage from '../../src/transforms/tag.js';
-import { CHUNK_RECORDS } from '../../src/views/kinds/chunk-records.js';
+import { CHUNK_RECORDS } from '../../src/views/records/chunk-records.js';
 import { VIEW_KINDS } from '../../src/views/kinds/index.js';
 import { runInProcess } from '../support/run-in-process.js';
 

@@ -17,7 +17,7 @@ const VIEWS = ['retrieval_summary', 'rca_frame'] as const;
 const QUALITY_FLAGS = new Set(['few_keywords', 'scope_too_short', 'boilerplate', 'empty_frame']);
 const ENTRY = {
   backend: 'extractive',
-  model: 'rca-extractive/2',
+  model: 'rca-extractive/3',
   model_digest: null,
   options: null,
   attempts: 1,
@@ -99,7 +99,7 @@ describe('the extractive backend as a stage backend', () => {
   it('--stats FILE names the backend; no host, no cache', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'rca-ext-')), 'stats.json');
     await run('generate', NO_SERVER, await taggedLines(1), ['--backend', 'extractive', '--stats', file]);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ backend: 'extractive', model: 'rca-extractive/2', model_digest: null, options: null, host: null, cache: null, views: { ok: 2 } });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ backend: 'extractive', model: 'rca-extractive/3', model_digest: null, options: null, host: null, cache: null, views: { ok: 2 } });
   });
 
   it('is never used in place of a failed model call: the view stays null with the model error', async () => {

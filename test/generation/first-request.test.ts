@@ -9,9 +9,9 @@ import { RequestGate } from '../../src/generation/request-gate.js';
 import { RunControl } from '../../src/generation/run-control.js';
 import type { GenerateRequest, ModelClient } from '../../src/llm/model-client.js';
 import { parseStageArgs } from '../../src/runtime/options.js';
-import { CHUNK_RECORDS } from '../../src/views/kinds/chunk-records.js';
+import { CHUNK_RECORDS } from '../../src/views/records/chunk-records.js';
 import { VIEW_KINDS } from '../../src/views/kinds/index.js';
-import type { AnyRecordKind } from '../../src/views/kinds/records.js';
+import type { AnyRecordKind } from '../../src/views/records/records.js';
 
 const CONTEXT = CR_CONTEXT;
 const SEED = EMPTY_SEED;

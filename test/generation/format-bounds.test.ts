@@ -9,9 +9,10 @@ import { boundedFormat, contentSchema, FORMAT_BOUNDS, FORMAT_BUDGET_CHARS, GRAMM
 import { formatOf, generateRequest, pairFormatOf } from '../../src/generation/requests.js';
 import { chatCompletionBody } from '../../src/llm/openai-request.js';
 import { SECTION_QUALITY } from '../../src/views/kinds/section-summary.js';
-import { QUALITY_GATES } from '../../src/contracts/vocabulary.js';
+import { QUALITY_GATES } from '../../src/views/kinds/retrieval-summary.js';
+import { VIEW_NAMES } from '../../src/contracts/vocabulary.js';
 
-const VIEWS = ['retrieval_summary', 'rca_frame', 'section_summary'] as const;
+const VIEWS = VIEW_NAMES;
 const BOUND_KEYS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems']);
 
 /** Every free string and every list of a schema, by dotted path. */
@@ -137,6 +138,6 @@ describe('rca schema --format', () => {
   it.each([[['--format']], [['--format', 'chunk']], [['--format', 'rca_frame', 'x']]])('%j is a usage error', async (argv) => {
     const r = await run(argv);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^rca schema: --format expects one view \(retrieval_summary, rca_frame, section_summary\)/);
+    expect(r.stderr.startsWith(`rca schema: --format expects one view (${VIEW_NAMES.join(', ')})`), r.stderr).toBe(true);
   });
 });

@@ -125,7 +125,14 @@ describe('rewritten patterns equal the ones they replace', () => {
       const tokens = new EvidenceText(raw).tokens;
       return tokens.map((t, i) => bounds.some((b) => b >= (i === 0 ? -1 : tokens[i - 1]!.start) && b < t.start));
     };
+    // One deliberate difference: a blank run that holds a line break after one of its blanks
+    // (" \n", "\t\n") before a conjunction. The old pattern read such a run as the conjunction's
+    // lead and swallowed a line break after the conjunction too; the rewrite, which never reads a run
+    // again from inside it, takes the inner line break as the boundary (the same gap) and keeps the
+    // later line break a clause end, as a line break is everywhere else.
+    const MIXED_RUN_BEFORE_CONJUNCTION = /[^\S\n]\s*\n\s*(?:but|though)/iu;
     fc.assert(fc.property(pieces([' ', ',', 'but', 'though', 'x', '.', ';', '\n', '|', '| |', '-', 'ab', '\t'], 12), (raw) => {
+      fc.pre(!MIXED_RUN_BEFORE_CONJUNCTION.test(raw));
       expect(closes(raw, NEW)).toEqual(closes(raw, OLD));
       expect(new EvidenceText(raw).clauses.length).toBeGreaterThanOrEqual(0);
     }), RUNS);

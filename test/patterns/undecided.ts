@@ -35,8 +35,8 @@ export const UNDECIDED = new Map<string, string>([
     "Fixed words between word boundaries, and `[a-z]+n't`, which starts only at a word boundary and so reads each word once: linear, as any alternation of literals is.",
   ],
   [
-    "dist/tagging/negation.js #69c2e21f",
-    "Clause ends (src/tagging/negation.ts): single marks, or a blank run tried only from its first character (after a comma, the comma), which clauseEndAfter's slice makes the search's own start; the lookaheads read one word.",
+    "dist/tagging/negation.js #cf31a702",
+    "Clause ends (src/tagging/negation.ts): single marks, or a blank run tried only from its first character (after a comma, the comma), which clauseEndAfter's slice makes the search's own start; the lookaheads read one word. The turn words after a comma (which, resulting, …) open with the comma, so their blank run is read once from it.",
   ],
   [
     "dist/tagging/section-path.js #f31eed41",
@@ -123,23 +123,27 @@ export const UNDECIDED = new Map<string, string>([
     "Sticky, tried only at token starts (not after `-`, so never inside a hyphenated tag). Segments split by `-` (or one `*`), unambiguous: one attempt reads one token once.",
   ],
   [
-    "buildPattern('tagging/extractors/measurements: MEASUREMENT_RE') #e4d61aaf",
-    "Sticky, tried only at a number's first character (the lookbehind refuses a start after a digit, letter or joiner). The number forms share digits, but giving one back leaves a digit where only a separator, a unit or a range mark may follow, which fails at once; blank runs are read once per attempt.",
+    "buildPattern('tagging/extractors/measurements: MEASUREMENT_RE') #cfc8d680",
+    "Sticky, tried only at a number's first character (the lookbehind refuses a start after a digit, letter or joiner). The number forms share digits (a fraction is at most two digits, a slash and two digits), but giving one back leaves a digit where only a separator, a unit or a range mark may follow, which fails at once; blank runs are read once per attempt, and the hyphen separator is one character.",
   ],
   [
-    "buildPattern('tagging/extractors/temporal: TEMPORAL_RE') #04788148",
-    "Sticky, tried only at findStarts' starts (a digit, or a month or duration word before a number). Every form is counted digits, fixed words and single blank runs: one attempt reads a bounded number of tokens and the blank runs between them.",
+    "buildPattern('tagging/extractors/temporal: TEMPORAL_RE') #fa69e81e",
+    "Sticky, tried only at findStarts' starts (a digit, or a month or duration word before a number). Every form is counted digits, fixed words and single blank runs (a zone: a fixed word, or one in brackets with at most one blank each side): one attempt reads a bounded number of tokens and the blank runs between them. The bare time's lookbehind reads three characters back and its lookahead at most four ahead.",
   ],
   [
     "buildPattern('tagging/extractors: REGULATORY_RE') #1c63064d",
     "Starts only at a token start (lookbehind). Fixed prefixes, counted digit runs and unambiguous segment loops (`(?:\\.\\d+)*`, `(?:[.-]\\d{1,4})*`): each attempt reads one reference-shaped stretch once.",
   ],
   [
-    "buildPattern('tagging/section-role: keywords') #f7898b5c",
-    "An alternation of literal keywords at a word start, a fixed plural ending and a one-character lookahead: each start reads at most the longest keyword plus two; the prefix form `applicab\\p{L}*` reads one word.",
+    "buildPattern('tagging/section-role: keywords') #278dd5cd",
+    "SOP's keywords. An alternation of literal keywords at a word start, a fixed plural ending and a one-character lookahead: each start reads at most the longest keyword plus two; the prefix form `applicab\\p{L}*` reads one word.",
   ],
   [
-    "buildPattern('tagging/negation: cue') #2caefe85",
-    "Sticky, tried at head words only. Each form is fixed words joined by single blank runs (and one optional `\\p{L}+ly` word): an attempt reads at most the words of the longest form and the blank runs between them, so a blank run is read by a bounded number of attempts.",
+    "buildPattern('tagging/section-role: keywords') #31ef2ad8",
+    "OTHER's keywords, of the same shape as SOP's: literal keywords at a word start, a fixed plural ending, a one-character lookahead, and the prefix form `applicab\\p{L}*` reading one word.",
+  ],
+  [
+    "buildPattern('tagging/negation: cue') #5c87e724",
+    "Sticky, tried at head words only. Each form is fixed words joined by single blank runs (and one optional `\\p{L}+ly` word): an attempt reads at most the words of the longest form and the blank runs between them, so a blank run is read by a bounded number of attempts. The lookahead after \"did not result\" reads one blank run and one word.",
   ],
 ]);

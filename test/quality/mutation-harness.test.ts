@@ -35,6 +35,9 @@ describe('mutate', () => {
     ['negate', 'no reactor trip occurred', 'Reactor trip occurred'],
     ['invent_id', 'VB-101A peaked', 'VB-102A peaked'],
     ['invent_entity', 'AFW Train B remained available', 'CCW Train B remained available'],
+    ['near_copy', 'VB-101A peaked at 6.2 mils, above the alarm setpoint of 5.0 mils', 'VB-101A peaked at 6.2 mils, below the alarm setpoint of 5.0 mils'],
+    ['near_copy', 'AFW Train B remained available', 'AFW Train B remained unavailable'],
+    ['near_copy', 'no reactor trip occurred', null],
   ])('%s: %j → %j', (kind, item, want) => {
     expect(mutate(kind, item, { field: 'observed', text: TEXT, seed: 0, other: 'Operators isolated the charging line.' })).toBe(want);
   });
@@ -53,6 +56,8 @@ describe('score', () => {
       invent_id: [3, 3],
       invent_entity: [3, 3],
       foreign_sentence: [3, 3],
+      // "remained available" → "unavailable", "above the alarm setpoint" → "below".
+      near_copy: [2, 2],
     });
   });
 });

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { VIEW_TYPES } from '../../src/contracts/vocabulary.js';
 import tagStage from '../../src/transforms/tag.js';
 import validateStage from '../../src/transforms/validate.js';
 import { parseLines, taggedLines } from '../generation/support/inputs.js';
@@ -82,7 +83,7 @@ function obedientModel(seen: ParsedPrompt[]) {
   return (req: FakeRequest): FakeReply => {
     const p = readPrompt(req.body);
     seen.push(p);
-    const other = p.view === 'rca_frame' ? 'retrieval_summary' : 'rca_frame';
+    const other = VIEW_TYPES.find((view) => view !== p.view);
     return { content: JSON.stringify({ ...goodView(p), ...FORGED, view_type: other }) };
   };
 }

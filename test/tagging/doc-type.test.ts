@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DOC_TYPES } from '../../src/contracts/vocabulary.js';
+import { DOC_SUBTYPES, DOC_TYPES } from '../../src/contracts/vocabulary.js';
 import type { DocType } from '../../src/contracts/vocabulary.js';
-import type { DocTypeEvidence } from '../../src/tagging/doc-type.js';
-import { authorityFor, detectDocType, isDocType, normaliseDocType, upstreamDocType } from '../../src/tagging/doc-type.js';
+import { ContextBuilder } from '../../src/tagging/context.js';
+import type { DocForm, DocTypeEvidence } from '../../src/tagging/doc-type.js';
+import { authorityFor, detectDocForm, detectDocType, formAt, formIndex, isDocType, normaliseDocType, TYPE_OF_SUBTYPE, upstreamDocType } from '../../src/tagging/doc-type.js';
 
 describe('detectDocType: pinned cases (DESIGN §2), as text', () => {
   it.each<[string, DocType]>([
@@ -205,5 +206,101 @@ describe('upstreamDocType', () => {
     [undefined, null],
   ])('%j → %s', (value, expected) => {
     expect(upstreamDocType(value)).toBe(expected);
+  });
+});
+
+describe('detectDocForm: the document\'s own form', () => {
+  it.each<[string, DocTypeEvidence, DocForm]>([
+    ['an event notification by its heading', { text: 'EVENT NOTIFICATION REPORT for May 2, 2031\nPower Reactor  Event Number: 99001' }, { type: 'CR', subtype: 'EN' }],
+    ['an event notification by its field', { text: 'Facility: Anyplace\nEvent Number: 12345\nNotification Date: 01/02/2031' }, { type: 'CR', subtype: 'EN' }],
+    ['a licensee event report by its title', { title: 'LICENSEE EVENT REPORT (LER)', text: 'Facility Name: Anyplace Unit 1' }, { type: 'CR', subtype: 'LER' }],
+    ['a licensee event report by its NRC form', { text: 'NRC FORM 366 (04-2031)\nU.S. NUCLEAR REGULATORY COMMISSION' }, { type: 'CR', subtype: 'LER' }],
+    ['a Part 21 report', { text: 'Subject: 10 CFR Part 21 notification of a defect in a relay' }, { type: 'CR', subtype: 'PART21' }],
+    ['an event notification that reports a defect is a Part 21 report', { text: 'EVENT NOTIFICATION REPORT\nPART 21 - DEFECTIVE BREAKER LATCH' }, { type: 'CR', subtype: 'PART21' }],
+    ['an inspection report', { text: 'NRC INSPECTION REPORT 05000999/2031-002\nDear Mr. Smith:' }, { type: 'OTHER', subtype: 'IR' }],
+    ['an inspection finding', { text: 'Introduction: The inspectors identified a Green non-cited violation of the license.' }, { type: 'OTHER', subtype: 'IR' }],
+    ['an information notice', { text: 'NRC INFORMATION NOTICE 2031-07: CRACKED WELDS IN DRAIN LINES' }, { type: 'OTHER', subtype: 'IN' }],
+    ['a generic letter', { text: 'GENERIC LETTER 31-01: TESTING OF BATTERIES' }, { type: 'OTHER', subtype: 'GL' }],
+    ['an NRC bulletin by its number', { text: 'IE Bulletin No. 31-04: valve operators' }, { type: 'OTHER', subtype: 'BULLETIN' }],
+    ['a circular by its number', { text: 'Circular No. 31-02 - pump bearing wear' }, { type: 'OTHER', subtype: 'CIRCULAR' }],
+    ['an EOP numbered in its title, with a unit', { title: '2-ECA-1.1 LOSS OF RECIRCULATION', text: 'STEP ACTION/EXPECTED RESPONSE' }, { type: 'SOP', subtype: 'EOP' }],
+    ['an EOP by its field', { text: 'EOP: FR-H.1\nTITLE: RESPONSE TO LOSS OF HEAT SINK' }, { type: 'SOP', subtype: 'EOP' }],
+    ['an abnormal procedure', { text: 'ABNORMAL OPERATING PROCEDURE\nLoss of instrument air' }, { type: 'SOP', subtype: 'EOP' }],
+    ['a procedure by its section headings', { text: '1.0 PURPOSE\nTo fill the tank.\n2.0 PRECAUTIONS\nWear gloves.' }, { type: 'SOP', subtype: 'PROC' }],
+  ])('%s', (_label, evidence, expected) => {
+    expect(detectDocForm(evidence)).toEqual(expected);
+  });
+
+  it('the form in the text beats a word in the file name', () => {
+    expect(detectDocForm({ docName: 'cr31002.html', text: 'IE Circular No. 31-02\nFailures of pump seals' })).toEqual({ type: 'OTHER', subtype: 'CIRCULAR' });
+    // Without a form, the name still decides.
+    expect(detectDocForm({ docName: 'cr31002.html', text: 'Failures of pump seals' }).type).toBe('CR');
+  });
+
+  it('the earliest marker wins: a notice that mentions an LER is a notice', () => {
+    expect(detectDocForm({ text: 'INFORMATION NOTICE 2031-01\nA licensee event report described the failure.' }).subtype).toBe('IN');
+  });
+
+  it('NRC document names: an LER number, an event notification page', () => {
+    expect(detectDocForm({ docName: 'LER-2031-004-00.pdf' })).toEqual({ type: 'CR', subtype: 'LER' });
+    expect(detectDocForm({ sourcePath: 'reading-rm/event-status/2031/20310412en.html' })).toEqual({ type: 'CR', subtype: 'EN' });
+    expect(detectDocForm({ sourcePath: 'reading-rm/20310412english.html' }).subtype).toBeNull();
+  });
+
+  it('the rule an event report is made under: 50.73 an LER, 50.72 an event notification', () => {
+    expect(detectDocForm({ text: 'This condition is reportable under 10 CFR 50.73(a)(2)(i)(B).' }).subtype).toBe('LER');
+    expect(detectDocForm({ text: 'reported per 10CFR50.72(b)(3)(v)' }).subtype).toBe('EN');
+    expect(detectDocForm({ text: 'Section 150.72 applies' }).subtype).toBeNull();
+  });
+
+  it('not a form: a vendor bulletin, a plant ECA id, an ES page id outside a procedure', () => {
+    expect(detectDocForm({ text: 'the vendor service bulletin recommends new gaskets' })).toEqual({ type: 'OTHER', subtype: null });
+    expect(detectDocForm({ docId: 'ECA-2031-0007' })).toEqual({ type: 'ECA', subtype: null });
+    expect(detectDocForm({ text: 'see page ES-1 of the drawing list' }).subtype).toBeNull();
+  });
+
+  it('authority: a procedure mandatory, a generic letter or bulletin guidance, the rest informational', () => {
+    expect(authorityFor('SOP', 'EOP')).toBe('mandatory');
+    expect(authorityFor('OTHER', 'GL')).toBe('guidance');
+    expect(authorityFor('OTHER', 'BULLETIN')).toBe('guidance');
+    expect(authorityFor('OTHER', 'IN')).toBe('informational');
+    expect(authorityFor('CR', 'LER')).toBe('informational');
+  });
+
+  it('every subtype belongs to one of the five types', () => {
+    for (const subtype of DOC_SUBTYPES) expect(DOC_TYPES).toContain(TYPE_OF_SUBTYPE[subtype]);
+  });
+
+  it('formIndex and formAt are inverse over every type alone and every subtype', () => {
+    const forms: DocForm[] = [...DOC_TYPES.map((type) => ({ type, subtype: null })), ...DOC_SUBTYPES.map((s) => ({ type: TYPE_OF_SUBTYPE[s], subtype: s }))];
+    for (const form of forms) expect(formAt(formIndex(form))).toEqual(form);
+    // The index travels in an Int8Array.
+    expect(Math.max(...forms.map(formIndex))).toBeLessThan(128);
+  });
+});
+
+describe('ContextBuilder: type and subtype', () => {
+  const build = (mode: string, record: Record<string, unknown>) => new ContextBuilder({ docTypeMode: mode, authority: null }).build(record).context;
+  const eop = { doc_id: 'd1', chunk_id: 'c1', section_path: 'E-0 REACTOR TRIP OR SAFETY INJECTION', text: 'Verify reactor trip.' };
+
+  it('a detected form gives both, and the subtype reaches the authority', () => {
+    expect(build('auto', eop)).toMatchObject({ doc_type: 'SOP', doc_subtype: 'EOP', authority_level: 'mandatory' });
+    expect(build('auto', { doc_id: 'd2', chunk_id: 'c', text: 'GENERIC LETTER 31-02\nAddressees' })).toMatchObject({ doc_type: 'OTHER', doc_subtype: 'GL', authority_level: 'guidance' });
+  });
+
+  it('an upstream type keeps a subtype of its own type only', () => {
+    expect(build('auto', { ...eop, doc_type: 'SOP' })).toMatchObject({ doc_type: 'SOP', doc_subtype: 'EOP' });
+    expect(build('auto', { ...eop, doc_type: 'CR' })).toMatchObject({ doc_type: 'CR', doc_subtype: null });
+    expect(build('OTHER', eop)).toMatchObject({ doc_type: 'OTHER', doc_subtype: null });
+  });
+
+  it('the form is decided from the document\'s first chunk', () => {
+    const builder = new ContextBuilder({ docTypeMode: 'auto', authority: null });
+    builder.build(eop);
+    expect(builder.build({ doc_id: 'd1', chunk_id: 'c2', section_path: 'Step 3', text: 'Check generator breakers open.' }).context.doc_subtype).toBe('EOP');
+  });
+
+  it('no form: null', () => {
+    expect(build('auto', { doc_id: 'd3', chunk_id: 'c', text: 'The pump tripped on low suction pressure.' }).doc_subtype).toBeNull();
   });
 });

@@ -3,9 +3,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extractPatterns, refineEquipment, regulatoryRefs, type PatternSpans } from '../../src/tagging/extractors.js';
+import { extractPatterns, refineEquipment, documentReferences, type PatternSpans } from '../../src/tagging/extractors.js';
 import { alarmIds, docRefs, equipmentIds, fmIds } from '../../src/tagging/extractors/identifiers.js';
 import { measurements } from '../../src/tagging/extractors/measurements.js';
+import { plainDesignators } from '../../src/tagging/extractors/designators.js';
 import { type Family, findStarts, findStartsFromTokens, StartLists } from '../../src/tagging/extractors/scan.js';
 import { TokenBuffer } from '../../src/tagging/phrase-matcher.js';
 import { ROOT } from '../support/golden.js';
@@ -74,12 +75,9 @@ function matchPositions(text: string, family: Family<unknown>): number[] {
  */
 function globalScanReference(text: string): PatternSpans {
   const claimed = new Uint8Array(text.length);
-  const regulatory: string[] = [];
-  for (const ref of regulatoryRefs(text)) {
-    claimed.fill(1, ref.start, ref.end);
-    if (!regulatory.some((r) => r.toLowerCase() === ref.text.toLowerCase())) regulatory.push(ref.text);
-  }
-  const run = <T>(family: Family<T>): T[] => {
+  const references = documentReferences(text);
+  for (const ref of references) claimed.fill(1, ref.start, ref.end);
+  const run = <T>(family: Family<T>, starts: number[] = []): T[] => {
     const global = new RegExp(family.regex.source, family.regex.flags.replace('y', 'g'));
     const found: { start: number; end: number; key: string; item: T }[] = [];
     for (let match = global.exec(text); match !== null; match = global.exec(text)) {
@@ -95,14 +93,31 @@ function globalScanReference(text: string): PatternSpans {
       if (seen.has(key)) continue;
       seen.add(key);
       items.push(item);
+      starts.push(start);
     }
     return items;
   };
-  const doc_refs = [...regulatory];
-  for (const ref of run(docRefs)) if (!doc_refs.some((r) => r.toLowerCase() === ref.toLowerCase())) doc_refs.push(ref);
+  // Both kinds of doc ref in text order, one per case-insensitive key.
+  const familyStarts: number[] = [];
+  const family = run(docRefs, familyStarts);
+  const ordered = [...references.map((r) => ({ start: r.start, text: r.text })), ...family.map((f, k) => ({ start: familyStarts[k]!, text: f }))].sort((a, b) => a.start - b.start);
+  const doc_refs: string[] = [];
+  for (const { text: ref } of ordered) if (!doc_refs.some((r) => r.toLowerCase() === ref.toLowerCase())) doc_refs.push(ref);
   const alarm_ids = run(alarmIds);
   const fm_ids = run(fmIds);
-  const equipment_ids = refineEquipment(text, run(equipmentIds), alarm_ids);
+  // Hyphenated tags and the plain designators ("Bus 3C") in text order, the latter where unclaimed.
+  const tagStarts: number[] = [];
+  const tags = run(equipmentIds, tagStarts);
+  const equipment = tags.map((t, k) => ({ start: tagStarts[k]!, text: t }));
+  for (const d of plainDesignators(text)) {
+    if (claimed.subarray(d.start, d.end).includes(1)) continue;
+    claimed.fill(1, d.start, d.end);
+    equipment.push({ start: d.start, text: d.text });
+  }
+  equipment.sort((a, b) => a.start - b.start);
+  const plainOrdered: string[] = [];
+  for (const { text: id } of equipment) if (!plainOrdered.some((o) => o.toLowerCase() === id.toLowerCase())) plainOrdered.push(id);
+  const equipment_ids = refineEquipment(text, plainOrdered, alarm_ids);
   const temporal_refs = run(temporalRefs);
   const measurement_list = run(measurements);
   return { equipment_ids, doc_refs, alarm_ids, measurements: measurement_list, temporal_refs, fm_ids };

@@ -131,8 +131,21 @@ const STRING_FAMILIES: ReadonlyArray<{
       ['stopped within 2 minutes', { temporal_refs: ['within 2 minutes'] }],
       ['48 hours, 14 days, 3 shifts, for 30 min', { temporal_refs: ['48 hours', '14 days', '3 shifts', 'for 30 min'] }],
       ['drift over 14 days, a 24-hour run, 2 to 3 days', { temporal_refs: ['over 14 days', '24-hour', '2 to 3 days'] }],
+      // Four-digit clock times with their zone, as event reports write them.
+      ['the breaker opened at 2217 CST and closed 0041 EST', { temporal_refs: ['2217 CST', '0041 EST'] }],
+      ['Notified 1309 ET; restored 0705 Mountain Standard Time', { temporal_refs: ['1309 ET', '0705 Mountain Standard Time'] }],
+      ['alarm at 1542 Pacific Daylight Time (PDT)', { temporal_refs: ['1542 Pacific Daylight Time'] }],
+      // Zones in brackets and parentheses, glued or spaced; a.m./p.m.
+      ['NOTIFICATION TIME: 06:12[CDT] EVENT TIME: 05:58 [ET] (07:40 (MST))', { temporal_refs: ['06:12[CDT]', '05:58 [ET]', '07:40 (MST)'] }],
+      ['started at 9:41 p.m. and 10:02 UTC', { temporal_refs: ['9:41 p.m.', '10:02 UTC'] }],
+      // A bare four-digit time after "at", when the clause goes on with a comma or "on".
+      ['At 0316, operators tripped the pump; at 2250 on June 3, 2024 it ran', { temporal_refs: ['0316', '2250', 'June 3, 2024'] }],
     ],
     negative: [
+      'the valve stroked at 1500 psig and the bus at 4160 volts',
+      'at 2575, the count',
+      'flow at 1200 gpm, then 0900 on the chart',
+      'pressure was 1430 CDTX',
       '13/45/2026 and 2026-13-01',
       'the 2023 event',
       'it may 5',
@@ -191,6 +204,15 @@ describe('measurements', () => {
     ['Row 4: Suction pressure | 92 | psig', [m('92', 'psig', '92 | psig')]],
     ['5 psig and 5 PSIG', [m('5', 'psig')]],
     ['ne pas dépasser 1\u00A0200 kPa', [m('1\u00A0200', 'kPa')]],
+    // Compound forms: a hyphen between value and unit, fractions, spelled-out units.
+    ['a 3/4-inch line, 2250-psia header, 1/2 inch gap', [m('3/4', 'inch', '3/4-inch'), m('2250', 'psia', '2250-psia'), m('1/2', 'inch')]],
+    ['the 4160-volt bus and a 125-V battery, 208 Volts', [m('4160', 'volt', '4160-volt'), m('125', 'V', '125-V'), m('208', 'Volts')]],
+    ['rose 15 degrees to 212 degrees Fahrenheit, 30 DEGREES F', [m('15', 'degrees'), m('212', 'degrees Fahrenheit'), m('30', 'DEGREES F')]],
+    ['insulation read 2 megohms; contact 0.2 ohms', [m('2', 'megohms'), m('0.2', 'ohms')]],
+    ['about three feet of pipe, a four-inch weld, twenty-five percent, half an inch', [
+      m('three', 'feet'), m('four', 'inch', 'four-inch'), m('twenty-five', 'percent'), m('half an', 'inch'),
+    ]],
+    ['Eight Gallons spilled and 30 gallons more', [m('Eight', 'Gallons'), m('30', 'gallons')]],
   ])('%j', (text, expected) => {
     expect(extractPatterns(text).measurements).toEqual(expected);
   });
@@ -209,6 +231,13 @@ describe('measurements', () => {
     'x-5 psig',
     'x 5 | psig | and | 5 | psig and',
     'ne pas dépasser 1 200 kPa',
+    // Page headers and list labels: "PAGE 3 of 18 A.", "2 g STEAM LINE BREAK", "Unit 1 A/B".
+    'RESPONSE TO FIRE REV 4 PAGE 3 of 18 A. PURPOSE',
+    '2 g STEAM LINE BREAK',
+    'Unit 1 A/B',
+    // A train and a phrase after a hyphen; number words without a unit; durations stay temporal.
+    'the 2-A train and a 4-in pipe',
+    'two pumps, one operator, three hours',
   ])('none in %j', (text) => {
     expect(extractPatterns(text).measurements).toEqual([]);
   });

@@ -53,6 +53,15 @@ describe('buildKeywordLists with the built-in lists', () => {
       conjectures: ['Appears to'],
       locations: [{ text: 'below', sub_label: 'down' }, { text: 'suction side', sub_label: 'upstream' }],
     }],
+    // A term only in the use the list means: the relation, not the determiner or the verb; the
+    // hedge, not the month, a fact, a request or a column heading.
+    ['The following values were read. Following the scram, the crew was not following the step.', {
+      temporal_relations: [{ text: 'Following', sub_label: 'order' }],
+    }],
+    ['On May 14, 2021 the gasket may weep.', { conjectures: ['may'] }],
+    ['It is expected that addressees will review the notice. Valves stroked as expected; the expected isolation came. STEP ACTION/EXPECTED RESPONSE. The seal is expected to degrade.', {
+      conjectures: ['expected'],
+    }],
   ])('tags %j', (text, expected) => {
     expect(builtIn.match(text)).toEqual(spans(expected));
   });

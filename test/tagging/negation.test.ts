@@ -123,6 +123,40 @@ describe('ner_seed: negated mentions leave the positive lists', () => {
   });
 });
 
+describe('ner_seed: negation as event reports write it', () => {
+  const negatedOf = (text: string) => seedOf(text).negated?.map((m) => m.text) ?? [];
+
+  it.each<[string, string, string[]]>([
+    ['the outcomes event reports rule out', 'There was no fuel damage and no radiological release.', ['fuel damage', 'radiological release']],
+    ['"There were no …"', 'There were no personnel injuries as a result of the event.', ['personnel injuries']],
+    ['a list after one cue', 'The event caused no injuries, release or damage.', ['injuries', 'release', 'damage']],
+    ['a state the unit was spared', 'Unit 2 was not affected.', ['affected']],
+    ['the un- form', 'The redundant train remained unaffected.', ['affected']],
+    ['what did not occur', 'A reactor trip did not occur.', ['reactor trip']],
+    ['what did not result from it', 'The transient did not result in a loss of safety function.', ['loss of safety function']],
+    ['an inspection that did not confirm a flaw', 'The follow-up examination did not confirm a flaw.', ['flaw']],
+    ['Part 21 wording', 'The evaluation concluded that no substantial safety hazard exists.', ['substantial safety hazard']],
+  ])('%s', (_name, text, expected) => {
+    expect(negatedOf(text)).toEqual(expected);
+  });
+
+  it.each<[string, string, string[], string]>([
+    ['the scope ends where the sentence turns (resulting in)', 'The seal water requirement was not met, resulting in the seal failure.', ['seal failure'], 'outcomes'],
+    ['the scope ends where the sentence turns (which)', 'The procedure did not address the humidity, which caused corrosion of the terminals.', ['corrosion'], 'mechanisms'],
+  ])('%s', (_name, text, asserted, field) => {
+    const seed = seedOf(text);
+    expect(seed[field as 'outcomes' | 'mechanisms']).toEqual(expect.arrayContaining(asserted));
+    expect(seed.negated ?? []).toEqual([]);
+  });
+
+  it.each([
+    ['a hedge rules nothing out', 'The gap may allow degradation to go undetected.'],
+    ['an attributive participle is no negation', 'The affected detectors were replaced.'],
+  ])('%s', (_name, text) => {
+    expect(seedOf(text).negated ?? []).toEqual([]);
+  });
+});
+
 describe('ner_seed: precision classes', () => {
   it.each<[string, string, Partial<Record<keyof NerSeed, unknown>>]>([
     ['places are locations, not components', 'Location: Turbine Building Elev. 468. Control Room notified.', {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DOC_TYPES, SECTION_ROLES } from '../../src/contracts/vocabulary.js';
 import type { DocType } from '../../src/contracts/vocabulary.js';
-import { sectionRole, sectionRoleInPath } from '../../src/tagging/section-role.js';
+import { chunkRole, sectionRole, sectionRoleInPath } from '../../src/tagging/section-role.js';
+import { readingOf } from '../../src/tagging/layout.js';
+import type { DocSubtype } from '../../src/contracts/vocabulary.js';
 
 type Case = readonly [DocType, string, string];
 
@@ -73,11 +75,37 @@ const CASES: readonly Case[] = [
   ['ECA', 'Recommendations', 'actions'],
   ['ECA', 'Lessons Learned', 'lessons'],
   ['ECA', 'Discussion', 'rationale'],
-  // OTHER: no rules at all
-  ['OTHER', 'Purpose', 'unknown'],
-  ['OTHER', 'Condition Description', 'unknown'],
-  ['OTHER', 'Work Order Description', 'unknown'],
-  ['OTHER', 'Event Summary', 'unknown'],
+  // The NRC's forms: an EOP's and an LER's headings
+  ['SOP', 'C. ENTRY CONDITIONS/SYMPTOMS', 'preconditions'],
+  ['SOP', 'NOTE', 'constraints'],
+  ['CR', 'Event Text', 'description'],
+  ['CR', 'ABSTRACT', 'description'],
+  ['CR', 'CONDITIONS PRIOR TO OCCURRENCE', 'description'],
+  ['CR', 'III. Assessment of Safety Consequences', 'impact'],
+  ['CR', 'Safety Consequences and Implications', 'impact'],
+  ['CR', 'REPORTABILITY', 'reportability'],
+  ['CR', 'Previous Similar Events', 'previous_events'],
+  ['CR', 'Failed Component Information', 'evidence'],
+  // OTHER: an inspection report's and a generic communication's parts
+  ['OTHER', 'Purpose', 'purpose'],
+  ['OTHER', 'Addressees:', 'purpose'],
+  ['OTHER', 'Description of Circumstances:', 'description'],
+  ['OTHER', 'Event Summary', 'summary'],
+  ['OTHER', 'EXECUTIVE SUMMARY', 'summary'],
+  ['OTHER', 'Discussion', 'discussion'],
+  ['OTHER', '1R12 Maintenance Effectiveness > Inspection Scope', 'inspection_scope'],
+  ['OTHER', 'Findings', 'finding'],
+  ['OTHER', 'Non-Cited Violation', 'finding'],
+  ['OTHER', 'Significance Determination', 'assessment'],
+  ['OTHER', 'Enforcement', 'enforcement'],
+  ['OTHER', 'NOTICE OF VIOLATION', 'enforcement'],
+  ['OTHER', 'Licensee Actions', 'corrective_actions'],
+  ['OTHER', 'Actions Requested', 'requested_actions'],
+  ['OTHER', 'Required Response', 'requested_actions'],
+  ['OTHER', 'References', 'references'],
+  ['OTHER', 'Technical Contacts', 'contacts'],
+  ['OTHER', 'Persons Contacted', 'contacts'],
+  ['OTHER', 'Attachment 1', 'unknown'],
   ['OTHER', '', 'unknown'],
 ];
 
@@ -99,6 +127,7 @@ describe('sectionRole: repeated and alternating calls', () => {
   it.each<[DocType, DocType, string]>([
     ['CR', 'WO', 'Description'],
     ['WO', 'OTHER', 'Work Order'],
+    ['CR', 'OTHER', 'Discussion'],
   ])('same title under %s then %s differs by doc type', (first, second, title) => {
     expect(sectionRole(first, title)).not.toBe(sectionRole(second, title));
   });
@@ -161,7 +190,55 @@ describe('sectionRoleInPath: a section without a role inherits the nearest ances
     ['WO', ['Work Order WO-2026-04567', 'Miscellany'], 'unknown', false],
     ['CR', ['**Condition Report (CR) - Elevated Vibration**', 'Attachments list'], 'evidence', false],
     ['SOP', ['Pump Start'], 'unknown', false],
+    // A first segment naming the document's form is its title: no role of its own, none to inherit.
+    ['OTHER', ['Information Notice No. 31-05: Background Noise in Detectors'], 'unknown', false],
+    ['OTHER', ['Information Notice No. 31-05: Background Noise in Detectors', 'Discussion:'], 'discussion', false],
+    ['SOP', ['ES-1.3 TRANSFER TO COLD LEG RECIRCULATION', 'Step 4'], 'steps', false],
+    ['SOP', ['ES-1.3 TRANSFER TO COLD LEG RECIRCULATION', 'Foldout Page'], 'unknown', false],
   ])('%s %j → %s', (docType, segments, role, inherited) => {
     expect(sectionRoleInPath(docType, segments)).toEqual({ role, inherited });
+  });
+});
+
+describe('chunkRole: the path, else the chunk\'s own heading, else its shape in a known form', () => {
+  const role = (docType: DocType, subtype: DocSubtype | null, segments: string[], text: string) => chunkRole(docType, subtype, segments, readingOf(text).summary);
+  const NARRATIVE = 'On a morning in spring, with the unit at full power, the operators noticed that the level in the tank was falling slowly. They started the standby pump and the level recovered within ten minutes.';
+
+  it('the path decides first', () => {
+    expect(role('CR', 'LER', ['LER 2031-001', 'CAUSE OF THE EVENT'], `EVENT DESCRIPTION\n${NARRATIVE}`)).toEqual({ role: 'cause_statement', inherited: false });
+  });
+
+  it('else the first heading the chunk opens with', () => {
+    expect(role('CR', 'EN', [], `Event Text\n\n${NARRATIVE}`)).toEqual({ role: 'description', inherited: false });
+    expect(role('OTHER', 'IN', ['Information Notice No. 31-05: Noise'], `Discussion:\n${NARRATIVE}`).role).toBe('discussion');
+  });
+
+  it('a later heading counts only as headings are written (a label, a number), not a letterhead line', () => {
+    const letterhead = `UNITED STATES\nOFFICE OF INSPECTION AND ENFORCEMENT\nWASHINGTON, D.C. 20555\n\nAddressees:\nAll holders of operating licenses for nuclear power reactors.`;
+    expect(role('OTHER', 'IN', [], letterhead).role).toBe('purpose');
+  });
+
+  it('an event report\'s unheaded narrative is its description; a field block is its header', () => {
+    expect(role('CR', 'EN', [], NARRATIVE).role).toBe('description');
+    const fields = 'Facility: Anyplace\nRegion: 4   State: XX\nUnit: [1] [ ] [ ]\nNotification Date: 01/02/2031\nNotification Time: 14:05 [ET]\nEvent Date: 01/02/2031\nEmergency Class: Non Emergency';
+    expect(role('CR', 'EN', [], fields).role).toBe('header');
+  });
+
+  it('an inspection finding\'s paragraphs by their first words', () => {
+    expect(role('OTHER', 'IR', [], 'The inspectors identified a Green finding and an associated non-cited violation when the licensee failed to follow its procedure for filling the tank.').role).toBe('finding');
+    expect(role('OTHER', 'IR', [], 'The finding was determined to be more than minor because it affected the equipment performance attribute of the mitigating systems cornerstone.').role).toBe('assessment');
+  });
+
+  it('a generic communication opens with its addressees', () => {
+    expect(role('OTHER', 'GL', [], 'All holders of operating licenses for nuclear power reactors, except those who have permanently ceased operations.').role).toBe('purpose');
+  });
+
+  it('a procedure\'s unheaded instructions are its steps', () => {
+    expect(role('SOP', 'EOP', [], '1. VERIFY reactor trip.\n2. CHECK turbine stop valves closed.\n3. CHECK safety injection status.').role).toBe('steps');
+  });
+
+  it('no form known: an unheaded chunk stays unknown, and an OTHER has no roles at all', () => {
+    expect(role('CR', null, [], NARRATIVE).role).toBe('unknown');
+    expect(role('OTHER', null, ['Discussion'], NARRATIVE).role).toBe('unknown');
   });
 });

@@ -36,9 +36,9 @@ describe('stringArrayJson', () => {
 
 describe('contextJson', () => {
   it.each<ChunkContext>([
-    { doc_id: 'd', doc_type: 'CR', chunk_id: 'c', section_path: 'A > B', page_start: 1, page_end: 2, authority_level: 'informational', section_role: 'header' },
-    { doc_id: 'say "x"', doc_type: 'SOP', chunk_id: 'c\n1', section_path: '', page_start: null, page_end: null, authority_level: 'mandatory', section_role: 'unknown' },
-    { doc_id: '😀\ud800', doc_type: 'OTHER', chunk_id: '', section_path: 'Ω', page_start: 0, page_end: 123456789, authority_level: 'informational', section_role: 'steps' },
+    { doc_id: 'd', doc_type: 'CR', doc_subtype: 'LER', chunk_id: 'c', section_path: 'A > B', page_start: 1, page_end: 2, authority_level: 'informational', section_role: 'header' },
+    { doc_id: 'say "x"', doc_type: 'SOP', doc_subtype: 'EOP', chunk_id: 'c\n1', section_path: '', page_start: null, page_end: null, authority_level: 'mandatory', section_role: 'unknown' },
+    { doc_id: '😀\ud800', doc_type: 'OTHER', doc_subtype: null, chunk_id: '', section_path: 'Ω', page_start: 0, page_end: 123456789, authority_level: 'informational', section_role: 'steps' },
   ])('%j', (context) => {
     expect(contextJson(context)).toBe(JSON.stringify(context));
   });

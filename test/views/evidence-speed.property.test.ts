@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EvidenceText, tokensOf, type Token } from '../../src/views/evidence-text.js';
 import { contentWords, locate, PARTIAL_MIN, stem } from '../../src/views/evidence-match.js';
+import { wrapHyphenAt } from '../../src/tagging/layout.js';
 
 // The tokenizer as it was: every character folded and appended one at a time.
 const WORD_RE = /[\p{L}\p{N}]/u;
@@ -47,6 +48,12 @@ function referenceTokens(raw: string): Token[] {
       } else if ((folded === '-' || folded === '_') && prev !== '' && isWord(prev) && isWord(next)) {
         norm += '-';
         end = i + width;
+      } else if (code === 45 && start >= 0 && (next === '\n' || next === ' ' || next === '\r' || next === '\t') && wrapHyphenAt(raw, i) !== null) {
+        // A word hyphenated at a line end is one token (the layout's rule, read where it is).
+        const wrap = wrapHyphenAt(raw, i)!;
+        if (!wrap.dropped) norm += '-';
+        i = wrap.resume;
+        continue;
       } else flush();
     } else if (SYMBOLS.has(folded)) {
       flush();
@@ -87,6 +94,10 @@ const textArb = fc.array(piece, { maxLength: 40 }).map((parts) => parts.join('')
 const wordArb = fc.constantFrom('pump', 'Pumps', 'trip', 'tripped', 'valve', 'seal', 'P-101A', '1175', 'filter', 'ärger', 'the', 'no', 'leak');
 
 describe('evidence fast paths match the plain scans', () => {
+  it.each(['Pump-\nPump', 'equip-\nment failed', 'a pre-\nexisting leak', 'valve 1-\nFCV-62 closed', 'end -\n next', 'Pump- \r\n  seal'])('tokens: a word hyphenated at a line end, %j', (raw) => {
+    expect(tokensOf(raw)).toEqual(referenceTokens(raw));
+  });
+
   it('tokens: the same norms and spans as folding one character at a time', () => {
     fc.assert(
       fc.property(textArb, (raw) => {

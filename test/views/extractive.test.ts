@@ -296,15 +296,17 @@ describe('extractiveView: never invents', () => {
     expect(rich.keywords_synonyms).toEqual(['P-7', 'seal', 'pump', 'leak']);
   });
 
-  it('lists are capped and long sentences cut at a word boundary, still substrings', () => {
+  it('lists are capped and long sentences cut at a word boundary with an ellipsis', () => {
     const long = `Replace ${'the worn outboard bearing '.repeat(20)}now.`;
     const text = [long, ...Array.from({ length: 12 }, (_, i) => `Replace bearing ${i + 1}.`)].join(' ');
     const frame = extractiveView('rca_frame', { context: CTX, nerSeed: EMPTY_SEED, text });
     expect(frame.candidate_actions).toHaveLength(MAX_ITEMS);
     const first = frame.candidate_actions[0]!;
     expect(first.length).toBeLessThanOrEqual(MAX_ITEM_CHARS);
-    expect(text.startsWith(first)).toBe(true);
-    expect(text[first.length]).toBe(' ');
+    expect(first.endsWith('…')).toBe(true);
+    const kept = first.slice(0, -1);
+    expect(text.startsWith(kept)).toBe(true);
+    expect(text[kept.length]).toBe(' ');
     expect(frame.candidate_actions.at(-1)).toBe('Replace bearing 7.');
   });
 
@@ -595,10 +597,11 @@ describe('classifyUnit: the frame fields', () => {
 describe('cutAtWord', () => {
   it.each<[string, number, string]>([
     ['short text', 20, 'short text'],
-    ['cut at the last space before the limit', 20, 'cut at the last'],
-    ['averyveryverylongword', 10, 'averyveryv'],
-    ['emoji \ud83d\ude00\ud83d\ude00', 8, 'emoji'],
-    ['\ud83d\ude00\ud83d\ude00\ud83d\ude00', 3, '\ud83d\ude00'],
+    ['cut at the last space before the limit', 20, 'cut at the last…'],
+    ['averyveryverylongword', 10, 'averyvery…'],
+    ['emoji \ud83d\ude00\ud83d\ude00', 8, 'emoji…'],
+    ['\ud83d\ude00\ud83d\ude00\ud83d\ude00', 3, '\ud83d\ude00…'],
+    ['\ud83d\ude00\ud83d\ude00\ud83d\ude00', 4, '\ud83d\ude00…'],
   ])('%j at %i → %j', (text, max, expected) => {
     expect(cutAtWord(text, max)).toBe(expected);
   });

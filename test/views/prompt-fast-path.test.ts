@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import prompt from '../../src/transforms/prompt.js';
 import tag from '../../src/transforms/tag.js';
 import { checkerFor } from '../../src/contracts/checkers.js';
-import { AUTHORITY_LEVELS, DOC_TYPES, NER_SEED_KEYS, VIEW_TYPES, type PromptStyle, type ViewType } from '../../src/contracts/vocabulary.js';
+import { AUTHORITY_LEVELS, DOC_SUBTYPES, DOC_TYPES, NER_SEED_KEYS, VIEW_TYPES, type PromptStyle, type ViewType } from '../../src/contracts/vocabulary.js';
 import type { ChunkContext, NerSeed } from '../../src/contracts/chunk.js';
-import { isTaggedContext, NOT_A_TAGGED_SEED, readTaggedChunk, seedKeysOf, seedShapeIn, WITHOUT_NEGATED } from '../../src/views/kinds/chunk-records.js';
+import { isTaggedContext, NOT_A_TAGGED_SEED, readTaggedChunk, seedKeysOf, seedShapeIn, WITHOUT_NEGATED } from '../../src/views/records/chunk-records.js';
 import { buildPrompt, jsonEscaped, promptShared, promptSharedEscaped } from '../../src/views/prompt-text.js';
 import { chunkTextOf } from '../../src/tagging/chunk-fields.js';
 import { AppendedJson, RawJson, type JsonObject, type Processor, type SetupContext } from '../../src/runtime/stage.js';
@@ -47,6 +47,8 @@ function shaped(entries: ReadonlyArray<readonly [string, fc.Arbitrary<unknown>]>
 const SHAPED_CONTEXTS = shaped([
   ['doc_id', STRINGS],
   ['doc_type', fc.constantFrom(...DOC_TYPES, 'cr', 'X')],
+  // Absent (a context written before doc_subtype existed), null, a subtype, or another value.
+  ['doc_subtype', fc.constantFrom(undefined, null, ...DOC_SUBTYPES, 'ler', 7)],
   ['chunk_id', STRINGS],
   ['section_path', STRINGS],
   ['page_start', PAGES],
@@ -68,6 +70,7 @@ const seedList = (key: string): fc.Arbitrary<unknown> =>
 const VALID_CONTEXT = fc.record({
   doc_id: STRINGS,
   doc_type: fc.constantFrom(...DOC_TYPES),
+  doc_subtype: fc.constantFrom(null, ...DOC_SUBTYPES),
   chunk_id: STRINGS,
   section_path: STRINGS,
   page_start: fc.oneof(fc.constant(null), fc.nat(100000)),
@@ -147,6 +150,17 @@ describe('the quick checks of context and seed', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('take a context written before doc_subtype existed, and refuse a subtype outside the vocabulary', () => {
+    const context: JsonObject = { doc_id: 'd', doc_type: 'CR', doc_subtype: 'LER', chunk_id: 'c', section_path: 'A', page_start: 1, page_end: 1, authority_level: 'informational', section_role: 'cause' };
+    expect(isTaggedContext(context)).toBe(true);
+    const { doc_subtype: _dropped, ...older } = context;
+    expect(isTaggedContext(older)).toBe(true);
+    expect(checkerFor('chunk_context')(older, 'context')).toBeNull();
+    expect(isTaggedContext({ ...context, doc_subtype: null })).toBe(true);
+    expect(isTaggedContext({ ...context, doc_subtype: 'ler' })).toBe(false);
+    expect(checkerFor('chunk_context')({ ...context, doc_subtype: 'ler' }, 'context')).not.toBeNull();
   });
 
   it('take rca-tag’s own contexts and seeds (the quick path is the one taken)', async () => {

@@ -21,6 +21,21 @@ function seed(fields: Partial<NerSeed> = {}): NerSeed {
 }
 const TEXT = 'Bearing housing at 172 °F. Coupling misaligned by 12 mils.';
 
+describe('buildPrompt: doc_subtype', () => {
+  it('is not in the compact prompt, whose task the five doc types choose', () => {
+    const lines = (context: ChunkContext) => buildPrompt(context, seed(), TEXT, 'rca_frame').prompt.split('\n');
+    expect(lines({ ...CTX, doc_type: 'CR', doc_subtype: 'LER' })).toEqual(lines({ ...CTX, doc_type: 'CR' }));
+  });
+
+  it('is a context line after doc_type in the dackar layout when the form gave one, and no line when it is null or absent', () => {
+    const lines = (context: ChunkContext) => buildPrompt(context, seed(), TEXT, 'rca_frame', { style: 'dackar' }).prompt.split('\n');
+    const withSubtype = lines({ ...CTX, doc_type: 'CR', doc_subtype: 'LER' });
+    expect(withSubtype.slice(withSubtype.indexOf('doc_type: CR'), withSubtype.indexOf('doc_type: CR') + 2)).toEqual(['doc_type: CR', 'doc_subtype: LER']);
+    expect(lines({ ...CTX, doc_subtype: null })).toEqual(lines(CTX));
+    expect(lines(CTX).some((line) => line.startsWith('doc_subtype'))).toBe(false);
+  });
+});
+
 describe('buildPrompt: layout of DESIGN §4 (--prompt-style dackar)', () => {
   const { prompt } = buildPrompt(CTX, seed({ measurements: [{ value: '172', unit: '°F', text: '172 °F' }] }), TEXT, 'rca_frame', { style: 'dackar' });
 
@@ -69,16 +84,19 @@ describe('buildPrompt: layout of DESIGN §4 (--prompt-style dackar)', () => {
   });
 });
 
+// The articles of the first two views are pinned; a new view's is its kind's.
+const ARTICLES: Readonly<Record<string, string>> = { retrieval_summary: 'a', rca_frame: 'an' };
+
 describe('TASK paragraphs: one per doc type × view', () => {
   const cases = DOC_TYPES.flatMap((d) => VIEW_TYPES.map((v) => [d, v] as [DocType, ViewType]));
   it.each(cases)('%s × %s names the view and the document kind', (docType, view) => {
     const task = taskParagraph(docType, view);
-    expect(task.startsWith(`TASK: Write ${view === 'rca_frame' ? 'an' : 'a'} ${view} JSON for one chunk of `)).toBe(true);
+    expect(task.startsWith(`TASK: Write ${ARTICLES[view] ?? VIEW_KINDS[view].task.article} ${view} JSON for one chunk of `)).toBe(true);
     expect(task).not.toMatch(/\n\n/);
   });
 
-  it('all ten are different', () => {
-    expect(new Set(cases.map(([d, v]) => taskParagraph(d, v))).size).toBe(10);
+  it('all of them are different (ten for the first two views)', () => {
+    expect(new Set(cases.map(([d, v]) => taskParagraph(d, v))).size).toBe(DOC_TYPES.length * VIEW_TYPES.length);
   });
 
   it.each<[DocType, ViewType, string]>([

@@ -22,6 +22,8 @@ function validSummary(): Obj {
 function validFrame(): Obj {
   return { ...emptyView('rca_frame', CTX), observed: ['seal leak found at the packing'] };
 }
+/** The valid view each case below edits, by the view it names. */
+const VALID: Readonly<Record<'retrieval_summary' | 'rca_frame', () => Obj>> = { retrieval_summary: validSummary, rca_frame: validFrame };
 // The claim checks of evidence.ts (support, units, comparators, negation, entities) have their own
 // tests (evidence.test.ts); the cases here are about stamping, shape, numbers, ids and quotes.
 const CLAIM_CHECK_RE = /^(unsupported_item|novel_entity|negation_mismatch|wrong_unit|contradicted_comparator|ruled_out|ungrounded_id):/;
@@ -126,7 +128,7 @@ describe('checkView: every DESIGN §3 flag name', () => {
     ['boilerplate: i cannot', 'retrieval_summary', (o) => (o.scope = 'I cannot determine the scope here'), ['boilerplate']],
     ['boilerplate: not provided', 'retrieval_summary', (o) => (o.scope = 'Details are not provided in the text'), ['boilerplate']],
   ])('%s', (_name, view, change, flags) => {
-    expect(checkView(view, edit(view === 'rca_frame' ? validFrame : validSummary, change))).toEqual(flags);
+    expect(checkView(view, edit(VALID[view], change))).toEqual(flags);
   });
 });
 
@@ -145,7 +147,7 @@ describe("checkView: rca's stricter checks", () => {
     ['empty_frame: only blank items', 'rca_frame', (o) => (o.observed = [' ']), ['observed_item_blank', 'empty_frame']],
     ['one non-empty list is enough', 'rca_frame', (o) => ((o.observed = []), (o.constraints = ['hold at step 4'])), []],
   ])('%s', (_name, view, change, flags) => {
-    expect(checkView(view, edit(view === 'rca_frame' ? validFrame : validSummary, change))).toEqual(flags);
+    expect(checkView(view, edit(VALID[view], change))).toEqual(flags);
   });
 
   it.each([[null], [[]], ['{"a": 1}'], [42]])('%j is view_not_object', (value) => {
@@ -170,7 +172,7 @@ describe('validateView: stamp, check, drop extra keys, ground in the chunk text'
     ['inch marks are not quotes', 'rca_frame', (o) => (o.observed = ['a 3/4" valve and a 12" line']), ['3', '4', '12'].map((n) => `ungrounded_number:${n} in "a 3/4" valve and a 12" line"`)],
     ['quotes in scope are checked', 'retrieval_summary', (o) => (o.scope = 'The report says "pump P-101A tripped" after start.'), []],
   ])('%s', (_name, view, change, flags) => {
-    const obj = edit(view === 'rca_frame' ? validFrame : validSummary, change);
+    const obj = edit(VALID[view], change);
     expect(withoutClaimChecks(validateView(view, obj, CTX, TEXT).flags)).toEqual(flags);
   });
 

@@ -74,7 +74,13 @@ const NOT_EQUIPMENT_PREFIXES = new Set([
   'ALM', 'ANN', 'ANNUNC', 'WINDOW', 'PAS', 'PAH', 'PAL', 'PAHH', 'PALL',
   'NUREG', 'ASME', 'IEEE', 'ANSI', 'ASTM', 'ISO', 'EPRI', 'NEI', 'NFPA', 'API', 'TECH',
   'REV', 'STEP', 'TABLE', 'FIG', 'FIGURE', 'ATTACHMENT', 'APPENDIX', 'SECTION', 'PAGE', 'NOTE', 'ITEM',
+  // An LER's EIIS component codes ("[EIIS-AB-SG]", OCR "EI1S"), and NRC licence designators.
+  'EIIS', 'EI1S', 'DPR', 'NPF', 'CPPR', 'CPR', 'SNM', 'SUA', 'SMB',
 ]);
+
+// Reactor types as event notifications give them (RX TYPE: GE-4, W-4-LP, CE, B&W-L-LP): a vendor
+// and a generation number, never equipment.
+const REACTOR_VENDORS = new Set(['GE', 'W', 'CE', 'BW']);
 
 // Numbered list items written like tags (corrective actions CA-1, CA-2 in a CR's action table).
 const NUMBERED_ITEM_PREFIXES = new Set(['CA']);
@@ -119,6 +125,11 @@ function isEquipmentId(id: string): boolean {
   if (digits === 0 || letters === 0) return false; // dates, ranges, HI-HI
   const first = id.slice(0, firstSegmentEnd);
   if (NOT_EQUIPMENT_PREFIXES.has(first) || NUCLIDES.has(id)) return false;
+  if (REACTOR_VENDORS.has(first) && id.length > firstSegmentEnd + 1 && isSingleDigitSegment(id, firstSegmentEnd + 1)) return false;
+  // OCR'd regulation and report names ("1 OCFR21-0094", "NIJREG-0844") are documents.
+  if (first.includes('CFR') || first.endsWith('REG')) return false;
+  // One letter and five digits or more is a document or serial number (a letter's "U-604815"), not a tag.
+  if (hyphens === 1 && firstSegmentEnd === 1 && lastSegmentLetters === 0 && lastSegmentDigits >= 5) return false;
   if (hyphens > 1) return true; // AFW-P-101, 1-RC-P-1A, U2-CND-HOTWELL
   // Two segments must read PREFIX-NUMBER: P-101A, MOV-204A, FT-1102. A one-letter prefix needs a
   // three-digit number or a train letter after the number (P-101, P-2A), so grid and window
@@ -128,7 +139,37 @@ function isEquipmentId(id: string): boolean {
   if (startsWithDigit && !UNIT_PREFIXED_RE.test(first)) return false;
   if (NUMBERED_ITEM_PREFIXES.has(first) || lastSegmentDigits === 0) return false;
   if (startsWithDigit) return true;
+  // A letter and a digit, then one or two digits ("E5-18", "B2-11"): a page of a lettered part or
+  // a grid cell, numbered like A-14.
+  if (firstSegmentEnd === 2 && letters === 1 && lastSegmentDigits <= 2 && lastSegmentLetters === 0) return false;
   return firstSegmentEnd > 1 || lastSegmentDigits >= 3 || lastSegmentLetters > 0;
+}
+
+// Numbers of a part, not of plant equipment: "model number 0-007-C-42", "Pt No N69-921", "P/N 123-45A".
+const NUMBER_CUES = new Set(['model', 'part', 'pt', 'serial', 'catalog', 'cat', 'p/n', 's/n', 'type', 'style', 'drawing', 'dwg', 'lot', 'heat', 'batch', 'order']);
+const NUMBER_WORDS = new Set(['no', 'no.', 'nos', 'nos.', 'number', 'numbers', '#', 'num', 'num.']);
+
+/** Whether the token at `start` follows a part, model or serial cue (and its "No.", "#" or ":"). */
+function afterNumberCue(text: string, start: number): boolean {
+  let j = start;
+  for (let words = 0; words < 3; words++) {
+    while (j > 0 && ' \t(:#'.includes(text[j - 1]!)) j--;
+    if (j === 0) return false;
+    let k = j;
+    while (k > 0 && /[A-Za-z./]/.test(text[k - 1]!) && j - k < 12) k--;
+    const word = text.slice(k, j).toLowerCase();
+    if (NUMBER_CUES.has(word)) return true;
+    if (!NUMBER_WORDS.has(word)) return false;
+    j = k;
+  }
+  return false;
+}
+
+function isSingleDigitSegment(id: string, at: number): boolean {
+  const code = id.charCodeAt(at);
+  if (code < DIGIT_0 || code > DIGIT_9) return false;
+  const next = id.charCodeAt(at + 1);
+  return Number.isNaN(next) || next === HYPHEN;
 }
 
 export const docRefs: Family<string> = {
@@ -157,6 +198,6 @@ export const equipmentIds: Family<string> = {
     if (!EQUIPMENT_RE.test(text)) return null;
     const end = EQUIPMENT_RE.lastIndex;
     const item = text.slice(start, end);
-    return isEquipmentId(item) ? { end, key: item.toLowerCase(), item } : null;
+    return isEquipmentId(item) && !afterNumberCue(text, start) ? { end, key: item.toLowerCase(), item } : null;
   },
 };

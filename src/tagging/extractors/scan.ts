@@ -131,6 +131,9 @@ const DOT = 0x2e;
 const COMMA = 0x2c;
 const SLASH = 0x2f;
 const COLON = 0x3a;
+const SEMICOLON = 0x3b;
+const OPEN_BRACKET = 0x5b;
+const OPEN_PAREN = 0x28;
 const SPACE = 0x20;
 const TAB = 0x09;
 const NBSP = 0xa0;
@@ -214,10 +217,11 @@ function wordBeforeNumber(text: string, digit: number): number {
 }
 
 // Lowercased letters that may follow a number in a temporal form: right after it, an ordinal
-// ("6th") or a duration unit ("5min"); after a GAP, also a month name ("6 FEB") or "to" ("2 to 3
-// days"). Without the `u` flag, the `i` flag folds ASCII letters only.
-const AFTER_NUMBER = letterSet('snrtmhdwy');
-const AFTER_NUMBER_AND_GAP = letterSet('snrtmhdwyjfao');
+// ("6th"), a duration unit ("5min") or a time zone ("1430CDT", "0624 EDT", "1754 Central ...",
+// "1200 UTC", "0900 local"); after a GAP, also a month name ("6 FEB"), "to" ("2 to 3 days") or
+// "on" ("at 1125 on May 24"). Without the `u` flag, the `i` flag folds ASCII letters only.
+const AFTER_NUMBER = letterSet('snrtmhdwyecpugl');
+const AFTER_NUMBER_AND_GAP = letterSet('snrtmhdwyjfaoecpugl');
 
 function letterSet(letters: string): Uint8Array {
   const set = new Uint8Array(128);
@@ -267,11 +271,16 @@ function numberEnd(text: string, start: number): number {
 function followsTemporalNumber(text: string, j: number): boolean {
   let after = codeAt(text, j);
   if (after === HYPHEN || after === SLASH || after === COLON || after === EN_DASH || after === EM_DASH) return true;
+  // A bracketed zone ("04:47[EST]") or the comma after a bare time ("at 1515, the pump").
+  if (after === OPEN_BRACKET || after === OPEN_PAREN || after === COMMA || after === SEMICOLON) return true;
   if (inSet(AFTER_NUMBER, after)) return true;
   if (!isGap(after)) return false;
   do after = codeAt(text, ++j);
   while (isGap(after));
-  return inSet(AFTER_NUMBER_AND_GAP, after) || after === HYPHEN || after === EN_DASH || after === EM_DASH;
+  return (
+    inSet(AFTER_NUMBER_AND_GAP, after) || after === HYPHEN || after === EN_DASH || after === EM_DASH ||
+    after === OPEN_BRACKET || after === OPEN_PAREN || after === COMMA || after === SEMICOLON
+  );
 }
 
 /** Families that may start at `start`, a letter or digit not preceded by a `\w` character. */

@@ -20,7 +20,14 @@ const DURATION_UNIT =
   '(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|years?|yrs?|shifts?)';
 // Leading words that make a duration a bounded interval ("within 2 minutes", "over 14 days").
 const DURATION_LEAD = '(?:within|over|for|after|in|past|last|next|every)';
-const ZONE = '(?:utc|gmt|z|[ap]\\.?m\\.?|local|[ecmp][sd]t)';
+// Time zones as event reports write them: "EDT", "ET", "UTC", spelled out ("Central Daylight
+// Time"), bare or in brackets and parentheses ("04:47[EST]", "20:16 [ET]", "19:23 (EDT)").
+const ZONE_NAME =
+  '(?:utc|gmt|local|[ecmp][sd]?t|(?:eastern|central|mountain|pacific)[ \\t]+(?:standard[ \\t]+|daylight[ \\t]+)?time)';
+const ZONE_TAG = `(?:${ZONE_NAME}|\\[[ \\t]?${ZONE_NAME}[ \\t]?\\]|\\([ \\t]?${ZONE_NAME}[ \\t]?\\))`;
+const ZONE = `(?:z|[ap]\\.?m\\.?|${ZONE_TAG})`;
+// A four-digit clock time ("1430"), as plant logs and event reports write the 24-hour clock.
+const HHMM = '(?:[01]\\d|2[0-3])[0-5]\\d';
 
 const FORMS = [
   // 2026-02-06, optionally with an ISO time: 2026-02-06T03:22:00Z
@@ -33,8 +40,13 @@ const FORMS = [
   `${DAY}${ORDINAL}(?:${GAP}|-)${MONTH_NAME}(?:,?${GAP}|-)${YEAR}`,
   // feb 2026 / January 2023
   `${MONTH_NAME},?${GAP}${YEAR}`,
-  // 03:22 UTC, 14:05:30
+  // 03:22 UTC, 14:05:30, 04:47[EST], 7:17 a.m.
   `(?:[01]?\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d)?(?:[ \\t]?${ZONE})?`,
+  // 1430 CDT, 0624 EDT, 1754 Central Daylight Time: a four-digit time needs its zone
+  `${HHMM}[ \\t]?${ZONE_TAG}`,
+  // "at 1515," / "At 1125 on May 24": a bare four-digit time after "at", where the clause goes on
+  // with a comma or "on" (a number after "at" followed by a unit is a measurement)
+  `(?<=\\bat[ \\t])${HHMM}(?=[ \\t]?[,;]|[ \\t]on[ \\t])`,
   // within 2 minutes, 48 hours, 0322 hours, 24-hour, for 30 min, 2 to 3 shifts
   `(?:${DURATION_LEAD}${GAP})?${RANGE}(?:[ \\t]?|-)${DURATION_UNIT}`,
 ];

@@ -1,17 +1,38 @@
 // What a view is. A view kind (one file per view in this folder) holds what is the view's own:
-// its name, the records it is written on, its prompt task, its quality rules, what must occur in
-// the source text, its flatten layout and its optional extractive builder. The machinery a family
-// of views shares — reading the records, building the prompt of an attempt, checking a reply,
-// writing the results back — is its record kind (chunk-records.ts, section-records.ts), reached
-// through RECORD_KINDS by the view kind's `reads`. Generation works only through these two.
+// its name, the records it is written on, its prompt task, its quality rules and the wording of
+// their flags, the roles of its fields in the evidence checks, what must occur in the source text,
+// its flatten layout and whether the extractive backend writes it. The machinery a family of views
+// shares — reading the records, building the prompt of an attempt, checking a reply, writing the
+// results back — is its record kind (views/records/), reached through RECORD_KINDS by the view
+// kind's `reads`. Generation works only through these two.
 //
-// This file and the view kinds are light on purpose (flatten, a fast path, reads the layouts):
-// nothing here loads the schemas, the evidence checks or the extractive rules.
+// This folder imports nothing else of views/ (the machinery reads the kinds, never the reverse),
+// and it is light on purpose (flatten, a fast path, reads the layouts): nothing here loads the
+// schemas, the evidence checks or the extractive rules.
+import type { ChunkContext, NerSeed } from '../../contracts/chunk.js';
 import type { DocType, ViewName, ViewType } from '../../contracts/vocabulary.js';
 import type { JsonObject } from '../../contracts/json.js';
-import type { ExtractiveInput } from '../extractive.js';
-import type { ObjectShape } from '../view-shape.js';
 import type { FormatBounds } from './bounds.js';
+
+/** What an extractive builder (views/extractive.ts) reads: the chunk's trusted context, its seed and its text. */
+export interface ExtractiveInput {
+  context: ChunkContext;
+  nerSeed: NerSeed;
+  text: string;
+}
+
+/** The top-level fields of a view in contract order, as views/view-shape.ts reads them from the schema. */
+export interface ViewFields {
+  readonly fields: ReadonlyMap<string, { readonly kind: string }>;
+}
+
+/**
+ * The role of a field in the evidence checks (views/evidence.ts): claim (the default) is located
+ * and checked for support, numbers, ids, units, comparators, negation and entities; summary is a
+ * claim whose description needs no clause behind it; entity is located and may be novel; id is
+ * located and checked as an identifier; free is located and never flagged.
+ */
+export type FieldRole = 'claim' | 'summary' | 'entity' | 'id' | 'free';
 
 export interface FlattenLayout {
   /** Joins the items of a list field. */
@@ -24,6 +45,12 @@ export interface FlattenLayout {
 
 interface KindBase {
   readonly flatten: FlattenLayout;
+  /** How the retry prompt explains each of its own quality flags; `source` names the text (CHUNK_TEXT, SECTION_TEXT). */
+  readonly feedback: Readonly<Record<string, (source: string) => string>>;
+  /** The evidence role of each dotted field that is not a claim. */
+  readonly roles: Readonly<Record<string, FieldRole>>;
+  /** Fields that state what happened or what to do: an item there keeps the polarity of its clause (negation checks). */
+  readonly polarity: readonly string[];
   /** The grammar bounds of the format sent (generation/format-bounds.ts): one per string and list of the contract. */
   readonly bounds: FormatBounds;
 }
@@ -35,11 +62,11 @@ export interface ChunkViewKind extends KindBase {
   /** The TASK paragraph of its prompt: how to name it, what to stress per doc type, what will be checked. */
   readonly task: { readonly article: 'a' | 'an'; readonly focus: Readonly<Record<DocType, string>>; readonly rules: string };
   /** Its quality flags (beyond the shape, grounding and evidence checks every chunk view gets). */
-  quality(view: JsonObject, shape: ObjectShape): string[];
+  quality(view: JsonObject, shape: ViewFields): string[];
   /** List fields whose items are identifiers that must occur in the chunk text. */
   readonly identifiers: readonly string[];
-  /** Fills the view from the chunk text with no model (the extractive backend); absent: that backend refuses it. */
-  readonly extractive?: () => Promise<(input: ExtractiveInput) => JsonObject>;
+  /** True: the extractive backend writes it, with its builder in views/extractive.ts (EXTRACTIVE_BUILDERS); false: that backend refuses it. */
+  readonly extractive: boolean;
 }
 
 /** A view written on each section of rca-count-sections output (rca-generate --view). */

@@ -1,13 +1,12 @@
 // rca_frame: the root-cause-analysis reading of a chunk (contract: src/contracts/views.ts).
 import type { JsonObject } from '../../contracts/json.js';
-import type { ObjectShape } from '../view-shape.js';
 import { CITATIONS, ID, list } from './bounds.js';
-import type { ChunkViewKind } from './kind.js';
+import type { ChunkViewKind, ViewFields } from './kind.js';
 
 const HAS_CONTENT_RE = /[\p{L}\p{N}]/u;
 
 // A frame says something when one of its lists holds an item with a letter or digit.
-function quality(obj: JsonObject, shape: ObjectShape): string[] {
+function quality(obj: JsonObject, shape: ViewFields): string[] {
   const lists = [...shape.fields].filter(([, s]) => s.kind === 'list').map(([k]) => obj[k]);
   return lists.some((list) => Array.isArray(list) && list.some((item) => typeof item === 'string' && HAS_CONTENT_RE.test(item))) ? [] : ['empty_frame'];
 }
@@ -29,6 +28,11 @@ export const rcaFrame: ChunkViewKind = {
     rules: 'Your reply is checked: every list holds plain strings; observed holds at least one fact stated in CHUNK_TEXT; a phrase in double quotes is copied exactly from CHUNK_TEXT.',
   },
   quality,
+  feedback: {
+    empty_frame: (source) => `every list is empty; put at least one fact stated in ${source} in observed`,
+  },
+  roles: {},
+  polarity: ['observed', 'hypotheses', 'candidate_actions'],
   identifiers: [],
   // observed ≥ 1 item: the prompt asks for one, and a frame with every list empty is flagged empty_frame.
   bounds: {
@@ -50,5 +54,5 @@ export const rcaFrame: ChunkViewKind = {
       ['CONSTRAINTS', 'constraints'],
     ],
   },
-  extractive: async () => (await import('../extractive.js')).extractiveRcaFrame,
+  extractive: true,
 };

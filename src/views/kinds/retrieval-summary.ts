@@ -1,8 +1,14 @@
 // retrieval_summary: the search-oriented view of a chunk (contract: src/contracts/views.ts).
 import type { JsonObject } from '../../contracts/json.js';
-import { QUALITY_GATES } from '../../contracts/vocabulary.js';
 import { CITATIONS, ID, list } from './bounds.js';
 import type { ChunkViewKind } from './kind.js';
+
+/** What its quality check holds a reply to; the prompt, the feedback, the format bounds and the extractive rules say the same numbers. */
+export const QUALITY_GATES = {
+  minScopeChars: 15,
+  minKeywords: 3,
+  boilerplate: ['as an ai', 'i cannot', 'not provided'],
+} as const;
 
 // An item with no letter or digit ("", "  ", "----------") says nothing.
 const HAS_CONTENT_RE = /[\p{L}\p{N}]/u;
@@ -44,6 +50,20 @@ export const retrievalSummary: ChunkViewKind = {
       'are copied exactly as written in CHUNK_TEXT; a phrase in double quotes is copied exactly from CHUNK_TEXT.',
   },
   quality,
+  feedback: {
+    scope_too_short: () => `scope must say what the chunk covers in at least ${QUALITY_GATES.minScopeChars} characters`,
+    few_keywords: () => `keywords_synonyms needs at least ${QUALITY_GATES.minKeywords} distinct terms`,
+    boilerplate: () => 'scope must describe the chunk, not the assistant',
+  },
+  roles: {
+    scope: 'summary',
+    'entities.systems': 'entity',
+    'entities.components': 'entity',
+    'entities.equipment_ids': 'id',
+    keywords_synonyms: 'free',
+    unknowns: 'free',
+  },
+  polarity: ['scope', 'symptoms_outcomes', 'mechanisms', 'corrective_actions'],
   identifiers: ['entities.equipment_ids'],
   bounds: {
     chunk_id: ID,
@@ -75,5 +95,5 @@ export const retrievalSummary: ChunkViewKind = {
       ['KEYWORDS', 'keywords_synonyms'],
     ],
   },
-  extractive: async () => (await import('../extractive.js')).extractiveRetrievalSummary,
+  extractive: true,
 };

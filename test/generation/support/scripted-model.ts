@@ -79,46 +79,66 @@ export function parsePrompt(body: any): ParsedPrompt {
 const SENTENCE_RE = /[^.!?\n]*[A-Za-z][^.!?\n]*[.!?]?/;
 const WORD_RE = /[A-Za-z]{4,}/g;
 
+type SeedList = (key: string) => string[];
+
+// What a careful model writes for each view, by view: `first` is the chunk's first sentence. A view
+// without an entry gets it as the one item of each list of its skeleton.
+const GOOD_VIEWS: Readonly<Record<string, (p: ParsedPrompt, first: string, list: SeedList) => Record<string, unknown>>> = {
+  rca_frame: (p, first, list) => ({
+    ...p.skeleton,
+    observed: [first],
+    hypotheses: list('conjectures'),
+    tests_to_confirm: list('surveillance_actions'),
+    candidate_actions: list('maintenance_actions'),
+    constraints: [],
+  }),
+  retrieval_summary: (p, first, list) => {
+    const seed = p.seed;
+    const keywords = [...new Set([...list('systems'), ...list('components'), ...(p.text.match(WORD_RE) ?? [])].map((k) => k.toLowerCase()))].slice(0, 5);
+    return {
+      ...p.skeleton,
+      scope: `Chunk ${p.chunkId}: ${first}`,
+      entities: { systems: list('systems'), equipment_ids: list('equipment_ids'), components: list('components') },
+      symptoms_outcomes: list('outcomes'),
+      mechanisms: list('mechanisms'),
+      diagnostics: list('surveillance_actions'),
+      corrective_actions: list('maintenance_actions'),
+      // The dackar seed gives measurements as objects, the compact one as their text.
+      numbers_limits: (Array.isArray(seed.measurements) ? seed.measurements : []).map((m: any) => String(typeof m === 'string' ? m : m.text)),
+      keywords_synonyms: keywords,
+      unknowns: [],
+    };
+  },
+};
+
 /** A view a careful model would write: facts copied from the chunk text and its seed. */
 export function goodView(p: ParsedPrompt): Record<string, unknown> {
   // Cut at a word boundary: a careful model does not end on half a number ("2026" → "20").
   const sentence = (SENTENCE_RE.exec(p.text)?.[0] ?? p.text).replace(/\s+/g, ' ').trim();
   const first = sentence.length <= 160 ? sentence : sentence.slice(0, 160).replace(/\s+\S*$/, '');
   const seed = p.seed;
-  const list = (key: string): string[] => (Array.isArray(seed[key]) ? seed[key].filter((x: unknown) => typeof x === 'string') : []);
-  if (p.view === 'rca_frame') {
-    return {
-      ...p.skeleton,
-      observed: [first],
-      hypotheses: list('conjectures'),
-      tests_to_confirm: list('surveillance_actions'),
-      candidate_actions: list('maintenance_actions'),
-      constraints: [],
-    };
-  }
-  const keywords = [...new Set([...list('systems'), ...list('components'), ...(p.text.match(WORD_RE) ?? [])].map((k) => k.toLowerCase()))].slice(0, 5);
-  return {
-    ...p.skeleton,
-    scope: `Chunk ${p.chunkId}: ${first}`,
-    entities: { systems: list('systems'), equipment_ids: list('equipment_ids'), components: list('components') },
-    symptoms_outcomes: list('outcomes'),
-    mechanisms: list('mechanisms'),
-    diagnostics: list('surveillance_actions'),
-    corrective_actions: list('maintenance_actions'),
-    // The dackar seed gives measurements as objects, the compact one as their text.
-    numbers_limits: (Array.isArray(seed.measurements) ? seed.measurements : []).map((m: any) => String(typeof m === 'string' ? m : m.text)),
-    keywords_synonyms: keywords,
-    unknowns: [],
-  };
+  const list: SeedList = (key) => (Array.isArray(seed[key]) ? seed[key].filter((x: unknown) => typeof x === 'string') : []);
+  const good = GOOD_VIEWS[p.view];
+  if (good !== undefined) return good(p, first, list);
+  return Object.fromEntries(Object.entries(p.skeleton).map(([key, value]) => [key, Array.isArray(value) ? [first] : value]));
 }
+
+// A reply its view's own quality check flags (scope_too_short, empty_frame), by view.
+const FLAGGED_VIEWS: Readonly<Record<string, (view: Record<string, unknown>) => Record<string, unknown>>> = {
+  rca_frame: (view) => ({ ...view, observed: [], hypotheses: [], tests_to_confirm: [], candidate_actions: [], constraints: [] }),
+  retrieval_summary: (view) => ({ ...view, scope: 'Pump.' }),
+};
 
 function badView(step: 'short-scope' | 'missing-key', p: ParsedPrompt): Record<string, unknown> {
   const view = goodView(p);
   if (step === 'short-scope') {
-    if (p.view === 'rca_frame') return { ...view, observed: [], hypotheses: [], tests_to_confirm: [], candidate_actions: [], constraints: [] };
-    return { ...view, scope: 'Pump.' };
+    const flagged = FLAGGED_VIEWS[p.view];
+    if (flagged === undefined) throw new Error(`the scripted model has no short-scope reply for ${p.view}`);
+    return flagged(view);
   }
-  const { [p.view === 'rca_frame' ? 'observed' : 'scope']: _dropped, ...rest } = view;
+  // The first field the model writes (observed, scope): the one after the trusted fields.
+  const keys = Object.keys(p.skeleton);
+  const { [keys[keys.indexOf('view_type') + 1]!]: _dropped, ...rest } = view;
   return rest;
 }
 

@@ -19,14 +19,16 @@
 import type { GroundingSummary, ItemEvidence, ViewEvidence } from '../../../src/contracts/evidence.js';
 import type { JsonObject } from '../../../src/contracts/json.js';
 import { entityMentions, negationCues, quantityFlags, ruledOutFlags, spanNegated, wordsOf, hasWord, type NegatedMention } from '../../../src/views/claims.js';
-import { EvidenceText, normaliseTokens } from '../../../src/views/evidence-text.js';
+import { EvidenceText, normaliseTokens, tokensOf } from '../../../src/views/evidence-text.js';
+import { nearCopyContradiction } from '../../../src/views/near-copy.js';
 import { contentWords, exactAt, locate, splitSentences, type Located, type MatchKind } from '../../../src/views/evidence-match.js';
 import { numbersIn, type GroundingText } from '../../../src/views/grounding.js';
 import type { ViewType } from '../../../src/contracts/vocabulary.js';
 
 // What the fusion left as it was (the field roles, the items of a view, the ids of a string, the
 // limit of located texts) is src/views/evidence.ts's own; only the item checks are the old ones.
-import { chunkViewItems, EVIDENCE_MAX_CHARS, fieldRole, idsIn, type EvidenceOptions, type FieldRole, type SpanMapper } from '../../../src/views/evidence.js';
+import { chunkViewItems, EVIDENCE_MAX_CHARS, fieldRole, idsIn, type EvidenceOptions, type SpanMapper } from '../../../src/views/evidence.js';
+import type { FieldRole } from '../../../src/views/kinds/kind.js';
 
 // Fields that state what happened or what to do: an item there keeps the polarity of its clause.
 // Lists of checks and limits are not: "bearing temperature alarms" is what was checked whether or
@@ -128,6 +130,11 @@ function itemFindings(value: string, role: FieldRole, polarity: boolean, located
   } else if (role === 'claim' || role === 'summary') {
     checks.push(...quantityFlags(value, text));
     if (polarity) checks.push(...negationFlags(value, text, located));
+    // The near-copy check came after the fusion; it is here so both still give the same flags.
+    if (!checks.some((c) => c.startsWith('negation_mismatch:'))) {
+      const changed = nearCopyContradiction(tokensOf(value), text, located);
+      if (changed !== null) checks.push(`contradicted_copy:${flagValue(changed, 40)} in "${flagValue(value.trim(), 60)}"`);
+    }
     checks.push(...ruledOutFlags(value, options.negated ?? []));
     const entities = entityMentions(value, text, context);
     mentions = entities.mentions.length;

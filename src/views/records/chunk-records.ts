@@ -5,17 +5,16 @@
 import type { ChunkContext, NerSeed } from '../../contracts/chunk.js';
 import { isPlainObject, type JsonObject } from '../../contracts/json.js';
 import { checkerFor } from '../../contracts/checkers.js';
-import { AUTHORITY_LEVELS, DOC_TYPES, NER_SEED_KEYS } from '../../contracts/vocabulary.js';
+import { AUTHORITY_LEVELS, DOC_SUBTYPES, DOC_TYPES, NER_SEED_KEYS } from '../../contracts/vocabulary.js';
 import { keepUpstream } from '../../tagging/added-fields.js';
 import { chunkTextOf } from '../../tagging/chunk-fields.js';
 import { stringEndIn } from '../../runtime/json-spans.js';
 import { negatedMentions } from '../claims.js';
-import type { ExtractiveInput } from '../extractive.js';
 import { GroundingText } from '../grounding.js';
 import { buildPairPrompt, buildPrompt } from '../prompt-text.js';
 import { validateView } from '../validate-view.js';
 import { replyAsView } from '../view-skeleton.js';
-import type { ChunkViewKind } from './kind.js';
+import type { ChunkViewKind, ExtractiveInput } from '../kinds/kind.js';
 import { setViewEntry, viewMap, type ReadResult, type RecordKind, type RecordRun } from './record-kind.js';
 
 export interface TaggedChunk {
@@ -41,7 +40,9 @@ export function readTaggedChunk(record: JsonObject): ReadResult<TaggedChunk> {
   return { ok: true, value: { context: record.context as ChunkContext, nerSeed: record.ner_seed as NerSeed, text } };
 }
 
-const CONTEXT_KEYS = ['doc_id', 'doc_type', 'chunk_id', 'section_path', 'page_start', 'page_end', 'authority_level', 'section_role'] as const;
+const CONTEXT_KEYS = ['doc_id', 'doc_type', 'doc_subtype', 'chunk_id', 'section_path', 'page_start', 'page_end', 'authority_level', 'section_role'] as const;
+// A context written before doc_subtype existed.
+const CONTEXT_KEYS_BEFORE_SUBTYPE = CONTEXT_KEYS.filter((k) => k !== 'doc_subtype');
 const SEED_KEYS_NEGATED: readonly string[] = [...NER_SEED_KEYS, 'negated'];
 const SEED_ITEM_KEYS: Readonly<Record<string, readonly string[]>> = {
   measurements: ['value', 'unit', 'text'],
@@ -63,14 +64,18 @@ function isPage(value: unknown): boolean {
 }
 
 /**
- * A context as rca-tag writes it (the contract's keys in its order, each of its type): the
- * chunk_context checker accepts every such value. False is no verdict: the checker decides.
+ * A context as rca-tag writes it (the contract's keys in its order, each of its type; doc_subtype
+ * absent in one written before it existed): the chunk_context checker accepts every such value.
+ * False is no verdict: the checker decides.
  */
 export function isTaggedContext(value: unknown): boolean {
-  if (!isPlainObject(value) || !hasKeys(value, CONTEXT_KEYS)) return false;
+  if (!isPlainObject(value)) return false;
+  const withSubtype = hasKeys(value, CONTEXT_KEYS);
+  if (!withSubtype && !hasKeys(value, CONTEXT_KEYS_BEFORE_SUBTYPE)) return false;
   return (
     typeof value.doc_id === 'string' &&
     (DOC_TYPES as readonly unknown[]).includes(value.doc_type) &&
+    (!withSubtype || value.doc_subtype === null || (DOC_SUBTYPES as readonly unknown[]).includes(value.doc_subtype)) &&
     typeof value.chunk_id === 'string' &&
     typeof value.section_path === 'string' &&
     isPage(value.page_start) &&
@@ -226,8 +231,8 @@ export const CHUNK_RECORDS: RecordKind<TaggedChunk, TaggedChunk, ChunkViewKind> 
     return out;
   },
   async extractive(kind) {
-    if (kind.extractive === undefined) throw new Error(`--backend extractive has no rules for ${kind.name}`);
-    const build = await kind.extractive();
+    const build = kind.extractive ? (await import('../extractive.js')).EXTRACTIVE_BUILDERS[kind.name] : undefined;
+    if (build === undefined) throw new Error(`--backend extractive has no rules for ${kind.name}`);
     return (chunk, text) => build(extractiveInputOf(chunk, text));
   },
 };

@@ -1,5 +1,5 @@
 // The record kind of each view kind's `reads`: a `reads` without one fails to compile.
-import type { ViewKind } from './kind.js';
+import type { ViewKind } from '../kinds/kind.js';
 import { CHUNK_RECORDS } from './chunk-records.js';
 import type { RecordKind } from './record-kind.js';
 import { SECTION_RECORDS } from './section-records.js';

@@ -8,7 +8,7 @@ import type { LexiconEntry } from '../../tagging/lexicon.js';
 import type { GroundingText } from '../grounding.js';
 import type { ChildrenCut } from '../section-prompt.js';
 import type { TextCut } from '../text-cut.js';
-import type { ViewKind } from './kind.js';
+import type { ViewKind } from '../kinds/kind.js';
 import type { PromptStyle } from '../../contracts/vocabulary.js';
 
 /** The budgets of one attempt's prompt. */

@@ -18,7 +18,7 @@ import { SECTION_VIEW } from '../../contracts/vocabulary.js';
 import { buildSectionPrompt, childSummaryLines, sectionSourceName } from '../section-prompt.js';
 import { sectionSources, validateSectionSummary, type SectionSources } from '../section-validate.js';
 import { sectionReplyAsView, type ChildSummary, type SectionInput } from '../section-view.js';
-import type { SectionViewKind } from './kind.js';
+import type { SectionViewKind } from '../kinds/kind.js';
 import { setViewEntry, viewMap, type PromptBudgets, type ReadResult, type RecordKind, type RecordRun, type RunSettings } from './record-kind.js';
 
 /** A section as its job sees it: the section, the summaries of its children (--bottom-up), and what its replies are grounded in. */

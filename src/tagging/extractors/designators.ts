@@ -1,0 +1,188 @@
+// Equipment designators as event reports write them without a hyphenated tag: a noun and its
+// number ("Bus 3C", "EDG #2", "Feeder X12", "TR 4", "pump 52A", "Buses 2A and 3A"), or a train
+// letter or number before the equipment's name ("'C' ESW pump", "\"B\" circulating water (CW)
+// pump", "3A emergency diesel generator", "No. 12 SW strainer", "'A' through 'D' DGs").
+//
+// A hand scan from one finder regex of the few shapes that open them; each candidate reads forward
+// a bounded number of words and never goes back, so a text costs one pass.
+
+import { buildPattern } from '../../runtime/patterns.js';
+
+export interface DesignatorSpan {
+  start: number;
+  end: number;
+  text: string;
+}
+
+// Names of equipment a designator is written with (case-insensitive), the last word of the form
+// "designator … name". A designator before any other word ("2A Reactor Protection System") is left
+// to the lexicon.
+const HEADS = new Set(
+  ('pump pumps dg dgs edg edgs generator generators condenser condensers bus buses transformer transformers breaker breakers ' +
+    'valve valves fan fans motor motors chiller chillers compressor compressors strainer strainers exchanger exchangers tank tanks ' +
+    'battery batteries charger chargers inverter inverters switchgear cooler coolers filter filters feeder feeders heater heaters ' +
+    'blower blowers').split(' '),
+);
+// Nouns a plant writes its equipment numbers after: "Bus 3C", "EDG #2", "Feeder X12", "TR 4".
+const NOUNS = 'Feeder|FEEDER|Feeders|Bus|BUS|Buses|BUSES|DG|EDG|TR|Transformer|TRANSFORMER|Pump|PUMP|pump|Breaker|BREAKER|breaker|Inverter|INVERTER|Charger|CHARGER|Battery|BATTERY|MCC|Fan|FAN|Chiller|CHILLER|Compressor|COMPRESSOR|Diesel|DIESEL';
+
+// Where one may start: a quoted train letter, "No. 12", a unit/train number "3A", or a noun.
+const FINDER = buildPattern(
+  'tagging/extractors/designators: FINDER',
+  `['"\`\u2018\u2019\u201C\u201D][A-Z]['"\`\u2018\u2019\u201C\u201D]|\\bNo\\. ?\\d|\\b\\d[A-Z]\\b|\\b(?:${NOUNS})\\b`,
+  'g',
+);
+
+const isUpper = (c: number): boolean => c >= 0x41 && c <= 0x5a;
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+const isLetter = (c: number): boolean => isUpper(c) || (c >= 0x61 && c <= 0x7a);
+const isAlnum = (c: number): boolean => isLetter(c) || isDigit(c);
+const QUOTES = new Set([0x27, 0x22, 0x60, 0x2018, 0x2019, 0x201c, 0x201d]);
+
+function code(text: string, i: number): number {
+  return i >= 0 && i < text.length ? text.charCodeAt(i) : -1;
+}
+
+function blanks(text: string, i: number): number {
+  let j = i;
+  while (code(text, j) === 0x20 || code(text, j) === 0x09 || code(text, j) === 0xa0) j++;
+  return j;
+}
+
+/** A designator after a noun: "3C", "2", "12A", "X12", "W96" (three digits at most): its end, or -1. */
+function numberDesignator(text: string, i: number): number {
+  let j = i;
+  let letters = 0;
+  while (isUpper(code(text, j)) && letters < 2) {
+    j++;
+    letters++;
+  }
+  const d = j;
+  while (isDigit(code(text, j))) j++;
+  if (j === d || j - d > 3) return -1;
+  let suffix = 0;
+  while (isUpper(code(text, j)) && suffix < 2) {
+    j++;
+    suffix++;
+  }
+  const c = code(text, j);
+  if (isAlnum(c) || ((c === 0x2d || c === 0x2e || c === 0x2f || c === 0x3a) && isAlnum(code(text, j + 1)))) return -1;
+  return j;
+}
+
+/** A designator before a name: a quoted letter, "No. 12", "3A": its end, or -1. */
+function leadingDesignator(text: string, i: number): number {
+  const c = code(text, i);
+  if (QUOTES.has(c)) return isUpper(code(text, i + 1)) && QUOTES.has(code(text, i + 2)) ? i + 3 : -1;
+  if (c === 0x4e && text.startsWith('No.', i)) {
+    const n = blanks(text, i + 3);
+    let j = n;
+    while (isDigit(code(text, j))) j++;
+    if (j === n || j - n > 3) return -1;
+    if (isUpper(code(text, j)) && !isAlnum(code(text, j + 1))) j++;
+    return isAlnum(code(text, j)) ? -1 : j;
+  }
+  if (isDigit(c) && isUpper(code(text, i + 1)) && !isAlnum(code(text, i + 2))) return i + 2;
+  return -1;
+}
+
+/** One word at i (letters, digits, inner hyphens) or a short bracketed aside "(CW)": its end, or -1. */
+function wordEnd(text: string, i: number): number {
+  if (code(text, i) === 0x28) {
+    const close = text.indexOf(')', i);
+    return close > i && close - i <= 40 && !text.slice(i, close).includes('\n') ? close + 1 : -1;
+  }
+  let j = i;
+  while (isAlnum(code(text, j)) || (code(text, j) === 0x2d && isAlnum(code(text, j + 1)))) j++;
+  return j > i ? j : -1;
+}
+
+// "'A' component cooling water (CCW) heat exchanger": up to six words, a bracketed acronym one of them.
+const MAX_NAME_WORDS = 6;
+
+// Words that end the name before any head: the designator then qualifies nothing equipment-like.
+const STOPS = new Set('the a an of to in on at by for from with was were is are be been and or as that which this it its'.split(' '));
+
+/** Blanks and at most one line break (a hard wrap inside the name). */
+function wrapGap(text: string, i: number): number {
+  let j = blanks(text, i);
+  if (code(text, j) === 0x0d) j++;
+  if (code(text, j) === 0x0a) j = blanks(text, j + 1);
+  return j;
+}
+
+/** "'C' Emergency Service Water (ESW) pump": from a leading designator to the head noun within six words. */
+function namedAfter(text: string, start: number, designatorEnd: number): number {
+  let j = designatorEnd;
+  // "'A' through 'D' DGs", "'A' and 'B' ESW pumps": a second designator joins the first.
+  const join = blanks(text, j);
+  for (const word of ['through', 'and', 'or', 'thru']) {
+    if (text.startsWith(word, join) && !isAlnum(code(text, join + word.length))) {
+      const second = leadingDesignator(text, blanks(text, join + word.length));
+      if (second > 0) j = second;
+      break;
+    }
+  }
+  for (let words = 0; words < MAX_NAME_WORDS; words++) {
+    const w = wrapGap(text, j);
+    if (w === j && words > 0) return -1;
+    const e = wordEnd(text, w);
+    if (e < 0) return -1;
+    const lower = text.slice(w, e).toLowerCase();
+    if (HEADS.has(lower)) return e;
+    // "diesel generator", "heat exchanger": the head is the last word, read on.
+    if (STOPS.has(lower)) return -1;
+    j = e;
+  }
+  return -1;
+}
+
+/** "Bus 3C", "EDG #2", "Buses 2A and 3A": a noun, an optional "#" or "No.", the number; a list after it. */
+function numberedAfter(text: string, start: number, nounEnd: number, out: DesignatorSpan[]): number {
+  let j = blanks(text, nounEnd);
+  if (j === nounEnd) return -1;
+  if (code(text, j) === 0x23) j = blanks(text, j + 1);
+  else if (text.startsWith('No.', j)) j = blanks(text, j + 3);
+  const end = numberDesignator(text, j);
+  if (end < 0) return -1;
+  out.push({ start, end, text: text.slice(start, end) });
+  let last = end;
+  for (;;) {
+    let k = last;
+    if (code(text, k) === 0x2c) k++;
+    k = blanks(text, k);
+    const sep = ['and/or', 'and', 'or', '&'].find((word) => text.startsWith(word, k) && !isAlnum(code(text, k + word.length)));
+    if (sep === undefined) {
+      if (k === last || code(text, last) !== 0x2c) return last;
+    } else k = blanks(text, k + sep.length);
+    const next = numberDesignator(text, k);
+    if (next < 0 || !isDigit(code(text, k)) && !isDigit(code(text, k + 1))) return last;
+    out.push({ start: k, end: next, text: text.slice(k, next) });
+    last = next;
+  }
+}
+
+/** The plain equipment designators of a text, in text order, never overlapping. */
+export function plainDesignators(text: string): DesignatorSpan[] {
+  const out: DesignatorSpan[] = [];
+  FINDER.lastIndex = 0;
+  let from = 0;
+  for (let m = FINDER.exec(text); m !== null; m = FINDER.exec(text)) {
+    const start = m.index;
+    if (start < from) continue;
+    const lead = leadingDesignator(text, start);
+    let end = -1;
+    if (lead > 0) {
+      const named = namedAfter(text, start, lead);
+      if (named > 0) {
+        // A name wrapped over two lines is one item: its blanks collapsed.
+        out.push({ start, end: named, text: text.slice(start, named).replace(/\s+/g, ' ') });
+        end = named;
+      }
+    } else {
+      end = numberedAfter(text, start, start + m[0].length, out);
+    }
+    if (end > start) FINDER.lastIndex = from = end;
+  }
+  return out;
+}

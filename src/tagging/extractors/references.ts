@@ -1,0 +1,913 @@
+// Document and regulatory references read by their grammar: the cue word of each family ("LER",
+// "Docket No.", "Information Notice", "Event Number:", "Procedure", "Technical Specification") and
+// the number forms that family writes (docket/year-sequence report numbers, YY-NN notices, CFR
+// sections with their subparagraphs whole), plus the few forms that need no cue (ADAMS accession
+// numbers, NRC licence designators, EOP-set procedure names, "50.72(b)(3)(iv)(A)").
+//
+// A hand scan, not a regex: the forms are long runs of optional parts (a "No.", a colon, an
+// acronym in brackets, a list of numbers), which is where a regex backtracks. The scan visits each
+// word start once, reads forward at most to the end of a reference, and never goes back, so a text
+// costs one pass. Spans come out in text order and never overlap; they claim their characters
+// before every pattern family (extractors.ts), so a licence or procedure number is never equipment.
+
+export interface ReferenceSpan {
+  start: number;
+  end: number;
+  text: string;
+}
+
+// ---- characters ----
+
+function code(text: string, i: number): number {
+  return i >= 0 && i < text.length ? text.charCodeAt(i) : -1;
+}
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+const isUpper = (c: number): boolean => c >= 0x41 && c <= 0x5a;
+const isLower = (c: number): boolean => c >= 0x61 && c <= 0x7a;
+const isAlnum = (c: number): boolean => isDigit(c) || isUpper(c) || isLower(c);
+const isWordChar = (c: number): boolean => isAlnum(c) || c === 0x5f;
+const isBlank = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0xa0;
+const HYPHEN = 0x2d;
+const DOT = 0x2e;
+const SLASH = 0x2f;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const OPEN = 0x28;
+const CLOSE = 0x29;
+const HASH = 0x23;
+const AMP = 0x26;
+const SEMI = 0x3b;
+const LETTER_O = 0x4f;
+
+// Form layouts align a field's value with blanks: "Docket No.    50-354".
+const MAX_GAP = 12;
+
+function digitsEnd(text: string, i: number): number {
+  while (isDigit(code(text, i))) i++;
+  return i;
+}
+
+function alnumEnd(text: string, i: number): number {
+  while (isAlnum(code(text, i))) i++;
+  return i;
+}
+
+/** One blank (space, tab or no-break space) at i, or a line break when `lines`: where it ends, or i. */
+function gap(text: string, i: number, lines = false): number {
+  let j = i;
+  while (isBlank(code(text, j)) || (lines && (code(text, j) === 0x0a || code(text, j) === 0x0d))) j++;
+  return j - i <= MAX_GAP || lines ? j : i;
+}
+
+/** Whether the token ending at `end` ends there (no letter, digit or joiner-then-alnum after). */
+function tokenEnds(text: string, end: number): boolean {
+  const c = code(text, end);
+  if (isWordChar(c)) return false;
+  if ((c === HYPHEN || c === DOT || c === SLASH) && isAlnum(code(text, end + 1))) return false;
+  return true;
+}
+
+/** Whether a token may start at `i` (no word character or joiner right before). */
+function tokenStarts(text: string, i: number): boolean {
+  const c = code(text, i - 1);
+  return !isWordChar(c) && c !== HYPHEN && c !== DOT && c !== SLASH;
+}
+
+/** `literal` at i, letters compared without case when `fold`: where it ends, or -1. */
+function word(text: string, i: number, literal: string, fold = true): number {
+  if (i + literal.length > text.length) return -1;
+  for (let k = 0; k < literal.length; k++) {
+    let a = text.charCodeAt(i + k);
+    let b = literal.charCodeAt(k);
+    if (fold) {
+      if (isUpper(a)) a += 32;
+      if (isUpper(b)) b += 32;
+    }
+    if (a !== b) return -1;
+  }
+  const end = i + literal.length;
+  return isAlnum(literal.charCodeAt(literal.length - 1)) && isAlnum(code(text, end)) ? -1 : end;
+}
+
+/** The first of `literals` at i: where it ends, or -1. */
+function anyWord(text: string, i: number, literals: readonly string[], fold = true): number {
+  for (const literal of literals) {
+    const end = word(text, i, literal, fold);
+    if (end >= 0) return end;
+  }
+  return -1;
+}
+
+/**
+ * A chain of CFR subparagraphs "(b)(3)(iv)(A)" at i, after at most one blank: where it ends, or i.
+ * Each group holds one to four letters or digits.
+ */
+function paragraphChain(text: string, i: number): number {
+  let j = code(text, i) === OPEN ? i : gap(text, i);
+  let end = i;
+  while (code(text, j) === OPEN) {
+    const inner = alnumEnd(text, j + 1);
+    if (code(text, inner) !== CLOSE || !subparagraph(text, j + 1, inner)) break;
+    end = j = inner + 1;
+  }
+  return end;
+}
+
+/** A subparagraph's designator: lower-case letters or roman numerals (up to 4), one or two digits, or one capital. */
+function subparagraph(text: string, start: number, end: number): boolean {
+  const n = end - start;
+  if (n === 0 || n > 4) return false;
+  const first = text.charCodeAt(start);
+  if (n === 1 && isUpper(first)) return true;
+  if (isDigit(first)) return n <= 2 && digitsEnd(text, start) === end;
+  for (let k = start; k < end; k++) if (!isLower(text.charCodeAt(k))) return false;
+  return true;
+}
+
+/** A dotted section number "50.73", "3.8.1.2", "6.9.2.b" at i (OCR "50. 73" too): where it ends, or -1. */
+function dotted(text: string, i: number, minParts: number, letterParts: boolean): number {
+  let j = digitsEnd(text, i);
+  if (j === i || j - i > 4) return -1;
+  let parts = 1;
+  for (;;) {
+    if (code(text, j) !== DOT) break;
+    let k = j + 1;
+    if (code(text, k) === 0x20 && isDigit(code(text, k + 1)) && parts === 1) k++;
+    const d = digitsEnd(text, k);
+    if (d > k) {
+      j = d;
+      parts++;
+      continue;
+    }
+    // "6.9.2.b", "5.4.1.a": one letter as the last parts of a Technical Specification.
+    if (letterParts && isLower(code(text, k)) && !isAlnum(code(text, k + 1))) {
+      j = k + 1;
+      parts++;
+      continue;
+    }
+    break;
+  }
+  return parts >= minParts ? j : -1;
+}
+
+/** An identifier token at i: letters and digits joined by "-", ".", "/", holding a digit; its end or -1. */
+function idToken(text: string, i: number, spacedHyphen = false): number {
+  if (!isAlnum(code(text, i))) return -1;
+  let j = alnumEnd(text, i);
+  for (;;) {
+    const c = code(text, j);
+    if ((c === HYPHEN || c === DOT || c === SLASH) && isAlnum(code(text, j + 1))) {
+      j = alnumEnd(text, j + 1);
+      continue;
+    }
+    // An OCR'd wrap inside a number: "CR-IP3-2015- 05952".
+    if (spacedHyphen && c === HYPHEN && code(text, j + 1) === 0x20 && isDigit(code(text, j + 2))) {
+      j = alnumEnd(text, j + 2);
+      continue;
+    }
+    break;
+  }
+  let digit = false;
+  for (let k = i; k < j && !digit; k++) digit = isDigit(text.charCodeAt(k));
+  if (!digit) return -1;
+  // A division suffix in brackets: "50-456/86036(DRS)".
+  if (code(text, j) === OPEN) {
+    const inner = alnumEnd(text, j + 1);
+    if (inner - j - 1 >= 2 && inner - j - 1 <= 5 && code(text, inner) === CLOSE && isUpper(code(text, j + 1))) j = inner + 1;
+  }
+  return j;
+}
+
+/** "No.", "Nos.", "Number", "Numbers", "#", each optionally followed by ":" (OCR "N0." too), after a blank: where it ends, or i. */
+function numberWord(text: string, i: number): number {
+  let j = gap(text, i);
+  if (code(text, j) === HASH) j++;
+  else {
+    const w = anyWord(text, j, ['Numbers', 'Number', 'Nos.', 'No.', 'Nos', 'No', 'N0.']);
+    if (w < 0) return fieldColon(text, i);
+    j = w;
+  }
+  return fieldColon(text, j);
+}
+
+function fieldColon(text: string, i: number): number {
+  let j = i;
+  while (isBlank(code(text, j)) && j - i < 3) j++;
+  return code(text, j) === COLON ? j + 1 : i;
+}
+
+/** An acronym in brackets after a name: " (TS)", " (LER)": where it ends, or i. */
+function bracketAcronym(text: string, i: number): number {
+  const j = gap(text, i);
+  if (code(text, j) !== OPEN) return i;
+  const inner = alnumEnd(text, j + 1);
+  return inner > j + 1 && inner - j - 1 <= 6 && code(text, inner) === CLOSE && isUpper(code(text, j + 1)) ? inner + 1 : i;
+}
+
+/** A list separator (", ", ", and ", " and ", " & ", "; ", " or "): where the next item starts, or -1. */
+function listNext(text: string, i: number): number {
+  let j = i;
+  const c = code(text, j);
+  const mark = c === COMMA || c === SEMI;
+  if (mark) j++;
+  j = gap(text, j, true);
+  const and = anyWord(text, j, ['and', 'or', '&']);
+  if (and >= 0) return gap(text, and, true);
+  // Blanks alone separate no list: "ELLIS86-656 PDR 00" is two things.
+  return mark ? j : -1;
+}
+
+// ---- families ----
+
+type Out = ReferenceSpan[];
+
+function push(out: Out, text: string, start: number, end: number): number {
+  out.push({ start, end, text: text.slice(start, end) });
+  return end;
+}
+
+/**
+ * Items of one family after its cue: the first from `spanStart` (the cue, unless it is a form
+ * field "Docket: …", whose value alone is the reference), the rest of a list on their own.
+ * `item` reads one value at a position and returns its end or -1.
+ */
+function cuedList(text: string, out: Out, spanStart: number, valueAt: number, item: (at: number) => number, list = true): number {
+  const first = item(valueAt);
+  if (first < 0 || !tokenEnds(text, first)) return -1;
+  let end = push(out, text, spanStart, first);
+  if (!list) return end;
+  for (;;) {
+    const next = listNext(text, end);
+    if (next < 0) return end;
+    const e = item(next);
+    if (e < 0 || !tokenEnds(text, e)) return end;
+    end = push(out, text, next, e);
+  }
+}
+
+/** Where a cue's value starts: after "No."/"#"/":" and a blank; the span starts at the value for a form field. */
+function afterCue(text: string, cueStart: number, cueEnd: number): { span: number; value: number } {
+  // "Inspection Manual Chapter (IMC) 0609": the acronym in brackets is the name again.
+  const named = bracketAcronym(text, cueEnd);
+  const n = numberWord(text, named);
+  const value = gap(text, n, code(text, n - 1) === COLON);
+  const field = code(text, n - 1) === COLON;
+  return { span: field ? value : cueStart, value };
+}
+
+// "YY-NN", "YY-NNN", "YYYY-NN", with a letter of a supplement ("79-05A") and an optional
+// revision in brackets "79-06A (Revision 1)": notices, letters, bulletins, circulars.
+function noticeNumber(text: string, i: number): number {
+  const y = digitsEnd(text, i);
+  if (!(y - i === 2 || y - i === 4) || code(text, y) !== HYPHEN) return -1;
+  const n = digitsEnd(text, y + 1);
+  if (n - y - 1 < 2 || n - y - 1 > 3) return -1;
+  let end = isUpper(code(text, n)) && !isAlnum(code(text, n + 1)) ? n + 1 : n;
+  const rev = gap(text, end);
+  if (code(text, rev) === OPEN) {
+    const w = word(text, rev + 1, 'Revision');
+    if (w >= 0) {
+      const d = digitsEnd(text, gap(text, w));
+      if (d > w && code(text, d) === CLOSE) end = d + 1;
+    }
+  }
+  return end;
+}
+
+// NRC docket series: 50- (power reactors), 52- (new reactors), 70- (fuel facilities), 72- (spent
+// fuel storage), 30-/40- (materials): "50-296", and their eight-digit forms "05000296", "07001151".
+function docketNumber(text: string, i: number): number {
+  const d = digitsEnd(text, i);
+  if (d - i === 8 && code(text, i) === 0x30 && (text.startsWith('0500', i) || text.startsWith('0700', i) || text.startsWith('0720', i))) return d;
+  if (d - i === 2 && code(text, d) === HYPHEN && /^(?:50|52|70|72|30|40)$/.test(text.slice(i, d))) {
+    const n = digitsEnd(text, d + 1);
+    if (n - d - 1 >= 3 && n - d - 1 <= 5) return n;
+  }
+  return -1;
+}
+
+/**
+ * A report numbered under a docket: inspection reports "50-458/99-13", "05000255/2010009",
+ * "50-346/98015(DRS)", LERs "50-296/2019-001-01", reportable occurrences "50-219/82-45/03L".
+ */
+function docketReport(text: string, i: number, docket: number): number {
+  if (code(text, docket) !== SLASH) return -1;
+  let j = digitsEnd(text, docket + 1);
+  if (j - docket - 1 < 2 || j - docket - 1 > 7) return -1;
+  for (let parts = 0; parts < 2 && code(text, j) === HYPHEN && isDigit(code(text, j + 1)); parts++) j = digitsEnd(text, j + 1);
+  if (code(text, j) === SLASH && isDigit(code(text, j + 1))) {
+    j = digitsEnd(text, j + 1);
+    if (isUpper(code(text, j))) j++;
+  }
+  return idTokenTail(text, j);
+}
+
+/** A division suffix "(DRS)" after a number, kept with it. */
+function idTokenTail(text: string, j: number): number {
+  if (code(text, j) !== OPEN) return j;
+  const inner = alnumEnd(text, j + 1);
+  return inner - j - 1 >= 2 && inner - j - 1 <= 5 && code(text, inner) === CLOSE && isUpper(code(text, j + 1)) ? inner + 1 : j;
+}
+
+// An LER number "2019-003-00", "2023-002-01", its OCR'd form "2016 - 002 - 00", or with a docket
+// before it "390/2024-002-00".
+function lerNumber(text: string, i: number): number {
+  let j = i;
+  const d = digitsEnd(text, j);
+  if (d - j === 3 && code(text, d) === SLASH) j = d + 1;
+  const y = digitsEnd(text, j);
+  if (y - j !== 4) return -1;
+  const hyphen = (at: number): number => {
+    let k = at;
+    if (code(text, k) === 0x20) k++;
+    if (code(text, k) !== HYPHEN) return -1;
+    k++;
+    if (code(text, k) === 0x20) k++;
+    return k;
+  };
+  const a = hyphen(y);
+  if (a < 0) return -1;
+  const s = digitsEnd(text, a);
+  if (s - a !== 3) return -1;
+  const b = hyphen(s);
+  if (b < 0) return s;
+  const r = digitsEnd(text, b);
+  return r - b === 2 ? r : s;
+}
+
+// 10 CFR and its spellings: "10 CFR", "10CFR", OCR "10 CPR", "10 CER", "10/CFR", "10 C.F.R.".
+function cfrAt(text: string, i: number): number {
+  const t = digitsEnd(text, i);
+  if (t - i < 1 || t - i > 2) return -1;
+  let j = t;
+  if (code(text, j) === SLASH) j++;
+  else j = gap(text, j);
+  // "10CFR50.72": the part may follow without a blank, so no word end is asked for.
+  for (const name of ['CFR', 'CPR', 'CER', 'C.F.R.']) if (text.startsWith(name, j) && !isLower(code(text, j + name.length))) return j + name.length;
+  return -1;
+}
+
+/** After "10 CFR": "Part 50, Appendix B, Criterion V", "50.73(a)(2)(v)(D)", "Parts 30, 40, and 76", "21-0094". */
+function cfrBody(text: string, start: number, nameEnd: number, out: Out): number {
+  let j = code(text, nameEnd) === COMMA ? nameEnd + 1 : nameEnd;
+  j = gap(text, j);
+  const parts = anyWord(text, j, ['Parts', 'PARTS']);
+  if (parts >= 0) {
+    return cuedList(text, out, start, gap(text, parts), (at) => {
+      const d = digitsEnd(text, at);
+      return d > at && d - at <= 3 ? d : -1;
+    });
+  }
+  const part = anyWord(text, j, ['Part', 'PART', 'Section', 'SECTION']);
+  if (part >= 0) j = gap(text, part);
+  let end = sectionLetter(text, dotted(text, j, 1, false));
+  // "10 CFR SECTION:" is a form's field name, not a reference.
+  if (end < 0) return -1;
+  // "10CFR21-0094": a report numbered in its Part's series.
+  if (code(text, end) === HYPHEN && isDigit(code(text, end + 1))) end = digitsEnd(text, end + 1);
+  end = paragraphChain(text, end);
+  end = appendix(text, end);
+  return push(out, text, start, end);
+}
+
+/** A section's letter: "50.55a", "50.34f" (then "(g)(4)" may follow). */
+function sectionLetter(text: string, end: number): number {
+  return end >= 0 && isLower(code(text, end)) && !isAlnum(code(text, end + 1)) ? end + 1 : end;
+}
+
+/** ", Appendix B, Criterion V" / " Appendix A" after a Part: where it ends, or i. */
+function appendix(text: string, i: number): number {
+  let j = code(text, i) === COMMA ? i + 1 : i;
+  j = gap(text, j, true);
+  const a = anyWord(text, j, ['Appendix', 'APPENDIX', 'App.', 'APP']);
+  if (a < 0) return i;
+  const letter = gap(text, a);
+  if (!isUpper(code(text, letter)) || isAlnum(code(text, letter + 1))) return i;
+  let end = letter + 1;
+  end = paragraphChain(text, end);
+  let k = code(text, end) === COMMA ? end + 1 : end;
+  k = gap(text, k, true);
+  const crit = anyWord(text, k, ['Criterion', 'CRITERION']);
+  if (crit >= 0) {
+    const v = alnumEnd(text, gap(text, crit));
+    if (v > crit + 1) end = v;
+  }
+  return end;
+}
+
+// Technical Specifications: "Technical Specification (TS) 3.7.4.1", "TS 3.8.1", "LCO 3.0.3",
+// "Surveillance Requirement (SR) 3.5.3.3", "Technical Specifications Limiting Condition of
+// Operation 3.5.1", "TECH SPEC LCO"; the bare "Technical Specifications" names the document.
+const TS_LONG = ['Technical Specifications', 'Technical Specification', 'TECHNICAL SPECIFICATIONS', 'TECHNICAL SPECIFICATION', 'Tech Specs', 'Tech Spec', 'TECH SPECS', 'TECH SPEC', 'Tech. Spec.'];
+const TS_SHORT = ['LCO', 'TS', 'T.S.', 'SR'];
+const TS_NAMES = ['Limiting Conditions for Operation', 'Limiting Condition for Operation', 'Limiting Condition of Operation', 'Surveillance Requirements', 'Surveillance Requirement', 'LCO'];
+
+function techSpec(text: string, start: number, out: Out): number {
+  let named = anyWord(text, start, TS_LONG, false);
+  // Only the document's own name stands as a reference without a number.
+  const document = named >= 0;
+  if (named < 0) named = anyWord(text, start, TS_NAMES.slice(0, 5), false);
+  if (named < 0) named = anyWord(text, start, TS_SHORT, false);
+  if (named < 0) return -1;
+  let j = bracketAcronym(text, named);
+  // A name of the part after the document's: "Technical Specifications Limiting Condition of Operation 3.5.1".
+  const part = anyWord(text, gap(text, j), TS_NAMES, false);
+  if (part >= 0) j = bracketAcronym(text, part);
+  const section = anyWord(text, gap(text, j), ['Section', 'section']);
+  const at = gap(text, section >= 0 ? section : j);
+  const end = dotted(text, at, 2, true);
+  if (end >= 0 && tokenEnds(text, end)) {
+    return cuedList(text, out, start, at, (k) => {
+      const e = dotted(text, k, 2, true);
+      return e < 0 ? -1 : paragraphChain(text, e);
+    });
+  }
+  if (!document) return -1;
+  return push(out, text, start, part >= 0 ? part : named);
+}
+
+// Cue words of plant and NRC documents whose number is any identifier token: written with their
+// number after them, optionally "No."/"#"/":" (LABELLING's doc_refs).
+const TOKEN_CUES = [
+  'Condition Reports', 'Condition Report', 'CONDITION REPORT', 'Action Requests', 'Action Request', 'Work Orders', 'Work Order',
+  'WORK ORDER', 'Work Requests', 'Work Request', 'Deviation Report', 'Nonconformance Report', 'Licensee Event Reports',
+  'Licensee Event Report', 'LICENSEE EVENT REPORT', 'Reportable Occurrence', 'Inspection Reports', 'Inspection Report',
+  'INSPECTION REPORT', 'Purchase Order', 'purchase order', 'Report', 'REPORT', 'File', 'Procedures', 'Procedure',
+  'procedures', 'procedure', 'PROCEDURE', 'LERs', 'LER', 'NCR', 'CRs', 'CR', 'AR', 'WO', 'WR', 'PO', 'FOIA', 'AITS',
+  'SSINS', 'OMB', 'Accession', 'ACCESSION', 'Letter',
+  // Corrective action programme records and NRC enforcement items, as plants and inspectors number them.
+  'Issue Reports', 'Issue Report', 'IR', 'PER', 'CAP', 'CRDR', 'NCV', 'FIN', 'URI', 'VIO', 'AV',
+  // Problem reports and engineering changes, as plants number them.
+  'Problem Identification Report', 'Adverse Condition Report', 'PIR', 'ACR', 'Engineering Changes', 'Engineering Change',
+  'Design Change Package', 'Design Change Notice', 'Design Change', 'EC', 'ECP', 'DCP', 'DCN',
+  // Industry and NRC guidance series: EPRI and NEI reports, INPO significant operating experience
+  // reports, the Standard Review Plan's branch technical positions.
+  'EPRI', 'NEI', 'SOER', 'Branch Technical Position', 'BTP',
+];
+// A generic cue's number has at least this many characters: "REPORT (LER) 1." is a form's field number.
+const MIN_TOKEN = 3;
+// Cues that take only a number of their own family.
+const NOTICE_CUES = [
+  'Information Notices', 'Information Notice', 'INFORMATION NOTICE', 'Generic Letters', 'Generic Letter', 'GENERIC LETTER',
+  'Bulletins', 'Bulletin', 'BULLETIN', 'Circulars', 'Circular', 'CIRCULAR', 'Regulatory Issue Summary', 'Administrative Letter',
+  'IEB', 'IEC', 'IEN', 'RIS', 'IN', 'GL', 'BL', 'EA', 'NOV',
+];
+const CHAPTER_CUES = ['Inspection Manual Chapter', 'Manual Chapter', 'IMC', 'MC'];
+const PROCEDURE_CUES = ['Inspection Procedures', 'Inspection Procedure', 'IP'];
+const DOCKET_CUES = ['Docket', 'DOCKET'];
+const LICENSE_CUES = ['Operating License', 'License', 'Licence', 'LICENSE', 'Permit'];
+const EVENT_CUES = ['Event Notification', 'Event Number', 'EVENT NUMBER', 'Event No.', 'Event #', 'Event#', 'EN'];
+// Words that never start a document's number after "Report", "File", "Letter", "Procedure"…
+// unless a digit is in it (idToken needs one): nothing to list.
+
+// NRC licence designators: DPR (power reactor), NPF (nuclear power facility), CPPR/CPR
+// (construction permits), SNM (special nuclear material), SUA/SMB (source material).
+const LICENCE_PREFIXES = new Set(['DPR', 'NPF', 'CPPR', 'CPR', 'SNM', 'SUA', 'SMB', 'XSNM']);
+// Procedure series of plant procedure sets: emergency, abnormal, general, system operating,
+// alarm response, surveillance, maintenance, emergency plan implementing procedures.
+// Instruction sets are numbered the same way: abnormal, general, system and emergency operating
+// instructions, alarm response instructions.
+const PROCEDURE_PREFIXES = new Set(['EOP', 'AOP', 'GOP', 'SOP', 'OP', 'ARP', 'OSP', 'MP', 'SP', 'EPIP', 'FNP', 'ONP', 'AP', 'OI', 'AOI', 'GOI', 'SOI', 'EOI', 'ARI', 'ONI']);
+
+// Vendor topical reports and NRC papers numbered under a series name: Westinghouse WCAP, GE
+// NEDC/NEDE/NEDO, B&W BAW, Combustion Engineering CENPD/CEN, Framatome EMF/ANP/ANF/XN-NF, Duke
+// DPC-NE, the Commission's SECY papers ("SRM-SECY-93-087" is the requirements memo on one), ASME NQA-1.
+const SERIES_PREFIXES = new Set(['WCAP', 'NEDC', 'NEDE', 'NEDO', 'BAW', 'CENPD', 'CEN', 'EMF', 'ANP', 'ANF', 'XN', 'DPC', 'SECY', 'SRM', 'NQA']);
+
+/** A series-numbered report "WCAP-16793-NP", "NEDC-33106P", "SRM-SECY-93-087": where it ends, or -1. */
+function seriesReport(text: string, i: number): number {
+  const e = idToken(text, i);
+  return e >= 0 && tokenEnds(text, e) ? e : -1;
+}
+
+/** "E-0", "ES-1.2", "ECA-0.0", "FR-S.1", "F-0.1" (OCR "E-O", "FR-S. 1"): a Westinghouse EOP-set name. */
+function eopSetName(text: string, i: number): number {
+  const letters = alnumEnd(text, i);
+  const name = text.slice(i, letters);
+  if (code(text, letters) !== HYPHEN) return -1;
+  const digitOrO = (at: number): boolean => isDigit(code(text, at)) || code(text, at) === LETTER_O;
+  const j = letters + 1;
+  if (name === 'E') return digitOrO(j) && !isAlnum(code(text, j + 1)) && tokenEnds(text, j + 1) ? j + 1 : -1;
+  let k = j;
+  if (name === 'FR') {
+    if (!isUpper(code(text, k)) || code(text, k + 1) !== DOT) return -1;
+    k += 2;
+    if (code(text, k) === 0x20) k++;
+    return isDigit(code(text, k)) && !isAlnum(code(text, k + 1)) ? k + 1 : -1;
+  }
+  if (name !== 'ES' && name !== 'ECA' && name !== 'F') return -1;
+  if (!digitOrO(k) || code(text, k + 1) !== DOT || !isDigit(code(text, k + 2)) || isAlnum(code(text, k + 3))) return -1;
+  return k + 3;
+}
+
+/** A plant procedure "OP-2325D", "OP-AB-101-105", "3-SOP-ESP-O01", "2-EOP-3" (unit digit optional). */
+function plantProcedure(text: string, i: number): number {
+  let j = i;
+  if (isDigit(code(text, j)) && code(text, j + 1) === HYPHEN && isUpper(code(text, j + 2))) j += 2;
+  const p = alnumEnd(text, j);
+  const prefix = text.slice(j, p);
+  if (code(text, p) !== HYPHEN) return -1;
+  // "3-E-0", "3-ECA-0.0": an EOP-set name with its unit digit.
+  if (prefix === 'E' || prefix === 'ES' || prefix === 'ECA' || prefix === 'FR' || prefix === 'F') return j === i ? -1 : eopSetName(text, j);
+  if (!PROCEDURE_PREFIXES.has(prefix)) return -1;
+  let end = p;
+  let digit = false;
+  let segments = 0;
+  while (code(text, end) === HYPHEN && isAlnum(code(text, end + 1)) && segments < 5) {
+    const s = alnumEnd(text, end + 1);
+    for (let k = end + 1; k < s; k++) digit ||= isDigit(text.charCodeAt(k));
+    end = s;
+    segments++;
+    if (code(text, end) === DOT && isDigit(code(text, end + 1))) end = digitsEnd(text, end + 1);
+  }
+  return digit && tokenEnds(text, end) ? end : -1;
+}
+
+/** ADAMS accession numbers: "ML19345F627", "ML081130777", OCR "ML 19128A102". */
+function adams(text: string, i: number): number {
+  if (word(text, i, 'ML', false) < 0 && !text.startsWith('ML', i)) return -1;
+  let j = i + 2;
+  if (code(text, j) === 0x20) j++;
+  const d = digitsEnd(text, j);
+  if (d - j === 9) return tokenEnds(text, d) ? d : -1;
+  if (d - j !== 5 || !isUpper(code(text, d))) return -1;
+  const e = digitsEnd(text, d + 1);
+  return e - d - 1 === 3 && tokenEnds(text, e) ? e : -1;
+}
+
+/** A pre-ADAMS NRC accession number: ten digits that open with a date YYMMDD (1970–2009). */
+function legacyAccession(text: string, i: number): number {
+  const d = digitsEnd(text, i);
+  if (d - i !== 10 || !tokenEnds(text, d)) return -1;
+  const yy = Number(text.slice(i, i + 2));
+  const mm = Number(text.slice(i + 2, i + 4));
+  const dd = Number(text.slice(i + 4, i + 6));
+  // ADAMS numbers (ML…) replaced them from 2000.
+  return yy >= 70 && mm >= 1 && mm <= 12 && dd >= 1 && dd <= 31 ? d : -1;
+}
+
+/** A CFR section cited without "10 CFR", with its subparagraphs: "50.72(b)(3)(iv)(A)", "21.21 (d)(3)(i)". */
+function bareSection(text: string, i: number): number {
+  const p = digitsEnd(text, i);
+  if (p - i < 1 || p - i > 3 || code(text, p) !== DOT) return -1;
+  const digits = digitsEnd(text, p + 1);
+  if (digits - p - 1 < 1 || digits - p - 1 > 4) return -1;
+  const s = sectionLetter(text, digits);
+  let j = s;
+  if (code(text, j) === 0x20) j++;
+  if (code(text, j) !== OPEN || !isLower(code(text, j + 1)) || code(text, j + 2) !== CLOSE) return -1;
+  return paragraphChain(text, s);
+}
+
+// The licensing basis document and the parts of it a report cites: "UFSAR Section 8.3.1",
+// "FSAR Table 3.2-1", "USAR Chapter 15", "Updated Final Safety Analysis Report (UFSAR) Section 9.2.1".
+const SAR_NAMES = ['Updated Final Safety Analysis Report', 'Final Safety Analysis Report', 'Updated Safety Analysis Report', 'Safety Analysis Report', 'UFSAR', 'FSAR', 'USAR', 'SAR'];
+const SAR_PARTS = ['Sections', 'Section', 'Tables', 'Table', 'Figures', 'Figure', 'Chapters', 'Chapter', 'SECTION', 'TABLE', 'CHAPTER'];
+
+function safetyAnalysisReport(text: string, i: number): number {
+  const name = anyWord(text, i, SAR_NAMES, false);
+  if (name < 0) return -1;
+  const partAt = gap(text, bracketAcronym(text, name));
+  const part = anyWord(text, partAt, SAR_PARTS, false);
+  if (part < 0) return -1;
+  const at = gap(text, part);
+  let end = dotted(text, at, 1, true);
+  if (end < 0) return -1;
+  // A table or figure numbered within its section: "3.2-1", "8.3-4".
+  if (code(text, end) === HYPHEN && isDigit(code(text, end + 1))) end = digitsEnd(text, end + 1);
+  return tokenEnds(text, end) ? end : -1;
+}
+
+// The Inspection Manual's temporary instructions are numbered 2515/NNN: "TI 2515/182".
+function temporaryInstruction(text: string, i: number): number {
+  const cue = anyWord(text, i, ['Temporary Instructions', 'Temporary Instruction', 'TI'], false);
+  if (cue < 0) return -1;
+  const at = gap(text, numberWord(text, cue));
+  const series = digitsEnd(text, at);
+  if (series - at !== 4 || code(text, series) !== SLASH) return -1;
+  const n = digitsEnd(text, series + 1);
+  return n - series - 1 === 3 && tokenEnds(text, n) ? n : -1;
+}
+
+// ---- the scan ----
+
+// Where a reference may start: a digit or a capital at a word start, or one of the lower-case
+// cue words. The regex engine skips the prose between far faster than a loop over characters.
+// One character a match (lastIndex - 1 is the start), the lower-case cues by their first letter.
+const FINDER = /\b(?:[0-9A-Z]|p(?=aragraph|rocedure|urchase))/g;
+const EVENT_INDEX_RE = /event numbers?/i;
+
+/** The document and regulatory references of a text, in text order, never overlapping. */
+export function referenceSpans(text: string): ReferenceSpan[] {
+  const out: ReferenceSpan[] = [];
+  const eventReport = EVENT_INDEX_RE.test(text);
+  FINDER.lastIndex = 0;
+  let from = 0;
+  while (FINDER.test(text)) {
+    const start = FINDER.lastIndex - 1;
+    if (start < from) continue;
+    if (!tokenStarts(text, start)) continue;
+    const end = referenceAt(text, start, out, eventReport);
+    if (end > start) {
+      from = end;
+      FINDER.lastIndex = end;
+    }
+  }
+  return out;
+}
+
+/** The reference(s) starting at `i`, pushed to `out`: where the last ends, or -1. */
+function referenceAt(text: string, i: number, out: Out, eventReport: boolean): number {
+  const c = text.charCodeAt(i);
+  if (isDigit(c)) return numberAt(text, i, out, eventReport);
+  // Lower-case cues: "paragraph (a)(2)(iv)(B)", "procedure P-1", "purchase order P0116932".
+  if (isLower(c)) {
+    const para = word(text, i, 'paragraph', false);
+    if (para >= 0) {
+      const v = gap(text, para);
+      const chain = paragraphChain(text, v);
+      if (chain > v) return push(out, text, i, chain);
+      const d = dotted(text, v, 2, true);
+      return d >= 0 && tokenEnds(text, d) ? push(out, text, i, d) : -1;
+    }
+    return tokenCue(text, i, out);
+  }
+  const wordEnd = alnumEnd(text, i);
+  const w = text.slice(i, wordEnd);
+  const ml = w.startsWith('ML') ? adams(text, i) : -1;
+  if (ml >= 0) return push(out, text, i, ml);
+  // The NRC's compact names of its generic communications: "GL89013", "BL79005C", "IN98008".
+  if (w.length >= 7 && w.length <= 8 && (w.startsWith('GL') || w.startsWith('BL') || w.startsWith('IN')) && tokenEnds(text, wordEnd)) {
+    const d = digitsEnd(text, i + 2);
+    if (d - i - 2 === 5 && (d === wordEnd || (d + 1 === wordEnd && isUpper(code(text, d))))) return push(out, text, i, wordEnd);
+  }
+  if (code(text, wordEnd) === HYPHEN) {
+    // Cue-free forms joined by a hyphen: licences, EOP-set names, procedures, ASME Section XI
+    // articles (IWB-3600), correspondence numbers.
+    if (LICENCE_PREFIXES.has(w)) {
+      const d = digitsEnd(text, wordEnd + 1);
+      if (d > wordEnd + 1 && d - wordEnd - 1 <= 5 && tokenEnds(text, d)) return push(out, text, i, d);
+    }
+    const eop = w === 'E' || w === 'ES' || w === 'ECA' || w === 'FR' || w === 'F' ? eopSetName(text, i) : -1;
+    if (eop >= 0) return push(out, text, i, eop);
+    const proc = plantProcedure(text, i);
+    if (proc >= 0) return push(out, text, i, proc);
+    if (w.length === 3 && w.startsWith('IW')) {
+      const d = digitsEnd(text, wordEnd + 1);
+      const end = d - wordEnd - 1 < 3 || d - wordEnd - 1 > 4 ? -1 : tokenEnds(text, d) ? d : dotted(text, wordEnd + 1, 1, false);
+      if (end >= 0 && tokenEnds(text, end)) return push(out, text, i, end);
+    }
+    const corr = correspondence(text, i, wordEnd);
+    if (corr >= 0) return push(out, text, i, corr);
+    if (SERIES_PREFIXES.has(w)) {
+      const series = seriesReport(text, i);
+      if (series >= 0) return push(out, text, i, series);
+    }
+  }
+  const sar = safetyAnalysisReport(text, i);
+  if (sar >= 0) return push(out, text, i, sar);
+  const ti = temporaryInstruction(text, i);
+  if (ti >= 0) return push(out, text, i, ti);
+  const ts = techSpec(text, i, out);
+  if (ts >= 0) return ts;
+  const cited = namedCode(text, i, out);
+  if (cited >= 0) return cited;
+  const cfr = word(text, i, 'Code of Federal Regulations');
+  if (cfr >= 0) return cfrBody(text, i, cfr, out);
+  const part = partReference(text, i, out);
+  if (part >= 0) return part;
+  return cuedReference(text, i, out);
+}
+
+/** Numbers that open a reference: 10 CFR, docket reports, LER numbers, dockets, accessions, bare sections, event index lines. */
+function numberAt(text: string, i: number, out: Out, eventReport: boolean): number {
+  const cfr = cfrAt(text, i);
+  if (cfr >= 0) return cfrBody(text, i, cfr, out);
+  if (code(text, i + 1) === HYPHEN && isUpper(code(text, i + 2))) {
+    const proc = plantProcedure(text, i);
+    if (proc >= 0) return push(out, text, i, proc);
+  }
+  const docket = docketNumber(text, i);
+  if (docket >= 0) {
+    const report = docketReport(text, i, docket);
+    if (report >= 0 && tokenEnds(text, report)) return push(out, text, i, report);
+    if (docket - i === 8 && tokenEnds(text, docket)) return push(out, text, i, docket);
+    // A docket number alone on its line, as report headers set it.
+    if (aloneOnLine(text, i, docket)) return push(out, text, i, docket);
+  }
+  const ler = lerNumber(text, i);
+  if (ler >= 0 && tokenEnds(text, ler) && code(text, digitsEnd(text, i)) !== SLASH && ler - i >= 10 && /\d{4} ?- ?\d{3} ?- ?\d{2}$/.test(text.slice(i, ler))) return push(out, text, i, ler);
+  const accession = legacyAccession(text, i);
+  if (accession >= 0) return push(out, text, i, accession);
+  const section = bareSection(text, i);
+  if (section >= 0) return push(out, text, i, section);
+  if (eventReport) return eventIndexLine(text, i, out);
+  return -1;
+}
+
+function aloneOnLine(text: string, start: number, end: number): boolean {
+  let a = start;
+  while (isBlank(code(text, a - 1))) a--;
+  let b = end;
+  while (isBlank(code(text, b))) b++;
+  const before = code(text, a - 1);
+  const after = code(text, b);
+  return (before === -1 || before === 0x0a || before === 0x0d) && (after === -1 || after === 0x0a || after === 0x0d);
+}
+
+/** The index line of an event notification report: only event numbers, two or more ("56550 56551 56553"). */
+function eventIndexLine(text: string, i: number, out: Out): number {
+  let lineStart = i;
+  while (lineStart > 0 && isBlank(code(text, lineStart - 1))) lineStart--;
+  if (lineStart > 0 && code(text, lineStart - 1) !== 0x0a) return -1;
+  const items: Array<[number, number]> = [];
+  let j = i;
+  for (;;) {
+    const d = digitsEnd(text, j);
+    if (d - j < 5 || d - j > 6) return -1;
+    items.push([j, d]);
+    let k = d;
+    while (isBlank(code(text, k))) k++;
+    const c = code(text, k);
+    if (c === -1 || c === 0x0a || c === 0x0d) break;
+    if (!isDigit(c)) return -1;
+    j = k;
+  }
+  if (items.length < 2) return -1;
+  let end = -1;
+  for (const [s, e] of items) end = push(out, text, s, e);
+  return end;
+}
+
+/** Three segments, letters then a two-digit year then a serial: a licensee's letter number "WBL-24-041", "NL-16-011I". */
+function correspondence(text: string, i: number, wordEnd: number): number {
+  if (wordEnd - i < 2 || wordEnd - i > 5) return -1;
+  for (let k = i; k < wordEnd; k++) if (!isUpper(text.charCodeAt(k))) return -1;
+  const y = digitsEnd(text, wordEnd + 1);
+  if (y - wordEnd - 1 !== 2 || code(text, y) !== HYPHEN) return -1;
+  const s = digitsEnd(text, y + 1);
+  if (s - y - 1 < 3 || s - y - 1 > 4) return -1;
+  const end = isUpper(code(text, s)) && !isAlnum(code(text, s + 1)) ? s + 1 : s;
+  return tokenEnds(text, end) ? end : -1;
+}
+
+/** "PART 70 APP A (b)(1)" (an event notification's 10 CFR field), "Part 50, Appendix B", "Parts 30, 40, and 76". */
+function partReference(text: string, i: number, out: Out): number {
+  const parts = anyWord(text, i, ['Parts', 'PARTS'], false);
+  if (parts >= 0) {
+    const v = gap(text, parts);
+    const first = digitsEnd(text, v);
+    if (first === v || first - v > 3 || listNext(text, first) < 0 || !isDigit(code(text, listNext(text, first)))) return -1;
+    return cuedList(text, out, i, v, (at) => {
+      const d = digitsEnd(text, at);
+      return d > at && d - at <= 3 ? d : -1;
+    });
+  }
+  const part = anyWord(text, i, ['Part', 'PART'], false);
+  if (part < 0) return -1;
+  const v = gap(text, part);
+  const d = digitsEnd(text, v);
+  if (d === v || d - v > 3 || d === part) return -1;
+  const end = appendix(text, d);
+  const chain = paragraphChain(text, end);
+  return chain > d ? push(out, text, i, chain) : -1;
+}
+
+/** Codes and criteria: "ASME Section XI", "ASME Code, Section III", "GDC 44", "General Design Criterion 17". */
+function namedCode(text: string, i: number, out: Out): number {
+  const asme = word(text, i, 'ASME', false);
+  if (asme >= 0) {
+    let j = asme;
+    for (let words = 0; words < 6; words++) {
+      const k = gap(text, code(text, j) === COMMA ? j + 1 : j);
+      const sec = anyWord(text, k, ['Section', 'SECTION']);
+      if (sec >= 0) {
+        const r = alnumEnd(text, gap(text, sec));
+        const roman = text.slice(gap(text, sec), r);
+        if (/^[IVX]{1,4}$/.test(roman)) return push(out, text, i, r);
+        return -1;
+      }
+      const next = anyWord(text, k, ['Boiler', 'and', 'Pressure', 'Vessel', 'Code', '(BPV)', 'B&PV']);
+      if (next < 0) return -1;
+      j = next;
+    }
+    return -1;
+  }
+  const gdc = anyWord(text, i, ['GDC', 'General Design Criterion', 'General Design Criteria'], false);
+  if (gdc < 0) return -1;
+  const v = gap(text, gdc);
+  return cuedList(text, out, i, v, (at) => {
+    const d = digitsEnd(text, at);
+    return d > at && d - at <= 2 ? d : -1;
+  });
+}
+
+/** Cues of NRC and plant documents, and the number each takes. */
+function cuedReference(text: string, i: number, out: Out): number {
+  // "IE Information Notice", "NRC Bulletin": the issuer's word before the cue is part of the name.
+  let cueAt = i;
+  const issuer = anyWord(text, i, ['IE', 'NRC'], false);
+  if (issuer >= 0 && code(text, issuer) === 0x20) cueAt = issuer + 1;
+
+  const notice = anyWord(text, cueAt, NOTICE_CUES, false);
+  if (notice >= 0) {
+    const joined = code(text, notice) === HYPHEN ? notice + 1 : -1;
+    const { span, value } = joined >= 0 ? { span: i, value: joined } : afterCue(text, i, notice);
+    const end = cuedList(text, out, span, value, (at) => noticeNumber(text, at));
+    if (end >= 0) return end;
+  }
+  const chapter = anyWord(text, cueAt, CHAPTER_CUES, false);
+  if (chapter >= 0) {
+    const { span, value } = afterCue(text, i, chapter);
+    const end = cuedList(text, out, span, value, (at) => {
+      const d = digitsEnd(text, at);
+      return d - at === 4 ? appendix(text, d) : -1;
+    });
+    if (end >= 0) return end;
+  }
+  const proc = anyWord(text, cueAt, PROCEDURE_CUES, false);
+  if (proc >= 0) {
+    const { span, value } = afterCue(text, i, proc);
+    const end = cuedList(text, out, span, value, (at) => {
+      const d = digitsEnd(text, at);
+      if (d - at !== 5) return -1;
+      return code(text, d) === DOT && isDigit(code(text, d + 1)) ? digitsEnd(text, d + 1) : d;
+    });
+    if (end >= 0) return end;
+  }
+  const docket = anyWord(text, cueAt, DOCKET_CUES, false);
+  if (docket >= 0) {
+    const { value } = afterCue(text, i, docket);
+    // Docket numbers are written bare in the seed ("05000387", "50-387"), as LABELLING's examples.
+    const end = cuedList(text, out, value, value, (at) => {
+      const d = docketNumber(text, at);
+      if (d >= 0) return d;
+      const spaced = digitsEnd(text, at);
+      return spaced - at === 3 ? spaced : -1;
+    });
+    if (end >= 0) return end;
+  }
+  const licence = anyWord(text, cueAt, LICENSE_CUES, false);
+  if (licence >= 0) {
+    const { value } = afterCue(text, i, licence);
+    const end = cuedList(text, out, value, value, (at) => (isUpper(code(text, at)) ? idToken(text, at) : -1));
+    if (end >= 0) return end;
+  }
+  const heading = anyWord(text, cueAt, ['EVENT NUMBERS', 'Event Numbers'], false);
+  if (heading >= 0) {
+    // "** EVENT NUMBERS **" and the line of numbers under it.
+    let j = heading;
+    while (j - heading < 40 && (isBlank(code(text, j)) || code(text, j) === 0x2a || code(text, j) === 0x0a || code(text, j) === 0x0d)) j++;
+    let end = -1;
+    for (;;) {
+      const d = digitsEnd(text, j);
+      if (d - j < 5 || d - j > 6 || !tokenEnds(text, d)) return end;
+      end = push(out, text, j, d);
+      j = d;
+      while (isBlank(code(text, j))) j++;
+    }
+  }
+  const event = anyWord(text, cueAt, EVENT_CUES, false);
+  if (event >= 0) {
+    const { value } = afterCue(text, i, event);
+    const end = cuedList(text, out, value, value, (at) => {
+      const d = digitsEnd(text, at);
+      return d - at >= 5 && d - at <= 6 ? d : -1;
+    });
+    if (end >= 0) return end;
+  }
+  return tokenCue(text, cueAt === i ? i : i, out);
+}
+
+/** Plant documents and other cues whose number is any identifier token ("CR 1370601", "Report No. 10CFR21-0094"). */
+function tokenCue(text: string, i: number, out: Out): number {
+  const cue = anyWord(text, i, TOKEN_CUES, false);
+  if (cue < 0) return -1;
+  // "CR-2026-00123": a joined number is the identifier families' (identifiers.ts), by its own grammar.
+  if (code(text, cue) === HYPHEN) return -1;
+  const n = numberWord(text, cue);
+  let value = gap(text, n, code(text, n - 1) === COLON);
+  // "Licensee Event Report (LER) 50-296/2019-001-00": the number alone, as the text names it.
+  const acronym = bracketAcronym(text, n);
+  let spanStart = i;
+  if (acronym > n) spanStart = value = gap(text, numberWord(text, acronym));
+  // "No.82-201": the OCR'd form with no blank after "No.".
+  if (value === cue) return -1;
+  const item = (at: number): number => {
+    const ler = lerNumber(text, at);
+    if (ler >= 0 && tokenEnds(text, ler)) return ler;
+    // "DOS 6600-12": a procedure's series letters, a blank, its number.
+    const letters = alnumEnd(text, at);
+    if (letters - at >= 2 && letters - at <= 4 && code(text, letters) === 0x20 && isDigit(code(text, letters + 1))) {
+      let upper = true;
+      for (let k = at; k < letters; k++) upper &&= isUpper(text.charCodeAt(k));
+      if (upper) {
+        const e = idToken(text, letters + 1);
+        if (e >= 0) return e;
+      }
+    }
+    const e = idToken(text, at, true);
+    return e - at >= MIN_TOKEN ? e : -1;
+  };
+  return cuedList(text, out, spanStart, value, item);
+}
