@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { EXIT, EXIT_HELP } from '../runtime/exit-codes.js';
 import { OutputGuard } from '../runtime/output.js';
-import { messageOf, runStage } from '../runtime/runner.js';
+import { messageOf } from '../runtime/record-line.js';
+import { runStage } from '../runtime/runner.js';
 import type { Stage } from '../runtime/stage.js';
 import { commandNames, loadCommand, loadStage, stageNames, summaryOf } from './registry.js';
 

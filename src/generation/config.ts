@@ -3,7 +3,7 @@
 // bad value is a ConfigError (or the ViewListError of --views); the stages make it a usage error.
 import { CACHE_OPTIONS, CacheSettingError, resolveCacheSetting, type CacheSetting } from '../cache/cache-options.js';
 import { DEFAULT_HOST, HostListError, parseHostSpecs, type HostSpec } from '../llm/host-pool.js';
-import { resolveBaseUrl } from '../llm/openai-client.js';
+import { resolveBaseUrl } from '../llm/openai-request.js';
 import { FLAG_OPTIONS } from '../runtime/options.js';
 import type { Env, OptionsSpec, OptionValues } from '../runtime/stage.js';
 import { PROMPT_STYLES, SECTION_VIEW, VIEW_TYPES, type PromptStyle, type ViewName, type ViewType } from '../contracts/vocabulary.js';

@@ -5,7 +5,7 @@ import type { JsonObject, JsonSchema } from '../contracts/json.js';
 import { jsonSchemaFor } from '../contracts/checkers.js';
 import type { PromptStyle, ViewName } from '../contracts/vocabulary.js';
 import type { GenerateRequest } from '../llm/model-client.js';
-import { chatCompletionBody, resolveBaseUrl, thinkingSwitch } from '../llm/openai-client.js';
+import { chatCompletionBody, resolveBaseUrl, thinkingSwitch } from '../llm/openai-request.js';
 import type { KindPrompt } from '../views/records/record-kind.js';
 import type { TextCut } from '../views/text-cut.js';
 import type { AttemptInput, Job } from './backend.js';

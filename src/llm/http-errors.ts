@@ -37,6 +37,21 @@ export function abortedError(w: Pick<ServerWording, 'server'>): ModelError {
 }
 
 /**
+ * Runs one model call in its scope: a caller that has already cancelled stops it before it starts,
+ * every failure is read by `classify`, and the scope is released however the call ends.
+ */
+export async function inScope<S extends RequestScope, T>(scope: S, w: Pick<ServerWording, 'server'>, call: (scope: S) => Promise<T>, classify: (err: unknown) => ModelError): Promise<T> {
+  try {
+    if (scope.callerAborted) throw abortedError(w);
+    return await call(scope);
+  } catch (err) {
+    throw classify(err);
+  } finally {
+    scope.dispose();
+  }
+}
+
+/**
  * A failure below HTTP (cancellation, our deadline, a socket error, a cut body), or null when the
  * error is none of those and the client reads it itself.
  */

@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
-import { appendMembers } from './stage.js';
+import { jsonParts } from './json-parts.js';
+import { AppendedJson, appendMembers, EncodedJson, hasLargeString, RawJson, type OutputRecord } from './stage.js';
 
 const FLUSH_BYTES = 64 * 1024;
 /** The batch buffer: room for a flush's worth of lines and the line that passes the mark. */
@@ -136,6 +137,28 @@ export class LineWriter {
     if (this.guard.error === null || this.guard.reported) return null;
     this.guard.reported = true;
     return this.guard.error;
+  }
+
+  /**
+   * Writes one record: the one way a record becomes output, whoever made it. A line the stage
+   * appended members to is copied from the input's bytes (pushAppended), a line a worker thread
+   * encoded goes as its bytes, a RawJson as its text, any other object as JSON.stringify writes
+   * it, except that an object holding a string of LARGE_STRING_CHARS or more is written in pieces
+   * (jsonParts: the same text, never held whole). Returns a promise only when the caller must
+   * wait (a full stream, a record written in pieces).
+   */
+  write(rec: OutputRecord): Promise<void> | undefined {
+    if (isPlainRecord(rec) && hasLargeString(rec)) return this.writeParts(jsonParts(rec));
+    this.pushRecord(rec);
+    return this.needsFlush ? this.flush() : undefined;
+  }
+
+  /** Batches a record's line as write() would, a huge string included (into a collector, which never pushes back). */
+  pushRecord(rec: OutputRecord): void {
+    if (rec instanceof AppendedJson) this.pushAppended(rec.line, rec.members, rec.bytes);
+    else if (rec instanceof RawJson) this.push(rec.json);
+    else if (rec instanceof EncodedJson) this.pushLines(rec.pieces, 1);
+    else this.push(JSON.stringify(rec));
   }
 
   push(line: string): void {
@@ -293,4 +316,8 @@ export class LineWriter {
     await this.flush();
     await this.guard.settled();
   }
+}
+
+function isPlainRecord(rec: OutputRecord): rec is Exclude<OutputRecord, AppendedJson | RawJson | EncodedJson> {
+  return !(rec instanceof AppendedJson || rec instanceof RawJson || rec instanceof EncodedJson);
 }

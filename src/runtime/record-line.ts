@@ -1,5 +1,5 @@
 // Turning one input line into a record, shared by the runner, by stages that take raw lines
-// (Processor.processRaw), possibly on other threads, and by `rca merge`: one implementation, so a
+// (the `raw` and `blocks` line adapters), possibly on other threads, and by `rca merge`: one implementation, so a
 // line is accepted or refused with the same code and message whoever parses it.
 import type { JsonObject } from './stage.js';
 

@@ -11,11 +11,8 @@ import { refusedLine } from './line-splitter.js';
 import { LineWriter } from './output.js';
 import { messageOf, parseRecordLine } from './record-line.js';
 import { OffThread, OffThreadStopped } from './off-thread.js';
-import type { BlockOutcome, Env, InputBlock, JsonObject, Outcome, OutputRecord, Processor, RecordMeta, SetupContext, Stage } from './stage.js';
-import { AppendedJson, EncodedJson, hasLargeString as hasLargeField, RawJson } from './stage.js';
-import { jsonParts } from './json-parts.js';
-
-export { jsonParts };
+import type { BlockOutcome, Env, InputBlock, JsonObject, Outcome, ParsedLine, Processor, RecordMeta, SetupContext, Stage } from './stage.js';
+import { ProgressLine } from './progress.js';
 
 export interface RunIO {
   argv: readonly string[];
@@ -36,9 +33,9 @@ const STDIN_NAME = 'stdin';
 /** The largest document field (a TOC, metadata) a stage may ask for. */
 const DOCUMENT_FIELD_BYTES = 256 * 1024 * 1024;
 /** Rejects of one code printed on stderr; the rest are counted in one line at the end (all go to --rejects). */
-export const REJECTS_SHOWN_PER_CODE = 5;
+const REJECTS_SHOWN_PER_CODE = 5;
 /** Flagged views of one view printed on stderr, as rejects are; the rest are counted at the end. */
-export const FLAGGED_SHOWN_PER_VIEW = REJECTS_SHOWN_PER_CODE;
+const FLAGGED_SHOWN_PER_VIEW = REJECTS_SHOWN_PER_CODE;
 
 /** Runs one stage over its inputs and returns the exit status. Never throws. */
 export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<number> {
@@ -94,12 +91,12 @@ export async function runStage(stage: Stage, tool: string, io: RunIO): Promise<n
   run.inputFormat = { format: args.values['input-format'] as InputFormat, recordsAt: args.values['records-at'] as string | undefined };
   run.failOnFlags = args.values['fail-on-flags'] === true;
   const progress = (args.values.progress as boolean | undefined) ?? Boolean((io.stderr as { isTTY?: boolean }).isTTY);
-  const stopProgress = progress ? run.showProgress(inputBytes(sources, io.stdin)) : () => {};
+  if (progress) run.progress.start(inputBytes(sources, io.stdin));
   let code: number;
   try {
     code = await run.execute(sources);
   } finally {
-    stopProgress();
+    run.progress.stop();
     if (rejectsFd !== null) closeSync(rejectsFd);
     await closeProcessor(processor, say);
     await offThread.close();
@@ -182,8 +179,10 @@ class Run {
   private readonly writer: LineWriter;
   private readonly window: Pending[] = [];
   private readonly maxWindow: number;
-  /** The stage takes lines as read (Processor.processRaw) and parses them itself. */
-  private readonly rawLines: boolean;
+  /** The stage takes lines as read and parses them itself (the `raw` and `blocks` line adapters). */
+  private readonly take: ((line: string, meta: RecordMeta) => Outcome | Promise<Outcome>) | null;
+  /** The stage takes JSON Lines in blocks (the `blocks` line adapter). */
+  private readonly takeBlock: ((block: InputBlock) => Promise<BlockOutcome>) | null;
   private records = 0;
   private rejected = 0;
   private failed = false;
@@ -196,7 +195,7 @@ class Run {
   // process.hrtime, not performance.now(): the global `performance` loads perf_hooks (~1 ms of start-up).
   private readonly started = process.hrtime.bigint();
   private bytesRead = 0;
-  private progressShown = false;
+  readonly progress: ProgressLine;
   /** The record that took longest from being handed to the stage to its outcome (not a block of --jobs). */
   private slowest: { source: string; line: number; at?: string; seconds: number } | null = null;
   /** --input-format and --records-at: how each source's bytes become records (sources/). */
@@ -221,15 +220,16 @@ class Run {
     private readonly offThread: OffThread = new OffThread(),
   ) {
     this.writer = new LineWriter(io.stdout, () => this.stop());
+    this.progress = new ProgressLine(io.stderr, tool, () => ({ records: this.records, rejected: this.rejected, bytesRead: this.bytesRead, seconds: this.elapsedSeconds(), extra: this.processor.progress?.() }));
     this.maxWindow = Math.max(1, processor.window ?? 1);
-    this.rawLines = typeof processor.processRaw === 'function';
+    const lines = processor.lines;
+    this.take = lines === undefined ? null : lines.take.bind(lines);
+    this.takeBlock = lines?.kind === 'blocks' ? lines.block.bind(lines) : null;
   }
 
   private say(line: string): void {
     // A message replaces the progress line; the next refresh draws it again below.
-    const clear = this.progressShown ? '\r\x1b[K' : '';
-    this.progressShown = false;
-    this.io.stderr.write(`${clear}${this.tool}: ${line}\n`);
+    this.io.stderr.write(`${this.progress.clearForMessage()}${this.tool}: ${line}\n`);
   }
 
   private stop(): void {
@@ -316,37 +316,8 @@ class Run {
     };
   }
 
-  /** Refreshes one progress line on stderr a few times a second; returns the function that clears it. */
-  showProgress(totalBytes: number | null): () => void {
-    this.progressOn = true;
-    const draw = () => {
-      const seconds = this.elapsedSeconds();
-      const rate = seconds > 0 ? (this.records / seconds).toFixed(1) : '0';
-      const extra = this.processor.progress?.();
-      let eta = '';
-      if (totalBytes && this.bytesRead > 0 && seconds > 0.5) {
-        const left = (seconds / this.bytesRead) * Math.max(0, totalBytes - this.bytesRead);
-        eta = `, ${Math.round((100 * this.bytesRead) / totalBytes)}% read, ETA ${formatDuration(left)}`;
-      }
-      this.io.stderr.write(`\r\x1b[K${this.tool}: ${this.records} records, ${rate}/s${eta}${this.rejected ? `, ${this.rejected} rejected` : ''}${extra ? `, ${extra}` : ''}`);
-      this.progressShown = true;
-    };
-    const timer = setInterval(draw, 250);
-    timer.unref();
-    this.clearProgress = () => {
-      clearInterval(timer);
-      this.io.stderr.write('\r\x1b[K');
-      this.progressShown = false;
-      this.clearProgress = () => {};
-    };
-    return () => this.clearProgress();
-  }
-
-  private clearProgress: () => void = () => {};
-  private progressOn = false;
-
   private printSummary(): void {
-    this.clearProgress();
+    this.progress.stop();
     for (const [code, count] of this.rejectsByCode) {
       if (count <= REJECTS_SHOWN_PER_CODE) continue;
       const where = this.rejectsFd === null ? ' (--rejects FILE keeps every one)' : ' (all in --rejects)';
@@ -366,7 +337,7 @@ class Run {
     for (const line of this.processor.summary?.() ?? []) this.say(line);
     // An outlier is worth a line to someone watching the progress line, before it grows into a
     // hang; --stats always has it. Not otherwise: a time on stderr would make runs differ.
-    if (this.progressOn && this.slowest && this.slowest.seconds >= SLOW_RECORD_NOTICE_SECONDS) {
+    if (this.progress.on && this.slowest && this.slowest.seconds >= SLOW_RECORD_NOTICE_SECONDS) {
       this.say(`slowest record: ${this.slowest.source}:${this.slowest.at ?? this.slowest.line}, ${this.slowest.seconds.toFixed(1)} s`);
     }
     // Input is read ahead of output (the reorder window, batches): both counts are true.
@@ -383,7 +354,7 @@ class Run {
       ...this.inputFormat,
       maxRecordBytes: this.maxLineBytes,
       keepFields: this.processor.documentFields ?? [],
-      blocks: typeof this.processor.processBlock === 'function',
+      blocks: this.takeBlock !== null,
     });
     if (!this.shapes.has(name)) this.shapes.set(name, new InputShape(name));
     const events: SourceEvent[] = [];
@@ -462,7 +433,7 @@ class Run {
       }
       if (event.kind === 'record') {
         const meta: RecordMeta = { source, line: event.line, at: event.at, raw: event.raw, document: event.document };
-        await this.submit(meta, this.rawLines ? null : event.record);
+        await this.submit(meta, this.take !== null ? null : event.record);
         if (this.writer.needsFlush) await this.writer.flush();
         continue;
       }
@@ -479,7 +450,7 @@ class Run {
       const shape = this.shapes.get(source);
       const first = shape !== undefined && !shape.seenFirst;
       shape?.line(event.text);
-      if (this.rawLines) {
+      if (this.take !== null) {
         // The stage parses; line 1 is parsed here too, for the one-document hint.
         if (first) {
           const parsed = parseRecordLine(event.text);
@@ -506,7 +477,7 @@ class Run {
     let result: Outcome | Promise<Outcome>;
     const started = process.hrtime.bigint();
     try {
-      result = record === null ? this.processor.processRaw!(meta.raw, meta) : this.processor.process(record, meta);
+      result = record === null ? this.take!(meta.raw, meta) : this.processor.process(record, meta);
     } catch (err) {
       result = internalFailure(err);
     }
@@ -544,7 +515,7 @@ class Run {
   private async submitBlock(block: InputBlock): Promise<void> {
     let result: Promise<BlockOutcome>;
     try {
-      result = this.processor.processBlock!(block);
+      result = this.takeBlock!(block);
     } catch (err) {
       result = Promise.reject(err);
     }
@@ -604,32 +575,16 @@ class Run {
       if (sameView <= FLAGGED_SHOWN_PER_VIEW) this.say(`${where}${view}: ${flags.join(', ')}`);
     }
     if (outcome.failed) this.failed = true;
-    if (outcome.records) {
-      // Flush inside the loop: one outcome may carry a whole document's records (grouping stages).
-      for (const rec of outcome.records) {
-        if (rec instanceof AppendedJson) {
-          this.writer.pushAppended(rec.line, rec.members, rec.bytes);
-          if (this.writer.needsFlush) await this.writer.flush();
-          continue;
-        }
-        if (rec instanceof EncodedJson) {
-          this.writer.pushLines(rec.pieces, 1);
-          if (this.writer.needsFlush) await this.writer.flush();
-          continue;
-        }
-        if (hasLargeString(rec)) {
-          await this.writer.writeParts(jsonParts(rec));
-          continue;
-        }
-        this.writer.push(serialise(rec));
-        if (this.writer.needsFlush) await this.writer.flush();
-      }
+    // Flush inside the loops: one outcome may carry a whole document's records (grouping stages).
+    for (const rec of outcome.records ?? []) {
+      const waiting = this.writer.write(rec);
+      if (waiting) await waiting;
     }
     if (outcome.stream) {
       // Made as they are written; an interrupt or a reader gone ends the making too.
       for (const rec of outcome.stream) {
-        this.writer.push(serialise(rec));
-        if (this.writer.needsFlush) await this.writer.flush();
+        const waiting = this.writer.write(rec);
+        if (waiting) await waiting;
         if (this.stopped) break;
       }
     }
@@ -676,24 +631,7 @@ function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-function formatDuration(seconds: number): string {
-  const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
-}
-
-function serialise(rec: OutputRecord): string {
-  if (rec instanceof EncodedJson) return Buffer.concat(rec.pieces).toString('utf8').slice(0, -1);
-  return rec instanceof RawJson || rec instanceof AppendedJson ? rec.json : JSON.stringify(rec);
-}
-
-function hasLargeString(rec: OutputRecord): rec is JsonObject {
-  return !(rec instanceof RawJson || rec instanceof AppendedJson || rec instanceof EncodedJson) && hasLargeField(rec);
-}
-
 function internalFailure(err: unknown): Outcome {
   return { reject: { code: 'INTERNAL_ERROR', message: messageOf(err) }, fatal: `internal error: ${messageOf(err)}` };
 }
 
-export { messageOf };

@@ -140,7 +140,7 @@ export interface Outcome {
   /** Stop reading because the input cannot be processed as given (e.g. unsorted): exit 1,
    *  what is done is written, `finish()` is not called. */
   stop?: string;
-  /** What a block of lines became (Processor.processBlock): applied before the fields above. */
+  /** What a block of lines became (the `blocks` adapter): applied before the fields above. */
   block?: BlockOutcome;
 }
 
@@ -178,22 +178,32 @@ export interface OffThreadRunner {
   run<O>(kernel: { module: string; name: string }, setup: unknown, input: unknown, transfer?: readonly ArrayBuffer[]): Promise<O>;
 }
 
+/** A line parsed (record-line.ts): its record, or why it is refused. */
+export type ParsedLine = { record: JsonObject; reject?: undefined } | { record?: undefined; reject: { code: string; message: string } };
+
+/**
+ * The runtime's ways of handing JSON Lines to a stage other than one parsed record each to
+ * `process`, which stays the one entry point every stage implements:
+ * - `raw`: the runner does not parse; each record's JSON text goes to `take` (a document's records
+ *   too, as their JSON), to be parsed on another thread or only in part;
+ * - `blocks`: as `raw`, and a JSON Lines source comes to `block` in blocks of whole lines (a line
+ *   too long for a block still comes to `take`), in input order; the outcomes are applied in that
+ *   order, every line reported exactly as line by line (same rejects, same output bytes). rca-tag
+ *   --jobs N opts into it, to tag blocks on its worker threads.
+ */
+export type LineAdapter =
+  | { readonly kind: 'raw'; take(line: string, meta: RecordMeta): Outcome | Promise<Outcome> }
+  | { readonly kind: 'blocks'; take(line: string, meta: RecordMeta): Outcome | Promise<Outcome>; block(block: InputBlock): Promise<BlockOutcome> };
+
 export interface Processor {
   /** One input object → its outcome. May return a promise; the runner keeps input order. */
   process(record: JsonObject, meta: RecordMeta): Outcome | Promise<Outcome>;
   /**
-   * When present, the runner calls this instead of parsing: the line as read goes to the stage
-   * (e.g. to parse it on another thread). The stage then refuses bad lines itself, with
-   * parseRecordLine's codes and messages (record-line.ts), so output does not depend on who parsed.
+   * How JSON Lines come to the stage, when not as one record each that the runner parsed: an
+   * adapter the stage opts into (LineAdapter). Whichever it is, every line is accepted or refused
+   * as parseRecordLine would (same codes and messages), so output does not depend on who parsed.
    */
-  processRaw?(line: string, meta: RecordMeta): Outcome | Promise<Outcome>;
-  /**
-   * When present, the runner hands a JSON Lines source to the stage in blocks of whole lines
-   * (except a line too long for a block, which comes to processRaw/process as usual), in input
-   * order; the outcomes are applied in that order. The stage must report every line exactly as
-   * the line-by-line path would (same rejects, same output bytes).
-   */
-  processBlock?(block: InputBlock): Promise<BlockOutcome>;
+  readonly lines?: LineAdapter;
   /** Called once at end of input (records held back by grouping stages come out here). */
   finish?(): Outcome | Promise<Outcome>;
   /** The fields of a JSON document input the stage reads from RecordMeta.document (e.g. ['toc']);

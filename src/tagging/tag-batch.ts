@@ -15,7 +15,7 @@ import { formAt, formIndex, type DocForm } from './doc-type.js';
 import { LineSplitter, refusedLine, type LineEvent } from '../runtime/line-splitter.js';
 import { LineWriter } from '../runtime/output.js';
 import { messageOf, parseRecordLine } from '../runtime/record-line.js';
-import { AppendedJson, RawJson, type JsonObject, type OutputRecord, type Outcome } from '../runtime/stage.js';
+import type { JsonObject, OutputRecord, Outcome } from '../runtime/stage.js';
 import { ContextBuilder, type ChunkFacts, type ContextOptions } from './context.js';
 import { buildGazetteer } from './gazetteer.js';
 import { buildKeywordLists } from './keyword-lists.js';
@@ -191,12 +191,11 @@ export class BlockOutput {
   );
   lines = 0;
 
-  /** The records of one outcome, as Run.apply writes them (jsonParts' pieces join to JSON.stringify). */
+  /** The records of one outcome, as the runner writes them (LineWriter.pushRecord: a huge string is not cut in pieces here, the text is the same). */
   add(records: readonly OutputRecord[]): void {
     for (const rec of records) {
       this.lines++;
-      if (rec instanceof AppendedJson) this.writer.pushAppended(rec.line, rec.members, rec.bytes);
-      else this.writer.push(rec instanceof RawJson ? rec.json : JSON.stringify(rec));
+      this.writer.pushRecord(rec);
       // Synchronous: the collector never asks to wait.
       if (this.writer.needsFlush) void this.writer.flush();
     }

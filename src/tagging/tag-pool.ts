@@ -1,6 +1,6 @@
 // `rca-tag --jobs N`: N threads tag, N-1 workers and this one, which also reads, keeps input
 // order, decides each document's doc type and writes, and tags a block itself when every worker
-// has its fill. The runner hands JSON Lines over in blocks of whole lines (Processor.processBlock);
+// has its fill. The runner hands JSON Lines over in blocks of whole lines (the `blocks` line adapter);
 // a block is copied into a slot of memory shared with the workers, where a worker splits, parses
 // and tags it exactly as the line-by-line path does and leaves the finished output bytes; its
 // rejects come back in the reply. Blocks finish in any order and are finalised strictly in input
@@ -16,7 +16,7 @@ import type { DocType } from '../contracts/vocabulary.js';
 import { formIndex, type DocForm } from './doc-type.js';
 import type { LineEvent } from '../runtime/line-splitter.js';
 import { messageOf, parseRecordLine } from '../runtime/record-line.js';
-import type { BlockOutcome, InputBlock, OffThreadRunner, Outcome, Processor, RecordMeta } from '../runtime/stage.js';
+import type { BlockOutcome, InputBlock, LineAdapter, OffThreadRunner, Outcome, Processor, RecordMeta } from '../runtime/stage.js';
 import { OffThreadStopped } from '../runtime/off-thread.js';
 import { SEED_KERNEL } from './seed-kernel.js';
 import { BLOCK_BYTES } from '../runtime/sources/block-source.js';
@@ -159,10 +159,13 @@ export class ParallelTagger implements Processor {
   }
 
   process(_record: unknown, meta: RecordMeta): Outcome | Promise<Outcome> {
-    return this.processRaw(meta.raw, meta);
+    return this.tagLine(meta.raw, meta);
   }
 
-  processBlock(block: InputBlock): Promise<BlockOutcome> {
+  /** JSON Lines come in blocks, to be tagged on the workers (the `blocks` line adapter). */
+  readonly lines: LineAdapter = { kind: 'blocks', block: (block) => this.tagBlock(block), take: (line, meta) => this.tagLine(line, meta) };
+
+  private tagBlock(block: InputBlock): Promise<BlockOutcome> {
     if (this.ended !== null) return Promise.resolve(emptyBlock());
     this.bytesSeen += block.bytes.length;
     let deliver!: (result: BlockResult) => void;
@@ -176,7 +179,7 @@ export class ParallelTagger implements Processor {
   }
 
   /** A line the runner did not put in a block (a long one, or a record of a JSON document). */
-  processRaw(line: string, meta: RecordMeta): Outcome | Promise<Outcome> {
+  tagLine(line: string, meta: RecordMeta): Outcome | Promise<Outcome> {
     if (this.ended !== null) return NOTHING;
     const outcome = this.finalised.then(() => this.tagLineHere(line, meta));
     this.finalised = outcome.then(noop, noop);

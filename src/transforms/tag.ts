@@ -118,12 +118,12 @@ each one, and more per byte): when other work keeps the CPUs busy, --jobs 1 is f
       const parallel = new ParallelTagger({ jobs, setup: tagSetup, spawnAfterBytes, ...(setup.offThread ? { offThread: setup.offThread } : {}) });
       // A document's records come one by one as lines (never in blocks): placed here, in document
       // order, before the tagger reads the line.
-      const processRaw = parallel.processRaw.bind(parallel);
-      parallel.processRaw = (line, meta) => {
-        if (meta.document === undefined) return processRaw(line, meta);
+      const tagLine = parallel.tagLine.bind(parallel);
+      parallel.tagLine = (line, meta) => {
+        if (meta.document === undefined) return tagLine(line, meta);
         const input = JSON.parse(line) as JsonObject;
         const [record, placedMeta] = placed(placements, input, meta);
-        return record === input ? processRaw(line, meta) : processRaw(placedMeta.raw, placedMeta);
+        return record === input ? tagLine(line, meta) : tagLine(placedMeta.raw, placedMeta);
       };
       (parallel as { documentFields?: readonly string[] }).documentFields = ['toc'];
       return parallel;

@@ -7,7 +7,7 @@ import { withTrustedFields } from '../../src/views/view-skeleton.js';
 import { checkerFor, jsonSchemaFor } from '../../src/contracts/checkers.js';
 import { boundedFormat, contentSchema, FORMAT_BOUNDS, FORMAT_BUDGET_CHARS, GRAMMAR_REPETITION_LIMIT, trustedKeysOf, worstCaseChars } from '../../src/generation/format-bounds.js';
 import { formatOf, generateRequest, pairFormatOf } from '../../src/generation/requests.js';
-import { chatCompletionBody } from '../../src/llm/openai-client.js';
+import { chatCompletionBody } from '../../src/llm/openai-request.js';
 import { SECTION_QUALITY } from '../../src/views/kinds/section-summary.js';
 import { QUALITY_GATES } from '../../src/views/kinds/retrieval-summary.js';
 import { VIEW_NAMES } from '../../src/contracts/vocabulary.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatOf } from '../../src/generation/requests.js';
-import { schemaName } from '../../src/llm/openai-client.js';
+import { schemaName } from '../../src/llm/openai-request.js';
 import { buildPrompt } from '../../src/views/prompt-text.js';
 import { chunk, parseLines, taggedLines } from './support/inputs.js';
 import { closeServers, runWith, serve, serveOpenAi, STAGES, tempCache } from './support/harness.js';

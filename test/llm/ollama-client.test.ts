@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ModelError, type GenerateReply, type GenerateRequest, type ModelErrorCode } from '../../src/llm/model-client.js';
-import { createOllamaClient, NdjsonLines, readNdjson } from '../../src/llm/ollama-client.js';
+import { createOllamaClient } from '../../src/llm/ollama-client.js';
+import { NdjsonLines, readLines } from '../../src/llm/ollama-stream.js';
 import { parseRetryAfter } from '../../src/llm/http-errors.js';
 import { DEFAULT_MODELS, DEFAULT_THINKING, startFakeOllama, type FakeOllama, type FakeReply } from '../support/fake-ollama.js';
 
@@ -367,7 +368,7 @@ describe('chat transport', () => {
   });
 });
 
-describe('readNdjson', () => {
+describe('readLines', () => {
   const stream = (parts: (string | Uint8Array)[]): ReadableStream<Uint8Array> =>
     new ReadableStream({
       start(controller) {
@@ -377,7 +378,7 @@ describe('readNdjson', () => {
     });
   const read = async (parts: (string | Uint8Array)[], maxLineChars = 1_000): Promise<unknown[]> => {
     const objects: unknown[] = [];
-    await readNdjson(stream(parts), maxLineChars, (o) => objects.push(o), () => new Error('too long'));
+    await readLines(stream(parts), new NdjsonLines(maxLineChars, (o) => objects.push(o), () => new Error('too long')));
     return objects;
   };
 
@@ -401,10 +402,10 @@ describe('readNdjson', () => {
 
   it('stops reading when the callback throws, and rethrows', async () => {
     const seen: unknown[] = [];
-    const failing = readNdjson(stream(['{"n":1}\n{"n":2}\n']), 1_000, (o) => {
+    const failing = readLines(stream(['{"n":1}\n{"n":2}\n']), new NdjsonLines(1_000, (o) => {
       seen.push(o);
       throw new Error('stop');
-    }, () => new Error('too long'));
+    }, () => new Error('too long')));
     await expect(failing).rejects.toThrow('stop');
     expect(seen).toEqual([{ n: 1 }]);
   });

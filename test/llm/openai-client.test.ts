@@ -1,7 +1,9 @@
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ModelError, type GenerateReply, type GenerateRequest, type ModelErrorCode } from '../../src/llm/model-client.js';
-import { SseLineReader, chatCompletionBody, createOpenAiClient, resolveBaseUrl, schemaName } from '../../src/llm/openai-client.js';
+import { createOpenAiClient } from '../../src/llm/openai-client.js';
+import { SseLineReader } from '../../src/llm/openai-reply.js';
+import { chatCompletionBody, resolveBaseUrl, schemaName } from '../../src/llm/openai-request.js';
 import { DEFAULT_THINKING, type FakeReply } from '../support/fake-ollama.js';
 import { startFakeOpenAi, type FakeOpenAi, type FakeOpenAiOptions } from '../support/fake-openai.js';
 

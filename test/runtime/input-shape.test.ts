@@ -4,11 +4,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REJECTS_SHOWN_PER_CODE } from '../../src/runtime/runner.js';
 import { ROOT } from '../support/golden.js';
 import { runInProcess } from '../support/run-in-process.js';
 import { echoStage } from '../support/stages.js';
 
+// The runner prints the first 5 rejects of each code on stderr, then one count.
+const REJECTS_SHOWN_PER_CODE = 5;
 const PRETTY = join(ROOT, 'test/fixtures/library_rag/EXAMPLE_CHUNK_JSON_FORMAT.json');
 const stderrLines = (text: string) => text.split('\n').filter(Boolean);
 

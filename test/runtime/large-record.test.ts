@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractiveView } from '../../src/views/extractive.js';
-import { jsonParts } from '../../src/runtime/runner.js';
+import { jsonParts } from '../../src/runtime/json-parts.js';
 import { LineSplitter, type LineEvent } from '../../src/runtime/line-splitter.js';
 import { GroundingText, normaliseForGrounding, NORMALISE_PIECE_CHARS } from '../../src/views/grounding.js';
 import { ROOT, runBin } from '../support/golden.js';

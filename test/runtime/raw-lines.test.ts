@@ -15,12 +15,15 @@ const rawEchoStage = defineStage({
   options: {},
   create: (): Processor => ({
     process: () => {
-      throw new Error('process() must not be called when processRaw() exists');
+      throw new Error('process() must not be called with the raw line adapter');
     },
-    processRaw(line, meta): Outcome {
-      const parsed = parseRecordLine(line);
-      if (parsed.reject) return { reject: parsed.reject };
-      return { records: [{ ...parsed.record, seen: meta.line }] };
+    lines: {
+      kind: 'raw',
+      take(line, meta): Outcome {
+        const parsed = parseRecordLine(line);
+        if (parsed.reject) return { reject: parsed.reject };
+        return { records: [{ ...parsed.record, seen: meta.line }] };
+      },
     },
   }),
 });
@@ -41,7 +44,7 @@ describe('parseRecordLine', () => {
   });
 });
 
-describe('runner: stages that take raw lines (processRaw)', () => {
+describe('runner: stages that take raw lines (the raw line adapter)', () => {
   const inputs: Array<[string, Array<string | Buffer>]> = [
     ['BOM, CRLF, blank lines, no final newline', ['\uFEFF{"id":1,"t":"é中😀"}\r\n\r\n   \n{"id":2}\n{"id":3}']],
     ['every kind of bad line', ['{"id":1}\nnope\n[1,2]\nnull\n"x"\n42\n{"id":\n{"id":8}\n']],
@@ -65,10 +68,13 @@ describe('runner: stages that take raw lines (processRaw)', () => {
       options: {},
       create: (): Processor => ({
         process: () => ({}),
-        processRaw(line, meta) {
-          seen.push([line, meta.source, meta.line]);
-          expect(meta.raw).toBe(line);
-          return {};
+        lines: {
+          kind: 'raw',
+          take(line, meta) {
+            seen.push([line, meta.source, meta.line]);
+            expect(meta.raw).toBe(line);
+            return {};
+          },
         },
       }),
     });

@@ -1,5 +1,5 @@
 // JSON Lines in blocks of whole lines, for a stage that takes its input as bytes
-// (Processor.processBlock, e.g. to tag on worker threads): the bytes are cut at line ends and
+// (the `blocks` line adapter, e.g. to tag on worker threads): the bytes are cut at line ends and
 // handed on whole, not split into lines, decoded or parsed here. A line too long for a block goes
 // through the runner's own line splitter instead, so it is never held whole in a block (and a
 // line over --max-line-bytes is refused without being buffered, as on the line path).

@@ -47,13 +47,13 @@ export interface SourceOptions {
   maxRecordBytes: number;
   /** The document fields the stage reads (Processor.documentFields); undefined = all. */
   keepFields?: readonly string[];
-  /** JSON Lines go to the stage in blocks of whole lines (Processor.processBlock). */
+  /** JSON Lines go to the stage in blocks of whole lines (the `blocks` line adapter, stage.ts). */
   blocks?: boolean;
 }
 
 /**
  * Whole input lines as bytes, for a stage that takes its JSON Lines input in blocks
- * (Processor.processBlock, stage.ts). `bytes` is its own ArrayBuffer, free to transfer to another thread;
+ * (the `blocks` line adapter, stage.ts). `bytes` is its own ArrayBuffer, free to transfer to another thread;
  * it ends with a newline except at the end of a source without one.
  */
 export interface InputBlock {
