@@ -82,11 +82,7 @@ async function call({ client, gate, control }: SenderDeps, request: GenerateRequ
     control.serverAnswered();
     return reply;
   } catch (err) {
-    if (err instanceof ModelError) {
-      if (err.code === 'HTTP_404' || err.code === 'AUTH') control.fail(err.message);
-      else if (err.retryable) control.serverFailed(err);
-      else if (err.code !== 'ABORTED') control.serverAnswered();
-    }
+    control.requestFailed(err);
     throw err;
   }
 }

@@ -60,6 +60,18 @@ export class RunControl {
     }
   }
 
+  /**
+   * What a request's failure says of the run: a model removed mid-run or a key revoked (404, AUTH)
+   * would fail every later request alike, so the run stops; a transport failure counts toward
+   * giving up; any other answer, even a refusal, shows the server alive.
+   */
+  requestFailed(err: unknown): void {
+    if (!(err instanceof ModelError)) return;
+    if (err.code === 'HTTP_404' || err.code === 'AUTH') this.fail(err.message);
+    else if (err.retryable) this.serverFailed(err);
+    else if (err.code !== 'ABORTED') this.serverAnswered();
+  }
+
   private stop(reason: StopReason): void {
     if (this.reason !== null) return;
     this.reason = reason;

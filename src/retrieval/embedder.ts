@@ -197,12 +197,7 @@ export class Embedder {
         control.serverAnswered();
         return reply;
       } catch (err) {
-        if (err instanceof ModelError) {
-          // A model removed mid-run or a key revoked: every later batch would fail alike.
-          if (err.code === 'HTTP_404' || err.code === 'AUTH') control.fail(err.message);
-          else if (err.retryable) control.serverFailed(err);
-          else if (err.code !== 'ABORTED') control.serverAnswered();
-        }
+        control.requestFailed(err);
         throw err;
       }
     };
