@@ -4,10 +4,8 @@
 // objects {class, id, properties}; --target chroma: DACKAR's {id, document, metadata} from the
 // embedding text of chunks and sections. Records stream through the runner (JSON Lines or
 // documents), so memory stays bounded; a record that cannot become an object is a reject.
-import { EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
-import type { Command, CommandIO } from './command.js';
-import { runStage } from '../runtime/runner.js';
+import type { Command } from './command.js';
+import { runStageCommand, type StageCommandIO } from './stage-command.js';
 import { defineStage, type JsonObject, type Outcome, type RecordMeta } from '../runtime/stage.js';
 import { SeenDocuments } from '../sections/seen-documents.js';
 import { docIdOf } from '../tagging/chunk-fields.js';
@@ -115,23 +113,13 @@ Schemas: rca schema weaviate_summary | weaviate_chunk | chroma_record.`,
   },
 });
 
-export interface ExportIO extends CommandIO {
-  stdin?: NodeJS.ReadableStream;
-}
+export type ExportIO = StageCommandIO;
 
 const command: Command = {
   name: 'export',
   summary: 'write the Weaviate Summary/Chunk objects or Chroma records of sections and chunks (rca export --help)',
   run(io: ExportIO): Promise<number> {
-    return runStage(exportStage, 'rca export', {
-      argv: io.argv,
-      stdin: (io.stdin ?? process.stdin) as never,
-      stdout: io.stdout,
-      stderr: io.stderr,
-      env: io.env,
-      signals: io.stdin ? new EventEmitter() : process,
-      version: (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version,
-    });
+    return runStageCommand(exportStage, 'rca export', io);
   },
 };
 

@@ -2,13 +2,11 @@
 // stage run by the runner: JSON Lines or documents in, streamed, a record that cannot be indexed
 // is a reject with its line, nothing on stdout. A re-run or another shard into the same file
 // replaces what it indexed before.
-import { EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
-import type { Command, CommandIO } from './command.js';
+import type { Command } from './command.js';
+import { runStageCommand, type StageCommandIO } from './stage-command.js';
 import { indexedOf } from '../retrieval/index-records.js';
 import { IndexError, IndexStore } from '../retrieval/index-store.js';
 import { FatalError, UsageError } from '../runtime/exit-codes.js';
-import { runStage } from '../runtime/runner.js';
 import { defineStage, type JsonObject, type Outcome } from '../runtime/stage.js';
 
 export const indexStage = defineStage({
@@ -97,23 +95,13 @@ section_id, doc_id or section_path, an embedding that is not rca-embed's.`,
   },
 });
 
-export interface IndexIO extends CommandIO {
-  stdin?: NodeJS.ReadableStream;
-}
+export type IndexIO = StageCommandIO;
 
 const command: Command = {
   name: 'index',
   summary: 'write chunk and section records into a search index with full-text and vector search (rca index --help)',
   run(io: IndexIO): Promise<number> {
-    return runStage(indexStage, 'rca index', {
-      argv: io.argv,
-      stdin: (io.stdin ?? process.stdin) as never,
-      stdout: io.stdout,
-      stderr: io.stderr,
-      env: io.env,
-      signals: io.stdin ? new EventEmitter() : process,
-      version: (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version,
-    });
+    return runStageCommand(indexStage, 'rca index', io);
   },
 };
 
