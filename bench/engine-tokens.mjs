@@ -11,8 +11,9 @@
 // (generation.<view>.tokens) summed, which must agree with the engine's.
 // The tiny model has random weights and fills the format's bounds: output counts measure the
 // format, not a model's habits.
-// Usage: node bench/engine-tokens.mjs [--corpus examples/sample-corpus.jsonl] [--records N]
+// Usage: node bench/engine-tokens.mjs [--corpus FILE[,FILE…]] [--every N] [--records N]
 //        [--variants dackar,compact,pair] [--concurrency 2] [--json FILE]
+// --corpus realtext is every tenth chunk of the real-text set's event and notice files (24 chunks).
 // Needs a build (npm run build) and llama-server (scripts/build-llama-server.sh builds it once).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,6 +29,7 @@ const { values } = parseArgs({
   options: {
     corpus: { type: 'string', default: join(ROOT, 'examples/sample-corpus.jsonl') },
     records: { type: 'string' },
+    every: { type: 'string', default: '1' },
     variants: { type: 'string', default: 'dackar,compact,pair' },
     concurrency: { type: 'string', default: '2' },
     json: { type: 'string' },
@@ -46,7 +48,14 @@ requireBuilt('generate');
 const { buildInfo, locateLlamaServer, MODEL_ALIAS, startLlamaServer } = await loadEngine();
 const work = mkdtempSync(join(tmpdir(), 'rca-engine-tokens-'));
 const tagged = join(work, 'tagged.jsonl');
-const lines = execFileSync(process.execPath, [join(ROOT, 'bin/rca-tag'), resolve(values.corpus)], { encoding: 'utf8', maxBuffer: 1 << 30 }).trim().split('\n');
+const REALTEXT = ['events', 'notices'].map((f) => join(ROOT, `test/fixtures/realtext/${f}.chunks.jsonl`));
+const realtext = values.corpus === 'realtext';
+const corpora = realtext ? REALTEXT : values.corpus.split(',').map((f) => resolve(f));
+const every = realtext ? 10 : Number(values.every);
+// Every Nth chunk of each file (the first, the N+1st, …), then tagged together, in that order.
+const picked = join(work, 'picked.jsonl');
+writeFileSync(picked, corpora.flatMap((f) => readFileSync(f, 'utf8').trim().split('\n').filter((_, i) => i % every === 0)).join('\n') + '\n');
+const lines = execFileSync(process.execPath, [join(ROOT, 'bin/rca-tag'), picked], { encoding: 'utf8', maxBuffer: 1 << 30 }).trim().split('\n');
 const chosen = values.records === undefined ? lines : lines.slice(0, Number(values.records));
 writeFileSync(tagged, chosen.join('\n') + '\n');
 const chunks = chosen.length;
@@ -146,7 +155,7 @@ const perChunk = (n) => fmt(n / chunks, 0);
 const engineTokens = (r) => r.computed + r.output;
 
 const { buildSeconds, version } = buildInfo(bin);
-console.log(`machine: ${machine()}; llama-server ${version} (built in ${buildSeconds} s), tiny model, -np ${SLOTS}, -c ${CTX}, a fresh server per variant; rca-generate --backend openai --concurrency ${values.concurrency} --max-tries 1 --no-cache; ${values.corpus}: ${chunks} chunks`);
+console.log(`machine: ${machine()}; llama-server ${version} (built in ${buildSeconds} s), tiny model, -np ${SLOTS}, -c ${CTX}, a fresh server per variant; rca-generate --backend openai --concurrency ${values.concurrency} --max-tries 1 --no-cache; ${values.corpus}${every > 1 ? ` (every ${every}th chunk)` : ''}: ${chunks} chunks`);
 console.log('| variant | requests | prompt tokens computed / chunk | from cache / chunk | share from cache (all; warm median; warm min) | output tokens / chunk | engine tokens / chunk (× dackar) | engine s | wall s | views ok / flagged / failed |');
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {

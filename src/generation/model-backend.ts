@@ -53,6 +53,11 @@ function thinkKey(config: GenerateConfig): Record<string, unknown> {
   return config.think === 'on' ? { think: true } : config.think === 'server' ? { think: 'server' } : {};
 }
 
+/** `<input id> <view>[+<view>…]`: what the request is for, as its X-Request-Id says. */
+function requestIdOf(jobs: readonly Job[]): string {
+  return `${jobs[0]!.records.id(jobs[0]!.input)} ${jobs.map((j) => j.kind.name).join('+')}`;
+}
+
 function dialectOf(name: ModelBackendName, config: GenerateConfig): Dialect {
   return DIALECTS[name](config, config.host ?? '');
 }
@@ -62,8 +67,8 @@ export function createModelBackend(name: ModelBackendName, config: GenerateConfi
   const info: BackendInfo = { backend: name, model: config.model, model_digest: deps.modelDigest, options: dialect.options };
   const send = createSender(config, deps);
   const fit = createPromptFitter(name, config);
-  const viewRequest = (job: Job, prompt: string): GenerateRequest => generateRequest(config, job.kind.name, prompt);
-  const jobsRequest = (jobs: readonly Job[], prompt: string): GenerateRequest => pairRequest(config, jobs.map((j) => j.kind.name), prompt);
+  const viewRequest = (job: Job, prompt: string): GenerateRequest => generateRequest(config, job.kind.name, prompt, requestIdOf([job]));
+  const jobsRequest = (jobs: readonly Job[], prompt: string): GenerateRequest => pairRequest(config, jobs.map((j) => j.kind.name), prompt, requestIdOf(jobs));
 
   return {
     info,

@@ -63,7 +63,7 @@ export function thinkOf(mode: GenerateConfig['think'] | undefined): boolean | nu
   return mode === 'on' ? true : mode === 'server' ? null : false;
 }
 
-export function generateRequest(settings: RequestSettings, view: ViewName, prompt: string): GenerateRequest {
+export function generateRequest(settings: RequestSettings, view: ViewName, prompt: string, requestId?: string): GenerateRequest {
   return {
     model: settings.model,
     prompt,
@@ -72,6 +72,7 @@ export function generateRequest(settings: RequestSettings, view: ViewName, promp
     keepAlive: settings.keepAlive,
     timeoutMs: settings.timeoutMs,
     think: thinkOf(settings.think),
+    ...(requestId === undefined ? {} : { requestId }),
   };
 }
 
@@ -79,8 +80,8 @@ export function generateRequest(settings: RequestSettings, view: ViewName, promp
  * The one request for several views of a chunk (--views-per-request): the pair format, and room
  * for each view's reply (--max-output-tokens is per view).
  */
-export function pairRequest(settings: RequestSettings, views: readonly ViewName[], prompt: string): GenerateRequest {
-  const request = generateRequest(settings, views[0]!, prompt);
+export function pairRequest(settings: RequestSettings, views: readonly ViewName[], prompt: string, requestId?: string): GenerateRequest {
+  const request = generateRequest(settings, views[0]!, prompt, requestId);
   return { ...request, format: pairFormatOf(views), options: { ...request.options, num_predict: request.options.num_predict * views.length } };
 }
 
@@ -90,6 +91,7 @@ export function renderOllamaRequest(host: string, request: GenerateRequest, text
     host,
     endpoint: '/api/chat',
     model: request.model,
+    request_id: request.requestId ?? null,
     options: request.options,
     keep_alive: request.keepAlive,
     think: request.think,
@@ -113,6 +115,7 @@ export function renderChatCompletion(baseUrl: string, request: GenerateRequest, 
     host,
     endpoint: `${apiRoot.slice(host.length)}/chat/completions`,
     model: body.model,
+    request_id: request.requestId ?? null,
     options: { temperature: body.temperature, seed: body.seed, max_tokens: body.max_tokens },
     // --think as sent: chat_template_kwargs.enable_thinking (and reasoning_effort for gpt-oss), or nothing.
     thinking: thinkingSwitch(request),

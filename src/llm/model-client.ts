@@ -13,6 +13,11 @@ export interface GenerateRequest {
    * `think: false`, the OpenAI-compatible servers' `enable_thinking: false`), or send no switch (null).
    */
   think: boolean | null;
+  /**
+   * What the request is for, `<input id> <view>`: sent as X-Request-Id, which vLLM takes as its own
+   * request id (its logs and its reply's header carry it), so a server's log names the chunk.
+   */
+  requestId?: string;
 }
 
 export interface GenerateReply {

@@ -6,6 +6,26 @@
 // (extractive, --dry-run) do not pay for its ~100 files at start-up.
 import type { Agent } from 'undici';
 
+/** A request's X-Request-Id header (none without an id). */
+export function requestIdHeaders(requestId: string | undefined): Record<string, string> {
+  return requestId === undefined ? {} : { 'X-Request-Id': headerText(requestId) };
+}
+
+// A header value is printable ASCII: any other character (and `%`) goes as its UTF-8 bytes in
+// %XX form, as a URL would carry it; a lone surrogate, which has no UTF-8 form, as U+FFFD's.
+const NOT_HEADER_TEXT_RE = /[^\x20-\x24\x26-\x7e]/gu;
+function headerText(text: string): string {
+  return text.replace(NOT_HEADER_TEXT_RE, utf8Escaped);
+}
+
+function utf8Escaped(c: string): string {
+  try {
+    return encodeURIComponent(c);
+  } catch {
+    return '%EF%BF%BD';
+  }
+}
+
 /** 0 = no limit: the per-request deadline decides. */
 export const MODEL_AGENT_OPTIONS = { headersTimeout: 0, bodyTimeout: 0 } as const;
 

@@ -18,6 +18,7 @@ import {
 import { inScope } from './http-errors.js';
 import { classify, OllamaRequestScope, STREAM_CUT_MESSAGE, unreachableMessage, wording, type Phase } from './ollama-errors.js';
 import { CHAT_HEADERS, postChat, responseError } from './ollama-http.js';
+import { requestIdHeaders } from './model-fetch.js';
 import { ChatAccumulator, NdjsonLines, readLines } from './ollama-stream.js';
 import { countOrNull, DEFAULT_MAX_REPLY_CHARS, DEFAULT_PREFLIGHT_TIMEOUT_MS, maxLineCharsFor, vectorsOf, withDefaultTag } from './reply-values.js';
 
@@ -109,7 +110,8 @@ function generate(target: OllamaTarget, request: GenerateRequest, signal?: Abort
   const classifyAt = (err: unknown): ModelError => classify(err, { host, scope, model: request.model, phase, chunks: reply.chunks });
   return inScope(scope, wording(host), async () => {
     const lines = replyLines(target, scope, reply);
-    await sendChat(target, JSON.stringify(ollamaChatBody(request)), scope, lines, () => {
+    const headers = { ...CHAT_HEADERS, ...requestIdHeaders(request.requestId) };
+    await sendChat(target, JSON.stringify(ollamaChatBody(request)), headers, scope, lines, () => {
       phase = 'stream';
     });
     scope.ended();
@@ -133,10 +135,10 @@ function replyLines(target: OllamaTarget, scope: OllamaRequestScope, reply: Chat
 }
 
 /** Sends /api/chat without fetch (postChat), or through fetch for what only it does (a redirect). */
-async function sendChat(target: OllamaTarget, body: string, scope: OllamaRequestScope, lines: NdjsonLines, onStream: () => void): Promise<void> {
-  const sent = target.chatTransport === 'fetch' ? 'useFetch' : await postChat(target.host, body, scope, lines, onStream);
+async function sendChat(target: OllamaTarget, body: string, headers: Record<string, string>, scope: OllamaRequestScope, lines: NdjsonLines, onStream: () => void): Promise<void> {
+  const sent = target.chatTransport === 'fetch' ? 'useFetch' : await postChat(target.host, body, headers, scope, lines, onStream);
   if (sent === 'done') return;
-  const response = await scope.fetch(`${target.host}/api/chat`, { method: 'POST', headers: CHAT_HEADERS, body });
+  const response = await scope.fetch(`${target.host}/api/chat`, { method: 'POST', headers, body });
   if (!response.ok) throw await responseError(response);
   if (response.body === null) throw new Error('Missing body');
   onStream();

@@ -22,7 +22,7 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  * redirect) answers 'useFetch' before any byte of the reply is used, and the caller sends the
  * request again with fetch.
  */
-export async function postChat(host: string, body: string, scope: OllamaRequestScope, lines: NdjsonLines, onStream: () => void): Promise<'done' | 'useFetch'> {
+export async function postChat(host: string, body: string, headers: Record<string, string>, scope: OllamaRequestScope, lines: NdjsonLines, onStream: () => void): Promise<'done' | 'useFetch'> {
   let url: URL;
   try {
     url = new URL(`${host}/api/chat`);
@@ -61,7 +61,7 @@ export async function postChat(host: string, body: string, scope: OllamaRequestS
     });
     if (settled) return;
     agent.dispatch(
-      { origin: url.origin, path: url.pathname + url.search, method: 'POST', headers: CHAT_HEADERS, body },
+      { origin: url.origin, path: url.pathname + url.search, method: 'POST', headers, body },
       {
         onConnect(abort) {
           abortDispatch = abort;

@@ -3,7 +3,7 @@
 // the request, the deadline and every error message stay under our control — in particular the
 // API key, which is sent only in the Authorization header and scrubbed from anything we report.
 // The request body is openai-request.ts's, the reply's reading openai-reply.ts's.
-import { modelFetch } from './model-fetch.js';
+import { modelFetch, requestIdHeaders } from './model-fetch.js';
 import {
   ModelError,
   type EmbedReply,
@@ -167,7 +167,7 @@ function generate(target: OpenAiTarget, request: GenerateRequest, signal?: Abort
     // fetch's 300 s headers timeout; our own deadline bounds the whole call.
     const response = await modelFetch(`${target.apiRoot}/chat/completions`, {
       method: 'POST',
-      headers: headers(target, true),
+      headers: { ...headers(target, true), ...requestIdHeaders(request.requestId) },
       body: JSON.stringify(chatCompletionBody(request)),
       signal: scope.signal,
     });

@@ -23,10 +23,11 @@ export default defineStage({
   prompts            ${CHUNK_VIEWS_SAID.object}: the full prompt text of each view
   prompt_truncation  null, or {text_chars, kept_chars, cut_at} when --max-chars cut the chunk text
 Each prompt is what rca-generate sends for the view with the same --prompt-style. compact (the
-default): the extraction contract, a task paragraph for the doc type and view and the empty output
-JSON of the content fields (the same for every chunk of the doc type: an engine's prefix cache
-serves it), then the section path and role, the NER seed's non-empty lists, what the text rules
-out, and the chunk text. dackar: the contract, the task, the eight CONTEXT lines, the whole NER
+default): the extraction contract, a task paragraph for the doc type and view, the empty output
+JSON of the content fields and what each input line means (the same for every chunk of the doc
+type: an engine's prefix cache serves it), then the section path and role when known, the NER
+seed's non-empty lists, what the text rules out, and the chunk text (no chunk id: the model writes
+none, and the record carries it). dackar: the contract, the task, the eight CONTEXT lines, the whole NER
 seed, the chunk text and the empty output JSON of the whole view with the trusted citations.
 The same record always gives the same bytes. A record without a valid context or ner_seed, or
 without text, is rejected (NOT_TAGGED, BAD_CONTEXT, BAD_NER_SEED, NO_TEXT).`,

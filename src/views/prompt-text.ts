@@ -2,9 +2,9 @@
 // common contract, a TASK paragraph for the doc type and view (the view kind's task), the CONTEXT,
 // the NER seed, the chunk text and an output skeleton; byte-deterministic.
 // - compact (the default): the part that does not depend on the chunk first — contract, TASK, the
-//   skeleton of the content fields (the model writes no trusted field: rca stamps them) — so an
-//   engine's prefix cache serves it from the second request of a view on; then what does: the
-//   section lines, the seed's non-empty lists, what is ruled out, the text.
+//   skeleton of the content fields (the model writes no trusted field: rca stamps them), what each
+//   input line means — so an engine's prefix cache serves it from the second request of a view on;
+//   then what does: the section lines, the seed's non-empty lists, what is ruled out, the text.
 // - dackar: the seed's layout (DESIGN.md §4): contract, TASK, the eight CONTEXT lines, the whole
 //   seed as JSON, the text, and the full view's skeleton with the trusted citations last.
 import type { ChunkContext, NegatedMention, NerSeed } from '../contracts/chunk.js';
@@ -76,8 +76,18 @@ const OUTPUT_HEADING = 'OUTPUT JSON (exact keys/types):';
  * moves to another document type still finds all but the focus line in its cache.
  */
 export function compactHead(docType: DocType, view: ViewType): string {
-  return [COMMON_CONTRACT, compactTask(view), '', OUTPUT_HEADING, JSON.stringify(viewContentSkeleton(view), null, 2), '', documentLine(docType), VIEW_KINDS[view].task.focus[docType]].join('\n');
+  return [COMMON_CONTRACT, compactTask(view), '', OUTPUT_HEADING, JSON.stringify(viewContentSkeleton(view), null, 2), '', INPUT_GUIDE, '', documentLine(docType), VIEW_KINDS[view].task.focus[docType]].join('\n');
 }
+
+// What the chunk's part of the prompt holds, said once in the head: the engine's prefix cache
+// serves it, where the same words before each chunk's seed would be computed again every time.
+const INPUT_GUIDE = [
+  'INPUT: the chunk follows, in this order:',
+  '- CONTEXT: where the chunk sits in its document (section_path, section_role), when known;',
+  '- NER_SEED: terms found by rules; may include items not present; include only if supported by CHUNK_TEXT;',
+  '- RULED_OUT: what CHUNK_TEXT says did not occur or was excluded; never list it as a symptom, outcome or mechanism;',
+  '- CHUNK_TEXT: the text itself.',
+].join('\n');
 
 function compactTask(view: ViewType): string {
   const { article, rules } = VIEW_KINDS[view].task;
@@ -103,6 +113,8 @@ export function compactPairHead(docType: DocType, views: readonly ViewType[]): s
     OUTPUT_HEADING,
     JSON.stringify(skeleton, null, 2),
     '',
+    INPUT_GUIDE,
+    '',
     documentLine(docType),
     ...views.map((view) => `${view}: ${VIEW_KINDS[view].task.focus[docType]}`),
   ].join('\n');
@@ -125,23 +137,21 @@ export function compactSharedEscaped(context: ChunkContext, nerSeed: NerSeed, es
   return [...compactSharedLines(context, nerSeed, null).map(jsonEscaped), escapedText].join('\\n');
 }
 
-const COMPACT_SEED_HEADING = 'NER_SEED (terms found by rules; may include items not present; include only if supported by CHUNK_TEXT):';
-const COMPACT_RULED_OUT_HEADING = 'RULED_OUT (CHUNK_TEXT says these did not occur or were excluded; never list them as symptoms, outcomes or mechanisms):';
-
-// null text: the lines before it (the caller adds the text, escaped).
+// null text: the lines before it (the caller adds the text, escaped). The model writes no trusted
+// field, so the chunk id is not in the prompt (the prompt's record carries it, and a request says it
+// in its X-Request-Id header); a section line is
+// left out when the chunk has no such value (an unknown role says nothing), and so is a seed or
+// RULED_OUT line that would be empty.
 function compactSharedLines(context: ChunkContext, nerSeed: NerSeed, chunkText: string | null): string[] {
   const seed = compactSeedJson(nerSeed);
   const ruledOut = compactRuledOut(nerSeed.negated ?? []);
   const lines = [
     '',
     'CONTEXT:',
-    // The chunk id names the chunk for whoever reads the prompt (a log, --dry-run, a script);
-    // the model writes no id.
-    `chunk_id: ${contextValue(context.chunk_id)}`,
-    `section_path: ${contextValue(context.section_path)}`,
-    `section_role: ${contextValue(context.section_role)}`,
-    ...(seed === null ? [] : [COMPACT_SEED_HEADING, seed]),
-    ...(ruledOut === null ? [] : [COMPACT_RULED_OUT_HEADING, ruledOut]),
+    ...(context.section_path ? [`section_path: ${contextValue(context.section_path)}`] : []),
+    ...(context.section_role && context.section_role !== 'unknown' ? [`section_role: ${contextValue(context.section_role)}`] : []),
+    ...(seed === null ? [] : [`NER_SEED: ${seed}`]),
+    ...(ruledOut === null ? [] : [`RULED_OUT: ${ruledOut}`]),
     '',
     'CHUNK_TEXT:',
   ];
@@ -256,8 +266,8 @@ export function seedJson(seed: NerSeed): string {
 
 /**
  * What the text rules out ("no evidence of fouling"), so the model does not report it as found:
- * one line per mention, `text (kind; cue: "…")`. Nothing when the seed has none (a prompt without
- * negated mentions is byte for byte what it was before they were tracked).
+ * one line per mention, `text (kind; cue: "…")`. Nothing when the seed has none, so a chunk that
+ * rules nothing out has no RULED_OUT heading either.
  */
 function ruledOutLines(negated: readonly NegatedMention[]): string[] {
   if (negated.length === 0) return [];

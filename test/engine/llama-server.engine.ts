@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkerFor } from '../../src/contracts/checkers.js';
 import { formatOf } from '../../src/generation/requests.js';
@@ -27,7 +27,7 @@ let tagged: string;
 const summary: Record<string, unknown> = { build: buildInfo(bin) };
 
 function tag(files: string[], out: string, limit = Infinity): string {
-  const lines = files.flatMap((f) => execFileSync(process.execPath, [join(ROOT, 'bin/rca-tag'), join(ROOT, f)], { encoding: 'utf8' }).trim().split('\n'));
+  const lines = files.flatMap((f) => execFileSync(process.execPath, [join(ROOT, 'bin/rca-tag'), resolve(ROOT, f)], { encoding: 'utf8' }).trim().split('\n'));
   writeFileSync(out, lines.slice(0, limit).join('\n') + '\n');
   return out;
 }
@@ -268,14 +268,29 @@ describe('the ladder and the run on a real engine', () => {
   });
 });
 
-describe('prompt styles on the engine: what it computes per chunk', () => {
+// The sample corpus's first six chunks, and six real ones: every twentieth chunk of the real-text
+// set's event reports and notices (hard-wrapped, longer, form fields), picked before tagging.
+const STYLE_CORPORA = [
+  { name: 'sample', lines: () => readFileSync(join(ROOT, 'examples/sample-corpus.jsonl'), 'utf8').trim().split('\n').slice(0, 6) },
+  {
+    name: 'real text',
+    lines: () => ['events', 'notices'].flatMap((f) => readFileSync(join(ROOT, `test/fixtures/realtext/${f}.chunks.jsonl`), 'utf8').trim().split('\n').filter((_, i) => i % 20 === 0).slice(0, 3)),
+  },
+];
+
+describe.each(STYLE_CORPORA)('prompt styles on the engine: what it computes per chunk ($name)', ({ name, lines }) => {
   // Both styles over the same chunks, each on a fresh server, --max-tries 1: each view is its first
-  // request. bench/engine-tokens.mjs measures the whole sample corpus (BENCHMARKS.md).
-  const runStyle = async (args: string[], name: string) => {
-    const fresh = await startLlamaServer({ bin, logFile: join(dir, `style-${name}.log`), slots: 2, ctx: 16384 });
+  // request. bench/engine-tokens.mjs measures the whole sample corpus and 24 real chunks (BENCHMARKS.md).
+  const key = name.replace(' ', '-');
+  const input = () => {
+    const picked = join(dir, `styles-${key}.chunks.jsonl`);
+    writeFileSync(picked, lines().join('\n') + '\n');
+    return tag([picked], join(dir, `styles-${key}.jsonl`));
+  };
+  const runStyle = async (args: string[], style: string) => {
+    const fresh = await startLlamaServer({ bin, logFile: join(dir, `style-${key}-${style}.log`), slots: 2, ctx: 16384 });
     try {
-      const input = tag(['examples/sample-corpus.jsonl'], join(dir, 'styles.jsonl'), 6);
-      return await runBin('rca-generate', openAiArgs(fresh.url, '--concurrency', '2', '--max-tries', '1', '--no-cache', '--flags-ok', ...args), { input });
+      return await runBin('rca-generate', openAiArgs(fresh.url, '--concurrency', '2', '--max-tries', '1', '--no-cache', '--flags-ok', ...args), { input: input() });
     } finally {
       await fresh.stop();
     }
@@ -297,7 +312,8 @@ describe('prompt styles on the engine: what it computes per chunk', () => {
     for (const r of [dackar, compact]) {
       for (const rec of r.records) for (const view of VIEWS) if (rec[view] !== null) expect(checkerFor(view)(rec[view])).toBeNull();
     }
-    summary.styles = { dackar: d, compact: c, engineRatio: engine(c) / engine(d) };
+    const styles = { dackar: d, compact: c, engineRatio: engine(c) / engine(d), warmCacheShare: warm.cachedTokens / warm.promptTokens };
+    summary[name === 'sample' ? 'styles' : 'stylesRealText'] = styles;
   });
 });
 

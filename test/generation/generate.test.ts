@@ -486,6 +486,8 @@ describe('--dry-run', () => {
             host: 'http://127.0.0.1:9',
             endpoint: '/api/chat',
             model: 'mistral:latest',
+            // What the request is for, as its X-Request-Id header says it.
+            request_id: `${t.chunk_id} rca_frame`,
             options: OPTIONS,
             keep_alive: '30m',
             think: false,

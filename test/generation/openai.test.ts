@@ -59,7 +59,7 @@ describe('generate with --backend openai', () => {
       const schema = formatOf(view);
       // The compact format holds the content fields only: a view is told by its first field.
       const first = Object.keys(schema.properties as object)[0]!;
-      const body = chats.find((b) => Object.keys(b.response_format.json_schema.schema.properties)[0] === first && b.messages[0].content.includes(tagged[0]!.chunk_id));
+      const body = chats.find((b) => Object.keys(b.response_format.json_schema.schema.properties)[0] === first && b.messages[0].content.endsWith(`\nCHUNK_TEXT:\n${tagged[0]!.text}`));
       expect(body).toEqual({
         model: 'mistral:latest',
         messages: [{ role: 'user', content: buildPrompt(tagged[0]!.context, tagged[0]!.ner_seed, tagged[0]!.text, view).prompt }],

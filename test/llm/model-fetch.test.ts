@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { MODEL_AGENT_OPTIONS, modelFetch } from '../../src/llm/model-fetch.js';
+import { MODEL_AGENT_OPTIONS, modelFetch, requestIdHeaders } from '../../src/llm/model-fetch.js';
 
 describe('modelFetch', () => {
   it('has no headers or body timeout of its own (a queued request may wait > 300 s for headers)', () => {
@@ -27,5 +27,18 @@ describe('modelFetch', () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     }
+  });
+});
+
+describe('requestIdHeaders: what a request is for, as X-Request-Id', () => {
+  it.each([
+    ['none without an id', undefined, {}],
+    ['printable ASCII as it is', 'chunk:cr1:sec2 rca_frame', { 'X-Request-Id': 'chunk:cr1:sec2 rca_frame' }],
+    ['any other character and % as UTF-8 bytes in %XX form', 'Pompe Ä 5%\tx', { 'X-Request-Id': 'Pompe %C3%84 5%25%09x' }],
+    ['a lone surrogate as U+FFFD', 'c\ud800 retrieval_summary', { 'X-Request-Id': 'c%EF%BF%BD retrieval_summary' }],
+  ])('%s', (_name, id, expected) => {
+    expect(requestIdHeaders(id)).toEqual(expected);
+    // What the header carries decodes back to the id (a lone surrogate aside).
+    if (id !== undefined && !id.includes('\ud800')) expect(decodeURIComponent(requestIdHeaders(id)['X-Request-Id']!)).toBe(id);
   });
 });

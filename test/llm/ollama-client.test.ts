@@ -55,6 +55,15 @@ afterAll(() => {
 });
 
 describe('generate against the fake server', () => {
+  it.each(['dispatch', 'fetch'] as const)('names what the request is for in its X-Request-Id header (%s)', async (chatTransport) => {
+    const seen: (string | undefined)[] = [];
+    const server = await startFakeOllama({ respond: (req) => (seen.push(req.requestId), { content: SHAPED }) });
+    servers.push(server);
+    await createOllamaClient({ host: server.url, chatTransport }).generate(request({ requestId: 'chunk:cr1:sec2 rca_frame' }));
+    await createOllamaClient({ host: server.url, chatTransport }).generate(request());
+    expect(seen).toEqual(['chunk:cr1:sec2 rca_frame', undefined]);
+  });
+
   it('sends a streaming chat request and accumulates the reply', async () => {
     const server = await fake();
     const client = createOllamaClient({ host: server.url });

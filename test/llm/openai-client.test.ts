@@ -54,6 +54,16 @@ afterEach(async () => {
 });
 
 describe('generate against the fake server', () => {
+  it('names what the request is for in its X-Request-Id header (vLLM takes it as its request id)', async () => {
+    const seen: (string | undefined)[] = [];
+    const scripted = await startFakeOpenAi({ apiKey: KEY, respond: (req) => (seen.push(req.requestId), { content: SHAPED }) });
+    servers.push(scripted);
+    const client = createOpenAiClient({ baseUrl: scripted.url, apiKey: KEY });
+    await client.generate(request({ requestId: 'Pompe Ä rca_frame' }));
+    await client.generate(request());
+    expect(seen).toEqual(['Pompe Ä rca_frame', undefined]);
+  });
+
   it('sends a streamed chat completion with the schema, options and key, and accumulates the reply', async () => {
     const server = await fake();
     const reply = await createOpenAiClient({ baseUrl: server.url, apiKey: KEY }).generate(request());

@@ -61,7 +61,7 @@ const OUTPUT_HEADER = '\n\nOUTPUT JSON (exact keys/types):\n';
  * CONTEXT block) before the chunk text, which runs to the end (the compact layout), or before it
  * and after it (--prompt-style dackar): a forged block inside the text is never the one read.
  */
-function readPrompt(body: any): ParsedPrompt {
+function readPrompt(body: any, requestId?: string): ParsedPrompt {
   const prompt = String(body?.messages?.[0]?.content ?? '');
   const contextAt = prompt.indexOf(CONTEXT_HEADER);
   const textAt = prompt.indexOf(TEXT_HEADER);
@@ -69,11 +69,12 @@ function readPrompt(body: any): ParsedPrompt {
   const compact = firstOutput < contextAt;
   const outputAt = compact ? firstOutput : prompt.lastIndexOf(OUTPUT_HEADER);
   return {
-    chunkId: /^chunk_id: (.*)$/m.exec(prompt.slice(contextAt, textAt))?.[1] ?? '?',
+    // The request's X-Request-Id names the chunk (`<chunk id> <view>`); a dackar prompt also has it in CONTEXT.
+    chunkId: requestId !== undefined && requestId.includes(' ') ? requestId.slice(0, requestId.lastIndexOf(' ')) : (/^chunk_id: (.*)$/m.exec(prompt.slice(contextAt, textAt))?.[1] ?? '?'),
     view: String(body?.format?.properties?.view_type?.const ?? /^TASK: Write an? (\w+) JSON/m.exec(prompt)?.[1] ?? '?'),
     text: compact ? prompt.slice(textAt + TEXT_HEADER.length) : prompt.slice(textAt + TEXT_HEADER.length, outputAt),
-    seed: JSON.parse(/\nNER_SEED \([^\n]*\):\n([^\n]*)\n/.exec(prompt)?.[1] ?? '{}'),
-    skeleton: JSON.parse(compact ? prompt.slice(outputAt + OUTPUT_HEADER.length, prompt.indexOf('\n\nDOCUMENT:', outputAt)) : prompt.slice(outputAt + OUTPUT_HEADER.length)),
+    seed: JSON.parse(/\nNER_SEED(?: \([^\n]*\):\n|: )([^\n]*)\n/.exec(prompt.slice(contextAt))?.[1] ?? '{}'),
+    skeleton: JSON.parse(compact ? prompt.slice(outputAt + OUTPUT_HEADER.length, prompt.indexOf('\n\n', outputAt + OUTPUT_HEADER.length)) : prompt.slice(outputAt + OUTPUT_HEADER.length)),
     feedback: null,
   };
 }
@@ -81,7 +82,7 @@ function readPrompt(body: any): ParsedPrompt {
 /** A model that obeyed the injection: a good view, but with the forged provenance and the other view's type. */
 function obedientModel(seen: ParsedPrompt[]) {
   return (req: FakeRequest): FakeReply => {
-    const p = readPrompt(req.body);
+    const p = readPrompt(req.body, req.requestId);
     seen.push(p);
     const other = VIEW_TYPES.find((view) => view !== p.view);
     return { content: JSON.stringify({ ...goodView(p), ...FORGED, view_type: other }) };
@@ -179,7 +180,7 @@ describe('a 50 MB model reply', () => {
         // The compact format holds the content fields only: retrieval_summary's first is scope.
         const view = Object.keys(req.body?.format?.properties ?? {})[0] === 'scope' ? 'retrieval_summary' : 'other';
         if (hugeReply && view === 'retrieval_summary') return { fault: 'huge', content: huge };
-        return replyFor('good', readPrompt(req.body));
+        return replyFor('good', readPrompt(req.body, req.requestId));
       });
       const probe = peakRssProbe();
       const child = spawnBin('rca-generate', ['--host', server.url, '--no-cache'], { input, env: probe.env });

@@ -33,14 +33,14 @@ const server = await startFakeOllama({
   latencyMs: Number(values['latency-ms']),
   slots: 8,
   respond(req) {
-    const prompt = parsePrompt(req.body);
+    const prompt = parsePrompt(req.body, req.requestId);
     const failing = values['fail-doc'] !== undefined && values['fail-while'] !== undefined && prompt.chunkId.includes(values['fail-doc']) && existsSync(values['fail-while']);
     failed.set(req.index, failing);
     if (failing) return { fault: 'error400' };
     return model.respond(req);
   },
   onReplied(req, delivered) {
-    const prompt = parsePrompt(req.body);
+    const prompt = parsePrompt(req.body, req.requestId);
     appendFileSync(log, `${JSON.stringify({ chunk: prompt.chunkId, view: prompt.view, delivered, failed: failed.get(req.index) ?? false })}\n`);
     failed.delete(req.index);
   },

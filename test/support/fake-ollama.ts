@@ -40,6 +40,8 @@ export interface FakeRequest {
   path: string;
   body: any;
   index: number;
+  /** The request's X-Request-Id header, decoded (rca sends `<input id> <view>`); absent when none was sent. */
+  requestId?: string;
 }
 
 export interface FakeOllamaOptions {
@@ -229,7 +231,7 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       sendJson(res, 400, { error: JSON.stringify(inner) });
       return;
     }
-    const request = { path, body, index: generationIndex++ };
+    const request: FakeRequest = { path, body, index: generationIndex++, ...requestIdOf(req) };
     const reply = respond(request);
     if (opts.onReplied) res.on('close', () => opts.onReplied!(request, res.writableFinished));
     const fault = 'fault' in reply ? reply.fault : null;
@@ -553,6 +555,11 @@ function sendJson(res: http.ServerResponse, status: number, value: unknown): voi
 function sendText(res: http.ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+function requestIdOf(req: http.IncomingMessage): { requestId?: string } {
+  const header = req.headers['x-request-id'];
+  return typeof header === 'string' ? { requestId: decodeURIComponent(header) } : {};
 }
 
 function readBody(req: http.IncomingMessage): Promise<string> {

@@ -134,7 +134,7 @@ export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<Fak
     }
     const response = await upstream(req, res, '/api/chat', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...requestIdOf(req) },
       body: JSON.stringify(toOllamaChat(body)),
     });
     if (response === null) return;
@@ -251,7 +251,7 @@ export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<Fak
     const type = req.headers['content-type'];
     const response = await upstream(req, res, req.url ?? '/', {
       method,
-      ...(type ? { headers: { 'Content-Type': type } } : {}),
+      headers: { ...(type ? { 'Content-Type': type } : {}), ...requestIdOf(req) },
       ...(raw !== undefined ? { body: raw } : {}),
     });
     if (response !== null) await relay(req, res, response, false);
@@ -307,9 +307,15 @@ export async function startFakeOpenAi(opts: FakeOpenAiOptions = {}): Promise<Fak
   return { url: `http://127.0.0.1:${bound}`, port: bound, close, stats, requests, authorizations, engine };
 }
 
+// The engine sees the request's X-Request-Id as it was sent.
+function requestIdOf(req: http.IncomingMessage): Record<string, string> {
+  const id = req.headers['x-request-id'];
+  return typeof id === 'string' ? { 'X-Request-Id': id } : {};
+}
+
 function scriptView(req: FakeRequest): FakeRequest {
   const original = req.body?.[ORIGINAL];
-  return original === undefined ? req : { path: CHAT_PATH, body: original, index: req.index };
+  return original === undefined ? req : { path: CHAT_PATH, body: original, index: req.index, ...(req.requestId === undefined ? {} : { requestId: req.requestId }) };
 }
 
 // The engine streams in every case; the face decides between events and one JSON object.

@@ -104,7 +104,7 @@ export function plannedModel(plan: FaultPlan): { respond: (req: FakeRequest) => 
   return {
     served,
     respond(req) {
-      const prompt = parsePrompt(req.body);
+      const prompt = parsePrompt(req.body, req.requestId);
       const key = `${prompt.chunkId} ${prompt.view}`;
       const n = served.perView.get(key) ?? 0;
       served.perView.set(key, n + 1);

@@ -169,9 +169,12 @@ describe('RULED_OUT: what the text excludes, told to the model', () => {
   });
 
   it('no section when nothing is ruled out, or for a seed written without the list', () => {
-    const without = buildPrompt(CTX, seed(), TEXT, 'rca_frame').prompt;
-    expect(buildPrompt(CTX, seed({ negated: [] }), TEXT, 'rca_frame').prompt).toBe(without);
-    expect(without).not.toContain('RULED_OUT');
+    for (const style of ['dackar', 'compact'] as const) {
+      const without = buildPrompt(CTX, seed(), TEXT, 'rca_frame', { style }).prompt;
+      expect(buildPrompt(CTX, seed({ negated: [] }), TEXT, 'rca_frame', { style }).prompt).toBe(without);
+      // The compact head says once what a RULED_OUT line means; the chunk's part has none.
+      expect(without.slice(style === 'compact' ? compactHead('WO', 'rca_frame').length : 0)).not.toContain('RULED_OUT');
+    }
   });
 });
 
@@ -184,13 +187,10 @@ describe('buildPrompt: the compact layout (the default)', () => {
       compactHead('WO', 'rca_frame'),
       '',
       'CONTEXT:',
-      'chunk_id: C1',
       'section_path: Work Order > As-Found',
       'section_role: as_found',
-      'NER_SEED (terms found by rules; may include items not present; include only if supported by CHUNK_TEXT):',
-      '{"equipment_ids":["P-101A"],"measurements":["172 °F"],"locations":["north bay"]}',
-      'RULED_OUT (CHUNK_TEXT says these did not occur or were excluded; never list them as symptoms, outcomes or mechanisms):',
-      '["fouling"]',
+      'NER_SEED: {"equipment_ids":["P-101A"],"measurements":["172 °F"],"locations":["north bay"]}',
+      'RULED_OUT: ["fouling"]',
       '',
       'CHUNK_TEXT:',
       TEXT,
@@ -204,6 +204,12 @@ describe('buildPrompt: the compact layout (the default)', () => {
         '',
         'OUTPUT JSON (exact keys/types):',
         JSON.stringify(viewContentSkeleton('rca_frame'), null, 2),
+        '',
+        'INPUT: the chunk follows, in this order:',
+        '- CONTEXT: where the chunk sits in its document (section_path, section_role), when known;',
+        '- NER_SEED: terms found by rules; may include items not present; include only if supported by CHUNK_TEXT;',
+        '- RULED_OUT: what CHUNK_TEXT says did not occur or was excluded; never list it as a symptom, outcome or mechanism;',
+        '- CHUNK_TEXT: the text itself.',
         '',
         'DOCUMENT: the chunk is from a work order (WO).',
         VIEW_KINDS.rca_frame.task.focus.WO,
@@ -232,12 +238,18 @@ describe('buildPrompt: the compact layout (the default)', () => {
     const other = buildPrompt({ ...CTX, chunk_id: 'C2', section_path: 'Work Order > As-Left' }, seed(), 'Another text.', 'rca_frame').prompt;
     let shared = 0;
     while (prompt[shared] === other[shared]) shared++;
-    expect(shared).toBeGreaterThanOrEqual(compactHead('WO', 'rca_frame').length + '\n\nCONTEXT:\nchunk_id: C'.length);
+    expect(shared).toBeGreaterThanOrEqual(compactHead('WO', 'rca_frame').length + '\n\nCONTEXT:\nsection_path: Work Order > As-'.length);
+  });
+
+  it('leaves out the chunk id (the model writes none) and the section lines the chunk has no value for', () => {
+    const bare = buildPrompt({ ...CTX, section_path: '', section_role: 'unknown' }, seed(), TEXT, 'rca_frame').prompt;
+    expect(bare.slice(compactHead('WO', 'rca_frame').length)).toBe(['', '', 'CONTEXT:', '', 'CHUNK_TEXT:', TEXT].join('\n'));
+    expect(prompt).not.toContain('C1');
   });
 
   it('gives the seed only its non-empty lists, measurements as their text, and nothing for an empty seed', () => {
     expect(compactSeedJson(seed())).toBeNull();
-    expect(buildPrompt(CTX, seed(), TEXT, 'rca_frame').prompt).not.toContain('NER_SEED');
+    expect(buildPrompt(CTX, seed(), TEXT, 'rca_frame').prompt.slice(compactHead('WO', 'rca_frame').length)).not.toContain('NER_SEED');
     expect(compactSeedJson(seed({ fm_ids: ['FM_AIR_INLEAK'], temporal_relations: [{ text: 'after start', sub_label: 'order' }] }))).toBe('{"fm_ids":["FM_AIR_INLEAK"],"temporal_relations":["after start"]}');
     expect(compactRuledOut([])).toBeNull();
     expect(compactRuledOut([{ text: 'leak', kind: 'outcomes', cue: 'no' }, { text: 'leak', kind: 'outcomes', cue: 'not' }])).toBe('["leak"]');
@@ -252,7 +264,7 @@ describe('buildPrompt: the compact layout (the default)', () => {
     for (const view of VIEW_TYPES) expect(pair).toContain(`${view}: ${VIEW_KINDS[view].task.focus.WO}`);
     const tail = prompt.slice(compactHead('WO', 'rca_frame').length);
     expect(pair.endsWith(tail)).toBe(true);
-    const skeleton = JSON.parse(pair.slice(pair.indexOf('OUTPUT JSON (exact keys/types):\n') + 32, pair.indexOf('\n\nDOCUMENT:')));
+    const skeleton = JSON.parse(pair.slice(pair.indexOf('OUTPUT JSON (exact keys/types):\n') + 32, pair.indexOf('\n\nINPUT:')));
     expect(skeleton).toEqual(Object.fromEntries(VIEW_TYPES.map((v) => [v, viewContentSkeleton(v)])));
   });
 });

@@ -133,6 +133,7 @@ export const CHUNK_RECORDS: RecordKind<TaggedChunk, TaggedChunk, ChunkViewKind> 
   read: readTaggedChunk,
   run: () => CHUNK_RUN,
   text: (chunk) => chunk.text,
+  id: (chunk) => chunk.context.chunk_id,
   grounding: (chunk) => GroundingText.of(chunk.text),
   boundsChildren: false,
   prompt(kind, chunk, budgets) {

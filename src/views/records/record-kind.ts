@@ -89,6 +89,8 @@ export interface RecordKind<R, I, K extends ViewKind> {
   run(settings: RunSettings): RecordRun<R, I>;
   /** The text --max-chars and the cut-text attempts cut. */
   text(input: I): string;
+  /** The input's id (a chunk's chunk_id, a section's section_id): it names the input's requests (X-Request-Id). */
+  id(input: I): string;
   /** What replies are grounded in, made once per record and shared by its views. */
   grounding(input: I): GroundingText;
   /** The prompt has a second part bounded on the cut-text attempts (PromptBudgets.maxChildChars). */

@@ -200,6 +200,7 @@ export const SECTION_RECORDS: RecordKind<SectionInput, SectionJobInput, SectionV
   read: readSection,
   run: (settings: RunSettings) => new SectionRun(settings.bottomUp),
   text: (input) => input.section.text,
+  id: (input) => input.section.section_id,
   grounding: (input) => input.sources.grounding,
   boundsChildren: true,
   prompt(_kind, input, budgets) {

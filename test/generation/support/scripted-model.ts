@@ -39,7 +39,8 @@ export interface ParsedPrompt {
 const CONTEXT_HEADER = '\nCONTEXT:\n';
 const TEXT_HEADER = '\nCHUNK_TEXT:\n';
 const OUTPUT_HEADER = '\n\nOUTPUT JSON (exact keys/types):\n';
-const SEED_HEADER_RE = /\nNER_SEED \([^\n]*\):\n([^\n]*)\n/;
+// dackar: a heading line, then the seed's line; compact: `NER_SEED: {…}` on one line.
+const SEED_HEADER_RE = /\nNER_SEED(?: \([^\n]*\):\n|: )([^\n]*)\n/;
 const CONTRACT_START = 'You are an information extraction engine';
 const PAIRED_VIEWS = new Set(['retrieval_summary', 'rca_frame']);
 const TASK_VIEW_RE = /^TASK: Write an? (\w+) JSON/m;
@@ -48,17 +49,20 @@ const TASK_VIEW_RE = /^TASK: Write an? (\w+) JSON/m;
 // message, and the view's schema is `format` or `response_format.json_schema.schema`. Both prompt
 // styles: dackar (CONTEXT, seed, text, then the whole view's skeleton last) and compact (the
 // content skeleton after the TASK, then CONTEXT, seed and text last).
-export function parsePrompt(body: any): ParsedPrompt {
+// The chunk is the one the request's X-Request-Id names (`<chunk id> <view>`), or, without one, the
+// dackar prompt's chunk_id line.
+export function parsePrompt(body: any, requestId?: string): ParsedPrompt {
   const prompt: string = String(body?.messages?.[0]?.content ?? body?.prompt ?? '');
   const format = body?.format ?? body?.response_format?.json_schema?.schema;
   const contextAt = prompt.indexOf(CONTEXT_HEADER);
-  const chunkId = /^chunk_id: (.*)$/m.exec(prompt.slice(contextAt))?.[1] ?? '?';
+  const named = requestId === undefined ? -1 : requestId.lastIndexOf(' ');
+  const chunkId = named > 0 ? requestId!.slice(0, named) : (/^chunk_id: (.*)$/m.exec(prompt.slice(contextAt))?.[1] ?? '?');
   const textAt = prompt.indexOf(TEXT_HEADER) + TEXT_HEADER.length;
   const outputAt = prompt.indexOf(OUTPUT_HEADER);
   const start = prompt.indexOf(CONTRACT_START);
   const compact = outputAt < contextAt;
-  // compact: the skeleton ends where the document's focus lines begin.
-  const skeleton = JSON.parse(compact ? prompt.slice(outputAt + OUTPUT_HEADER.length, prompt.indexOf('\n\nDOCUMENT:', outputAt)) : prompt.slice(outputAt + OUTPUT_HEADER.length));
+  // compact: the skeleton ends at the first blank line after it (the INPUT guide follows).
+  const skeleton = JSON.parse(compact ? prompt.slice(outputAt + OUTPUT_HEADER.length, prompt.indexOf('\n\n', outputAt + OUTPUT_HEADER.length)) : prompt.slice(outputAt + OUTPUT_HEADER.length));
   const parsed: ParsedPrompt = {
     chunkId,
     view: String(format?.properties?.view_type?.const ?? TASK_VIEW_RE.exec(prompt)?.[1] ?? '?'),
@@ -157,7 +161,7 @@ export function scriptedModel(script: Script = {}): ScriptedModel {
     seen,
     counts,
     respond(req) {
-      const p = parsePrompt(req.body);
+      const p = parsePrompt(req.body, req.requestId);
       const stepOf = (q: ParsedPrompt): Step => {
         seen.push(q);
         const key = `${q.chunkId} ${q.view}`;
