@@ -286,126 +286,181 @@ export function surfaceText(text: string, start: number, end: number): string {
 }
 
 export function buildPhraseLists<P>(lists: readonly PhraseList<P>[]): PhraseListsMatcher<P> {
-  const listCount = lists.length;
-  if (listCount > MAX_LISTS) throw new Error(`at most ${MAX_LISTS} phrase lists can share one matcher`);
-  const root = new Map<number, TrieNode<P>>();
-  const buffer = new TokenBuffer();
-  // Most tokens start no phrase: one bit test skips their Map lookup. The bit set is 8 KB, small
-  // enough to stay in the fastest cache; only a token that passes it reads, from a larger table,
-  // which lists have a phrase whose first token has that hash.
-  const anyFirstToken = new Int32Array(FIRST_TOKEN_FILTER_BITS >>> 5);
-  const firstTokenLists = new Uint8Array(FIRST_TOKEN_FILTER_BITS);
-
+  if (lists.length > MAX_LISTS) throw new Error(`at most ${MAX_LISTS} phrase lists can share one matcher`);
+  const trie = new PhraseTrie<P>(lists.length);
   lists.forEach(({ specs, onDuplicate = 'merge' }, list) => {
-    const bit = 1 << list;
-    for (const spec of specs) {
-      const tokens = buffer.load(spec.phrase);
-      if (tokens.count === 0) continue;
-      let children = root;
-      let node: TrieNode<P> | null = null;
-      const firstHash = tokens.hashes[0]! & (FIRST_TOKEN_FILTER_BITS - 1);
-      anyFirstToken[firstHash >>> 5]! |= 1 << (firstHash & 31);
-      firstTokenLists[firstHash]! |= bit;
-      for (let k = 0; k < tokens.count; k++) {
-        const start = tokens.starts[k] ?? 0;
-        const end = tokens.ends[k] ?? 0;
-        const hash = tokens.hashes[k] ?? 0;
-        let child = findChild(children, hash, tokens.lower, start, end);
-        if (child === null) {
-          child = newNode<P>(tokens.lower.slice(start, end), listCount);
-          child.sibling = children.get(hash) ?? null;
-          children.set(hash, child);
-        }
-        node = child;
-        if (k < tokens.count - 1) children = node.children ??= new Map();
-      }
-      if (node === null) continue;
-      if (onDuplicate === 'keep-first' && (node.lists & bit) !== 0) continue;
-      node.lists |= bit;
-      if (spec.caseSensitive === true) {
-        const words: string[] = [];
-        for (let k = 0; k < tokens.count; k++) words.push(tokens.text.slice(tokens.starts[k], tokens.ends[k]));
-        const exact = (node.exact[list] ??= []);
-        if (!exact.some((e) => e.payload === spec.payload && e.words.join(' ') === words.join(' '))) {
-          exact.push({ words, payload: spec.payload });
-        }
-      } else {
-        const payloads = (node.payloads[list] ??= []);
-        if (!payloads.includes(spec.payload)) payloads.push(spec.payload);
-      }
-    }
+    for (const spec of specs) trie.add(list, spec, onDuplicate);
   });
+  return new ListsScanner(trie.firstTokens, new EdgeTable(trie.root), lists.length);
+}
 
-  // Payloads of `node` in `list` that accept the tokens from `first` on; null when none does.
-  function accepted(node: TrieNode<P>, list: number, tokens: TokenBuffer, first: number): readonly P[] | null {
-    const payloads = node.payloads[list] ?? null;
-    const exact = node.exact[list] ?? null;
-    if (exact === null) return payloads;
-    let extra: P[] | null = null;
-    for (const entry of exact) {
-      let same = true;
-      for (let k = 0; k < entry.words.length && same; k++) {
-        same = sameToken(tokens.text, tokens.starts[first + k] ?? 0, tokens.ends[first + k] ?? 0, entry.words[k] ?? '');
+/**
+ * Most tokens start no phrase: one bit test skips their lookup. The bit set is 8 KB, small enough
+ * to stay in the fastest cache; only a token that passes it reads, from a larger table, which
+ * lists have a phrase whose first token has that hash.
+ */
+class FirstTokens {
+  readonly any = new Int32Array(FIRST_TOKEN_FILTER_BITS >>> 5);
+  readonly lists = new Uint8Array(FIRST_TOKEN_FILTER_BITS);
+
+  add(hash: number, list: number): void {
+    const slot = hash & (FIRST_TOKEN_FILTER_BITS - 1);
+    this.any[slot >>> 5]! |= 1 << (slot & 31);
+    this.lists[slot]! |= 1 << list;
+  }
+}
+
+/** The phrases of every list in one trie of tokens, built phrase by phrase. */
+class PhraseTrie<P> {
+  readonly root = new Map<number, TrieNode<P>>();
+  readonly firstTokens = new FirstTokens();
+  private readonly buffer = new TokenBuffer();
+
+  constructor(private readonly listCount: number) {}
+
+  add(list: number, spec: PhraseSpec<P>, onDuplicate: DuplicatePolicy): void {
+    const tokens = this.buffer.load(spec.phrase);
+    if (tokens.count === 0) return;
+    this.firstTokens.add(tokens.hashes[0]!, list);
+    const node = this.nodeFor(tokens);
+    const bit = 1 << list;
+    if (onDuplicate === 'keep-first' && (node.lists & bit) !== 0) return;
+    node.lists |= bit;
+    if (spec.caseSensitive === true) {
+      const words: string[] = [];
+      for (let k = 0; k < tokens.count; k++) words.push(tokens.text.slice(tokens.starts[k], tokens.ends[k]));
+      const exact = (node.exact[list] ??= []);
+      if (!exact.some((e) => e.payload === spec.payload && e.words.join(' ') === words.join(' '))) {
+        exact.push({ words, payload: spec.payload });
       }
-      if (!same) continue;
-      extra ??= payloads === null ? [] : [...payloads];
-      if (!extra.includes(entry.payload)) extra.push(entry.payload);
+    } else {
+      const payloads = (node.payloads[list] ??= []);
+      if (!payloads.includes(spec.payload)) payloads.push(spec.payload);
     }
-    return extra ?? payloads;
   }
 
-  // Every edge of the trie again, in one open-addressing table keyed by (parent node, token hash):
-  // probing typed arrays is cheaper than a Map.get per step, and a third of all text tokens start
-  // a walk. The value is the first node of the parent's children with that hash (its siblings
-  // share it). The root is node 0.
-  const edges: Array<[number, number, TrieNode<P>]> = [];
-  let nodeCount = 1;
-  const collectEdges = (parent: number, children: Map<number, TrieNode<P>>): void => {
-    for (const [hash, node] of children) {
-      for (let n: TrieNode<P> | null = node; n !== null; n = n.sibling) n.id = nodeCount++;
-      edges.push([parent, hash, node]);
+  /** The node of the phrase's last token, the path to it added where missing. */
+  private nodeFor(tokens: TokenBuffer): TrieNode<P> {
+    let children = this.root;
+    let node: TrieNode<P> | null = null;
+    for (let k = 0; k < tokens.count; k++) {
+      const start = tokens.starts[k] ?? 0;
+      const end = tokens.ends[k] ?? 0;
+      const hash = tokens.hashes[k] ?? 0;
+      let child = findChild(children, hash, tokens.lower, start, end);
+      if (child === null) {
+        child = newNode<P>(tokens.lower.slice(start, end), this.listCount);
+        child.sibling = children.get(hash) ?? null;
+        children.set(hash, child);
+      }
+      node = child;
+      if (k < tokens.count - 1) children = node.children ??= new Map();
     }
-    for (const node of children.values()) {
-      for (let n: TrieNode<P> | null = node; n !== null; n = n.sibling) if (n.children !== null) collectEdges(n.id, n.children);
-    }
-  };
-  collectEdges(0, root);
-  let edgeSize = 16;
-  while (edgeSize < edges.length * 2) edgeSize *= 2;
-  const edgeMask = edgeSize - 1;
-  const edgeParents = new Int32Array(edgeSize).fill(-1);
-  const edgeHashes = new Int32Array(edgeSize);
-  const edgeNodes: (TrieNode<P> | null)[] = new Array<TrieNode<P> | null>(edgeSize).fill(null);
-  const slotOf = (parent: number, hash: number): number => (Math.imul(parent, 0x9e3779b1) ^ hash) & edgeMask;
-  for (const [parent, hash, node] of edges) {
-    let slot = slotOf(parent, hash);
-    while (edgeParents[slot] !== -1) slot = (slot + 1) & edgeMask;
-    edgeParents[slot] = parent;
-    edgeHashes[slot] = hash;
-    edgeNodes[slot] = node;
+    return node!;
   }
-  /** The child of node `parent` for the token [start, end) of `lower` with hash `hash`, or null. */
-  function step(parent: number, hash: number, lower: string, start: number, end: number): TrieNode<P> | null {
-    let slot = slotOf(parent, hash);
-    for (;;) {
-      const owner = edgeParents[slot]!;
-      if (owner === -1) return null;
-      if (owner === parent && edgeHashes[slot] === hash) break;
-      slot = (slot + 1) & edgeMask;
+}
+
+/**
+ * Every edge of the trie again, in one open-addressing table keyed by (parent node, token hash):
+ * probing typed arrays is cheaper than a Map.get per step, and a third of all text tokens start a
+ * walk. The value is the first node of the parent's children with that hash (its siblings share
+ * it). The root is node 0; building the table numbers the nodes.
+ */
+class EdgeTable<P> {
+  private readonly mask: number;
+  private readonly parents: Int32Array;
+  private readonly hashes: Int32Array;
+  private readonly nodes: (TrieNode<P> | null)[];
+
+  constructor(root: Map<number, TrieNode<P>>) {
+    const edges: Array<[number, number, TrieNode<P>]> = [];
+    let nodeCount = 1;
+    const collectEdges = (parent: number, children: Map<number, TrieNode<P>>): void => {
+      for (const [hash, node] of children) {
+        for (let n: TrieNode<P> | null = node; n !== null; n = n.sibling) n.id = nodeCount++;
+        edges.push([parent, hash, node]);
+      }
+      for (const node of children.values()) {
+        for (let n: TrieNode<P> | null = node; n !== null; n = n.sibling) if (n.children !== null) collectEdges(n.id, n.children);
+      }
+    };
+    collectEdges(0, root);
+    let size = 16;
+    while (size < edges.length * 2) size *= 2;
+    this.mask = size - 1;
+    this.parents = new Int32Array(size).fill(-1);
+    this.hashes = new Int32Array(size);
+    this.nodes = new Array<TrieNode<P> | null>(size).fill(null);
+    for (const [parent, hash, node] of edges) {
+      let slot = this.slotOf(parent, hash);
+      while (this.parents[slot] !== -1) slot = (slot + 1) & this.mask;
+      this.parents[slot] = parent;
+      this.hashes[slot] = hash;
+      this.nodes[slot] = node;
     }
-    let node: TrieNode<P> | null = edgeNodes[slot]!;
+  }
+
+  private slotOf(parent: number, hash: number): number {
+    return (Math.imul(parent, 0x9e3779b1) ^ hash) & this.mask;
+  }
+
+  /** The child of node `parent` for the token [start, end) of `lower` with hash `hash`, or null. */
+  step(parent: number, hash: number, lower: string, start: number, end: number): TrieNode<P> | null {
+    const { parents, hashes, mask } = this;
+    let slot = this.slotOf(parent, hash);
+    for (;;) {
+      const owner = parents[slot]!;
+      if (owner === -1) return null;
+      if (owner === parent && hashes[slot] === hash) break;
+      slot = (slot + 1) & mask;
+    }
+    let node: TrieNode<P> | null = this.nodes[slot]!;
     while (node !== null && !sameToken(lower, start, end, node.token)) node = node.sibling;
     return node;
   }
+}
 
-  // Per-list scan state, reused from call to call (hence not re-entrant).
-  const nextStart = new Int32Array(listCount);
-  const bestLast = new Int32Array(listCount);
-  const bestPayloads: (readonly P[] | null)[] = new Array<null>(listCount).fill(null);
-  const bestPhrase = new Int32Array(listCount);
+/** Payloads of `node` in `list` that accept the tokens from `first` on; null when none does. */
+function accepted<P>(node: TrieNode<P>, list: number, tokens: TokenBuffer, first: number): readonly P[] | null {
+  const payloads = node.payloads[list] ?? null;
+  const exact = node.exact[list] ?? null;
+  if (exact === null) return payloads;
+  let extra: P[] | null = null;
+  for (const entry of exact) {
+    let same = true;
+    for (let k = 0; k < entry.words.length && same; k++) {
+      same = sameToken(tokens.text, tokens.starts[first + k] ?? 0, tokens.ends[first + k] ?? 0, entry.words[k] ?? '');
+    }
+    if (!same) continue;
+    extra ??= payloads === null ? [] : [...payloads];
+    if (!extra.includes(entry.payload)) extra.push(entry.payload);
+  }
+  return extra ?? payloads;
+}
 
-  function scan(tokens: TokenBuffer, onMatch: ListMatchHandler<P>): void {
+/** The one pass over a text's tokens for every list; its per-list state is reused from call to call. */
+class ListsScanner<P> implements PhraseListsMatcher<P> {
+  private readonly nextStart: Int32Array;
+  private readonly bestLast: Int32Array;
+  private readonly bestPayloads: (readonly P[] | null)[];
+  private readonly bestPhrase: Int32Array;
+
+  constructor(
+    private readonly firstTokens: FirstTokens,
+    private readonly edges: EdgeTable<P>,
+    private readonly listCount: number,
+  ) {
+    this.nextStart = new Int32Array(listCount);
+    this.bestLast = new Int32Array(listCount);
+    this.bestPayloads = new Array<null>(listCount).fill(null);
+    this.bestPhrase = new Int32Array(listCount);
+  }
+
+  scan(tokens: TokenBuffer, onMatch: ListMatchHandler<P>): void {
     const { count, starts, ends, hashes, joined, lower } = tokens;
+    const { nextStart, bestLast, bestPayloads, bestPhrase, listCount, edges } = this;
+    const anyFirstToken = this.firstTokens.any;
+    const firstTokenLists = this.firstTokens.lists;
     nextStart.fill(0);
     // The largest nextStart: past it no list is inside its last match.
     let blockedUntil = 0;
@@ -422,7 +477,7 @@ export function buildPhraseLists<P>(lists: readonly PhraseList<P>[]): PhraseList
       let parent = 0;
       let more = true;
       for (let j = i; j < count && more; j++) {
-        const child: TrieNode<P> | null = step(parent, hashes[j]!, lower, starts[j]!, ends[j]!);
+        const child: TrieNode<P> | null = edges.step(parent, hashes[j]!, lower, starts[j]!, ends[j]!);
         if (child === null) break;
         const ending = child.lists & active;
         // The longest phrase of each list wins, but not one that stops inside a compound.
@@ -449,8 +504,6 @@ export function buildPhraseLists<P>(lists: readonly PhraseList<P>[]): PhraseList
       }
     }
   }
-
-  return { scan };
 }
 
 export function buildPhraseMatcher<P>(specs: Iterable<PhraseSpec<P>>, onDuplicate: DuplicatePolicy = 'merge'): PhraseMatcher<P> {
