@@ -257,7 +257,7 @@ export function seedJson(seed: NerSeed): string {
 /**
  * What the text rules out ("no evidence of fouling"), so the model does not report it as found:
  * one line per mention, `text (kind; cue: "…")`. Nothing when the seed has none (a prompt without
- * negated mentions is byte for byte what it was before they were tracked).
+ * negated mentions has no line, heading or blank line for them).
  */
 function ruledOutLines(negated: readonly NegatedMention[]): string[] {
   if (negated.length === 0) return [];
