@@ -79,7 +79,7 @@ function nerSteps(upTo) {
     const kw = keywordScan.finish();
     n += lexical.components.length + kw.locations.length;
     if (upTo < 4) continue;
-    const patterns = extractPatterns(text, tokens);
+    const patterns = extractPatterns(text);
     n += patterns.measurements.length;
     if (upTo < 5) continue;
     // Key order as NerSeeder builds it (the lexicon's places, which it adds to locations, aside).

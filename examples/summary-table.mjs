@@ -10,6 +10,7 @@
 // Usage: node examples/summary-table.mjs [--by document|file] [--sections FILE] [--section-summaries FILE] [--corpus] FILE...
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { VIEW_TYPES } from '../dist/contracts/vocabulary.js';
 
 const { values, positionals } = parseArgs({
   options: { by: { type: 'string', default: 'file' }, sections: { type: 'string' }, 'section-summaries': { type: 'string' }, corpus: { type: 'boolean', default: false } },
@@ -20,7 +21,8 @@ if (positionals.length === 0 || !['file', 'document'].includes(values.by)) {
   process.exit(2);
 }
 
-const VIEWS = ['retrieval_summary', 'rca_frame'];
+// The chunk views of this build (npm run build makes dist/).
+const VIEWS = VIEW_TYPES;
 const lines = (file) => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
 
 const sections = new Map();

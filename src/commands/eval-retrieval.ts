@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { commandHelp, parseCommandArgs, type Command, type CommandIO } from './command.js';
 import { BASELINE, evaluate, type EvalConfig, type EvalRow } from '../retrieval/evaluate.js';
-import { IndexError, IndexStore } from '../retrieval/index-store.js';
+import { queryIndex } from './query-index.js';
 import { parseQuestions, type QuestionSet } from '../retrieval/questions.js';
-import { QUERY_OPTIONS, queryVectors, QueryVectorError } from '../retrieval/query-vectors.js';
-import { CHUNK_TEXTS, SEARCH_MODES, SearchError } from '../retrieval/search.js';
+import { QUERY_OPTIONS, queryVectors } from '../retrieval/query-vectors.js';
+import { CHUNK_TEXTS, SEARCH_MODES } from '../retrieval/search.js';
 import { EXIT } from '../runtime/exit-codes.js';
 import type { OptionsSpec } from '../runtime/stage.js';
 
@@ -91,14 +91,7 @@ const command: Command = {
     }
     const problems = sets.flatMap((s) => s.problems);
     for (const p of problems) say(p);
-    let store: IndexStore;
-    try {
-      store = IndexStore.open(values.db, { create: false });
-    } catch (err) {
-      say(err instanceof IndexError ? err.message : String(err));
-      return EXIT.FATAL;
-    }
-    try {
+    return queryIndex(values.db, say, async (store) => {
       const info = store.embeddingOf('chunk');
       const modes = SEARCH_MODES.filter((m) => (m === 'hierarchical' ? store.hasSections() : m === 'hybrid' ? values.hybrid === true : true));
       if (!store.hasSections()) say('the index holds no sections: hierarchical search is not measured');
@@ -118,19 +111,7 @@ const command: Command = {
       const vectorNote = values.hybrid === true && info !== null ? `vectors: ${info.model}${info.digest ? ` (${info.digest.slice(0, 12)})` : ''}, ${info.dims} dims, ${info.field}` : 'vectors: none (keyword search)';
       io.stdout.write(values.json ? rows.map((r) => `${JSON.stringify(rowJson(r, vectorNote))}\n`).join('') : table(rows, vectorNote));
       return problems.length > 0 ? EXIT.RECORDS_FAILED : EXIT.OK;
-    } catch (err) {
-      if (err instanceof SearchError) {
-        say(err.message);
-        return EXIT.USAGE;
-      }
-      if (err instanceof QueryVectorError) {
-        say(err.message);
-        return EXIT.FATAL;
-      }
-      throw err;
-    } finally {
-      store.close();
-    }
+    });
   },
 };
 

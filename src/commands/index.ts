@@ -23,7 +23,7 @@ texts), each searchable on its own (rca search --text). Per section: section_id,
 path and title, and its summary with its concepts. Texts go into FTS5 tables (BM25 ranking,
 Porter stemming); vectors into sqlite-vec tables, which take one model, text and prefix: a
 record embedded otherwise is refused (EMBEDDING_MISMATCH). Without sqlite-vec for this platform
-the vectors are left out with one message and keyword search works as before.
+the vectors are left out with one message and keyword search works without them.
 A chunk is known by (doc_id, chunk_id), a section by its section_id: indexing a record again
 replaces it, so a re-run, a second shard or another file adds to one index without duplicates.
 Several processes may index into one file at once (each writes in short transactions and waits

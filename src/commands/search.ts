@@ -1,8 +1,8 @@
 // rca search: one question against an index (retrieval/search.ts), its hits on stdout: a short
 // block per hit saying what matched and which section led to it, or with --json one object a line.
 import { commandHelp, parseCommandArgs, type Command, type CommandIO } from './command.js';
-import { IndexError, IndexStore } from '../retrieval/index-store.js';
-import { QUERY_OPTIONS, queryVectors, QueryVectorError } from '../retrieval/query-vectors.js';
+import { queryIndex } from './query-index.js';
+import { QUERY_OPTIONS, queryVectors } from '../retrieval/query-vectors.js';
 import { CHUNK_TEXTS, search, SEARCH_MODES, SearchError, type ChunkText, type Hit, type SearchMode, type SearchResult } from '../retrieval/search.js';
 import { EXIT } from '../runtime/exit-codes.js';
 import type { OptionsSpec } from '../runtime/stage.js';
@@ -81,14 +81,7 @@ const command: Command = {
       say('what to search for? give the question after the options');
       return EXIT.USAGE;
     }
-    let store: IndexStore;
-    try {
-      store = IndexStore.open(values.db, { create: false });
-    } catch (err) {
-      say(err instanceof IndexError ? err.message : String(err));
-      return EXIT.FATAL;
-    }
-    try {
+    return queryIndex(values.db, say, async (store) => {
       const mode = values.mode as SearchMode;
       let queryVector: number[] | null = null;
       if (mode === 'hybrid') {
@@ -108,19 +101,7 @@ const command: Command = {
       io.stdout.write(values.json ? result.hits.map((h) => `${JSON.stringify(hitJson(h))}\n`).join('') : describe(result, mode));
       if (result.terms.length === 0) say('the question holds no word to search for (only function words)');
       return EXIT.OK;
-    } catch (err) {
-      if (err instanceof SearchError) {
-        say(err.message);
-        return EXIT.USAGE;
-      }
-      if (err instanceof QueryVectorError) {
-        say(err.message);
-        return EXIT.FATAL;
-      }
-      throw err;
-    } finally {
-      store.close();
-    }
+    });
   },
 };
 

@@ -71,7 +71,7 @@ export function createSender(config: GenerateConfig, deps: SenderDeps): Send {
   };
 }
 
-// One HTTP call. A 404 now means the model was removed mid-run (from every host of a pool), and a
+// One HTTP call. A 404 after the preflight means the model was removed mid-run (from every host of a pool), and a
 // refused key means it was revoked: every later record would fail the same way, so the run stops
 // rather than writing an error record per chunk. The client's message says which.
 async function call({ client, gate, control }: SenderDeps, request: GenerateRequest, seq: number, signal: AbortSignal, lane: string): Promise<GenerateReply> {

@@ -17,7 +17,7 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  * largest share of rca-generate's CPU at a fast server). Every failure is thrown in the shape
  * fetch gives it — a socket error before the reply as TypeError "fetch failed" with the error as
  * its cause, one during the reply as TypeError "terminated", an abort as the signal's reason, a
- * status as ollama-js's ResponseError — so classify() reads them exactly as before. What this
+ * status as ollama-js's ResponseError — so classify() reads them as it reads fetch's. What this
  * path does not do as fetch does (a URL fetch cannot parse or whose scheme is not http(s), a
  * redirect) answers 'useFetch' before any byte of the reply is used, and the caller sends the
  * request again with fetch.

@@ -43,7 +43,7 @@ export class ChatAccumulator {
 // its text when it has no escape and JSON.parse of the string alone when it has. Matched in place
 // (sticky) without slicing the line, it costs a fraction of the JSON.parse of the whole line (the
 // largest share of the client's CPU at a fast server); any other line — thinking, the final
-// object, other keys or order, CRLF — is parsed as before.
+// object, other keys or order, CRLF — goes to JSON.parse whole.
 const PIECE_LINE = /\{"model":"[^"\\\x00-\x1f]*","created_at":"[^"\\\x00-\x1f]*","message":\{"role":"assistant","content":"([^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*)"\},"done":false\}/y;
 
 /**

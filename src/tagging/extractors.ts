@@ -15,8 +15,7 @@ import { alarmIds, docRefs, equipmentIds, fmIds } from './extractors/identifiers
 import { measurements, spelledMeasurements } from './extractors/measurements.js';
 import { referenceSpans } from './extractors/references.js';
 import { plainDesignators } from './extractors/designators.js';
-import { type Family, findStarts, findStartsFromTokens, StartLists } from './extractors/scan.js';
-import type { TokenBuffer } from './phrase-matcher.js';
+import { type Family, findStarts, StartLists } from './extractors/scan.js';
 import { temporalRefs } from './extractors/temporal.js';
 import { buildPattern } from '../runtime/patterns.js';
 
@@ -219,14 +218,9 @@ export function refineEquipment(text: string, equipment: string[], alarms: strin
   return kept;
 }
 
-/**
- * The pattern spans of a text. With `tokens` (the text's TokenBuffer, already loaded), the
- * candidate starts are read from its word tokens instead of a pass of their own over the text,
- * where that gives the same starts (every word token ASCII); otherwise findStarts scans.
- */
-export function extractPatterns(text: string, tokens?: TokenBuffer): PatternSpans {
-  if (tokens !== undefined && tokens.text === text && tokens.asciiWords) findStartsFromTokens(text, tokens.starts, tokens.count, starts);
-  else findStarts(text, starts);
+/** The pattern spans of a text. */
+export function extractPatterns(text: string): PatternSpans {
+  findStarts(text, starts);
   beginClaims(text.length);
   // Order of these calls is the priority order; the object below is built afterwards so its key
   // order stays the field order callers expect.

@@ -286,107 +286,156 @@ export function surfaceText(text: string, start: number, end: number): string {
 }
 
 export function buildPhraseLists<P>(lists: readonly PhraseList<P>[]): PhraseListsMatcher<P> {
-  const listCount = lists.length;
-  if (listCount > MAX_LISTS) throw new Error(`at most ${MAX_LISTS} phrase lists can share one matcher`);
-  const root = new Map<number, TrieNode<P>>();
-  const buffer = new TokenBuffer();
-  // Most tokens start no phrase: one bit test skips their Map lookup. The bit set is 8 KB, small
-  // enough to stay in the fastest cache; only a token that passes it reads, from a larger table,
-  // which lists have a phrase whose first token has that hash.
-  const anyFirstToken = new Int32Array(FIRST_TOKEN_FILTER_BITS >>> 5);
-  const firstTokenLists = new Uint8Array(FIRST_TOKEN_FILTER_BITS);
-
+  if (lists.length > MAX_LISTS) throw new Error(`at most ${MAX_LISTS} phrase lists can share one matcher`);
+  const trie = new PhraseTrie<P>(lists.length);
   lists.forEach(({ specs, onDuplicate = 'merge' }, list) => {
-    const bit = 1 << list;
-    for (const spec of specs) {
-      const tokens = buffer.load(spec.phrase);
-      if (tokens.count === 0) continue;
-      let children = root;
-      let node: TrieNode<P> | null = null;
-      const firstHash = tokens.hashes[0]! & (FIRST_TOKEN_FILTER_BITS - 1);
-      anyFirstToken[firstHash >>> 5]! |= 1 << (firstHash & 31);
-      firstTokenLists[firstHash]! |= bit;
-      for (let k = 0; k < tokens.count; k++) {
-        const start = tokens.starts[k] ?? 0;
-        const end = tokens.ends[k] ?? 0;
-        const hash = tokens.hashes[k] ?? 0;
-        let child = findChild(children, hash, tokens.lower, start, end);
-        if (child === null) {
-          child = newNode<P>(tokens.lower.slice(start, end), listCount);
-          child.sibling = children.get(hash) ?? null;
-          children.set(hash, child);
-        }
-        node = child;
-        if (k < tokens.count - 1) children = node.children ??= new Map();
-      }
-      if (node === null) continue;
-      if (onDuplicate === 'keep-first' && (node.lists & bit) !== 0) continue;
-      node.lists |= bit;
-      if (spec.caseSensitive === true) {
-        const words: string[] = [];
-        for (let k = 0; k < tokens.count; k++) words.push(tokens.text.slice(tokens.starts[k], tokens.ends[k]));
-        const exact = (node.exact[list] ??= []);
-        if (!exact.some((e) => e.payload === spec.payload && e.words.join(' ') === words.join(' '))) {
-          exact.push({ words, payload: spec.payload });
-        }
-      } else {
-        const payloads = (node.payloads[list] ??= []);
-        if (!payloads.includes(spec.payload)) payloads.push(spec.payload);
-      }
-    }
+    for (const spec of specs) trie.add(list, spec, onDuplicate);
   });
+  return listsScanner(trie.firstTokens, new EdgeTable(trie.root), lists.length);
+}
 
-  // Payloads of `node` in `list` that accept the tokens from `first` on; null when none does.
-  function accepted(node: TrieNode<P>, list: number, tokens: TokenBuffer, first: number): readonly P[] | null {
-    const payloads = node.payloads[list] ?? null;
-    const exact = node.exact[list] ?? null;
-    if (exact === null) return payloads;
-    let extra: P[] | null = null;
-    for (const entry of exact) {
-      let same = true;
-      for (let k = 0; k < entry.words.length && same; k++) {
-        same = sameToken(tokens.text, tokens.starts[first + k] ?? 0, tokens.ends[first + k] ?? 0, entry.words[k] ?? '');
+/**
+ * Most tokens start no phrase: one bit test skips their lookup. The bit set is 8 KB, small enough
+ * to stay in the fastest cache; only a token that passes it reads, from a larger table, which
+ * lists have a phrase whose first token has that hash.
+ */
+class FirstTokens {
+  readonly any = new Int32Array(FIRST_TOKEN_FILTER_BITS >>> 5);
+  readonly lists = new Uint8Array(FIRST_TOKEN_FILTER_BITS);
+
+  add(hash: number, list: number): void {
+    const slot = hash & (FIRST_TOKEN_FILTER_BITS - 1);
+    this.any[slot >>> 5]! |= 1 << (slot & 31);
+    this.lists[slot]! |= 1 << list;
+  }
+}
+
+/** The phrases of every list in one trie of tokens, built phrase by phrase. */
+class PhraseTrie<P> {
+  readonly root = new Map<number, TrieNode<P>>();
+  readonly firstTokens = new FirstTokens();
+  private readonly buffer = new TokenBuffer();
+
+  constructor(private readonly listCount: number) {}
+
+  add(list: number, spec: PhraseSpec<P>, onDuplicate: DuplicatePolicy): void {
+    const tokens = this.buffer.load(spec.phrase);
+    if (tokens.count === 0) return;
+    this.firstTokens.add(tokens.hashes[0]!, list);
+    const node = this.nodeFor(tokens);
+    const bit = 1 << list;
+    if (onDuplicate === 'keep-first' && (node.lists & bit) !== 0) return;
+    node.lists |= bit;
+    if (spec.caseSensitive === true) {
+      const words: string[] = [];
+      for (let k = 0; k < tokens.count; k++) words.push(tokens.text.slice(tokens.starts[k], tokens.ends[k]));
+      const exact = (node.exact[list] ??= []);
+      if (!exact.some((e) => e.payload === spec.payload && e.words.join(' ') === words.join(' '))) {
+        exact.push({ words, payload: spec.payload });
       }
-      if (!same) continue;
-      extra ??= payloads === null ? [] : [...payloads];
-      if (!extra.includes(entry.payload)) extra.push(entry.payload);
+    } else {
+      const payloads = (node.payloads[list] ??= []);
+      if (!payloads.includes(spec.payload)) payloads.push(spec.payload);
     }
-    return extra ?? payloads;
   }
 
-  // Every edge of the trie again, in one open-addressing table keyed by (parent node, token hash):
-  // probing typed arrays is cheaper than a Map.get per step, and a third of all text tokens start
-  // a walk. The value is the first node of the parent's children with that hash (its siblings
-  // share it). The root is node 0.
-  const edges: Array<[number, number, TrieNode<P>]> = [];
-  let nodeCount = 1;
-  const collectEdges = (parent: number, children: Map<number, TrieNode<P>>): void => {
-    for (const [hash, node] of children) {
-      for (let n: TrieNode<P> | null = node; n !== null; n = n.sibling) n.id = nodeCount++;
-      edges.push([parent, hash, node]);
+  /** The node of the phrase's last token, the path to it added where missing. */
+  private nodeFor(tokens: TokenBuffer): TrieNode<P> {
+    let children = this.root;
+    let node: TrieNode<P> | null = null;
+    for (let k = 0; k < tokens.count; k++) {
+      const start = tokens.starts[k] ?? 0;
+      const end = tokens.ends[k] ?? 0;
+      const hash = tokens.hashes[k] ?? 0;
+      let child = findChild(children, hash, tokens.lower, start, end);
+      if (child === null) {
+        child = newNode<P>(tokens.lower.slice(start, end), this.listCount);
+        child.sibling = children.get(hash) ?? null;
+        children.set(hash, child);
+      }
+      node = child;
+      if (k < tokens.count - 1) children = node.children ??= new Map();
     }
-    for (const node of children.values()) {
-      for (let n: TrieNode<P> | null = node; n !== null; n = n.sibling) if (n.children !== null) collectEdges(n.id, n.children);
-    }
-  };
-  collectEdges(0, root);
-  let edgeSize = 16;
-  while (edgeSize < edges.length * 2) edgeSize *= 2;
-  const edgeMask = edgeSize - 1;
-  const edgeParents = new Int32Array(edgeSize).fill(-1);
-  const edgeHashes = new Int32Array(edgeSize);
-  const edgeNodes: (TrieNode<P> | null)[] = new Array<TrieNode<P> | null>(edgeSize).fill(null);
-  const slotOf = (parent: number, hash: number): number => (Math.imul(parent, 0x9e3779b1) ^ hash) & edgeMask;
-  for (const [parent, hash, node] of edges) {
-    let slot = slotOf(parent, hash);
-    while (edgeParents[slot] !== -1) slot = (slot + 1) & edgeMask;
-    edgeParents[slot] = parent;
-    edgeHashes[slot] = hash;
-    edgeNodes[slot] = node;
+    return node!;
   }
+}
+
+/**
+ * Every edge of the trie again, in one open-addressing table keyed by (parent node, token hash):
+ * probing typed arrays is cheaper than a Map.get per step, and a third of all text tokens start a
+ * walk. The value is the first node of the parent's children with that hash (its siblings share
+ * it). The root is node 0; building the table numbers the nodes.
+ */
+class EdgeTable<P> {
+  readonly mask: number;
+  readonly parents: Int32Array;
+  readonly hashes: Int32Array;
+  readonly nodes: (TrieNode<P> | null)[];
+
+  constructor(root: Map<number, TrieNode<P>>) {
+    const edges: Array<[number, number, TrieNode<P>]> = [];
+    let nodeCount = 1;
+    const collectEdges = (parent: number, children: Map<number, TrieNode<P>>): void => {
+      for (const [hash, node] of children) {
+        for (let n: TrieNode<P> | null = node; n !== null; n = n.sibling) n.id = nodeCount++;
+        edges.push([parent, hash, node]);
+      }
+      for (const node of children.values()) {
+        for (let n: TrieNode<P> | null = node; n !== null; n = n.sibling) if (n.children !== null) collectEdges(n.id, n.children);
+      }
+    };
+    collectEdges(0, root);
+    let size = 16;
+    while (size < edges.length * 2) size *= 2;
+    this.mask = size - 1;
+    this.parents = new Int32Array(size).fill(-1);
+    this.hashes = new Int32Array(size);
+    this.nodes = new Array<TrieNode<P> | null>(size).fill(null);
+    for (const [parent, hash, node] of edges) {
+      let slot = edgeSlot(parent, hash, this.mask);
+      while (this.parents[slot] !== -1) slot = (slot + 1) & this.mask;
+      this.parents[slot] = parent;
+      this.hashes[slot] = hash;
+      this.nodes[slot] = node;
+    }
+  }
+}
+
+function edgeSlot(parent: number, hash: number, mask: number): number {
+  return (Math.imul(parent, 0x9e3779b1) ^ hash) & mask;
+}
+
+/** Payloads of `node` in `list` that accept the tokens from `first` on; null when none does. */
+function accepted<P>(node: TrieNode<P>, list: number, tokens: TokenBuffer, first: number): readonly P[] | null {
+  const payloads = node.payloads[list] ?? null;
+  const exact = node.exact[list] ?? null;
+  if (exact === null) return payloads;
+  let extra: P[] | null = null;
+  for (const entry of exact) {
+    let same = true;
+    for (let k = 0; k < entry.words.length && same; k++) {
+      same = sameToken(tokens.text, tokens.starts[first + k] ?? 0, tokens.ends[first + k] ?? 0, entry.words[k] ?? '');
+    }
+    if (!same) continue;
+    extra ??= payloads === null ? [] : [...payloads];
+    if (!extra.includes(entry.payload)) extra.push(entry.payload);
+  }
+  return extra ?? payloads;
+}
+
+/**
+ * The one pass over a text's tokens for every list. A closure over the tables, not a class: the
+ * walk reads them as constants of its context (as a class's fields, rca-tag took about 3 % more
+ * CPU on the text-heavy corpus, bench/stage-cpu.mjs --stages tag --vs).
+ */
+function listsScanner<P>(firstTokens: FirstTokens, edges: EdgeTable<P>, listCount: number): PhraseListsMatcher<P> {
+  const anyFirstToken = firstTokens.any;
+  const firstTokenLists = firstTokens.lists;
+  const { mask: edgeMask, parents: edgeParents, hashes: edgeHashes, nodes: edgeNodes } = edges;
+
   /** The child of node `parent` for the token [start, end) of `lower` with hash `hash`, or null. */
   function step(parent: number, hash: number, lower: string, start: number, end: number): TrieNode<P> | null {
-    let slot = slotOf(parent, hash);
+    let slot = edgeSlot(parent, hash, edgeMask);
     for (;;) {
       const owner = edgeParents[slot]!;
       if (owner === -1) return null;

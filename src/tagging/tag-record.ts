@@ -50,7 +50,7 @@ export class NerSeeder {
       if (lexical.outcomes.some((o) => o.toLowerCase() === key) || extras.negated.some((n) => n.text.toLowerCase() === key)) continue;
       extras.negated.push({ text: spared.text, kind: 'outcomes', cue: spared.cue });
     }
-    const patterns = extractPatterns(text, tokens);
+    const patterns = extractPatterns(text);
     const keywords = keywordScan.finish();
     const locations = extras.places.length === 0 ? keywords.locations : withPlaces(keywords.locations, extras.places);
     return {

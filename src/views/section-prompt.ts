@@ -85,37 +85,15 @@ export function buildSectionPrompt(section: SectionInput, children: readonly Chi
   const { text, cut } = cutText(section.text, options.maxChars);
   const hasChildren = children.length > 0;
   const sectionText = text.trim() === '' ? NO_OWN_TEXT : text;
+  const own = (context: string[]) => sectionPart(context, sectionText, children, options.maxChildChars);
   if ((options.style ?? 'compact') === 'compact') {
     // What does not depend on the section first (the engine's prefix cache serves it); the model
     // writes the content fields only, the trusted ones are stamped.
-    const lines = [
-      COMMON_CONTRACT,
-      sectionTaskParagraph(hasChildren),
-      '',
-      'OUTPUT JSON (exact keys/types):',
-      JSON.stringify(sectionContentSkeleton(), null, 2),
-      '',
-      'CONTEXT:',
-      `section_id: ${contextValue(section.section_id)}`,
-      `section_path: ${contextValue(section.section_path)}`,
-      `level: ${section.level}`,
-      '',
-      'SECTION_TEXT:',
-      sectionText,
-    ];
-    let childrenCut: ChildrenCut | null = null;
-    if (hasChildren) {
-      const bounded = childSummaryLines(children, options.maxChildChars);
-      childrenCut = bounded.cut;
-      lines.push('', CHILDREN_HEADER, ...bounded.lines);
-    }
-    return { prompt: lines.join('\n'), truncated: cut, childrenCut };
+    const part = own([`section_id: ${contextValue(section.section_id)}`, `section_path: ${contextValue(section.section_path)}`, `level: ${section.level}`]);
+    const lines = [COMMON_CONTRACT, sectionTaskParagraph(hasChildren), '', 'OUTPUT JSON (exact keys/types):', JSON.stringify(sectionContentSkeleton(), null, 2), '', ...part.lines];
+    return { prompt: lines.join('\n'), truncated: cut, childrenCut: part.cut };
   }
-  const lines = [
-    COMMON_CONTRACT,
-    sectionTaskParagraph(hasChildren),
-    '',
-    'CONTEXT:',
+  const part = own([
     `section_id: ${contextValue(section.section_id)}`,
     `doc_id: ${contextValue(section.doc_id)}`,
     `section_path: ${contextValue(section.section_path)}`,
@@ -123,18 +101,18 @@ export function buildSectionPrompt(section: SectionInput, children: readonly Chi
     `chunk_count: ${section.total_count}`,
     `page_start: ${contextValue(section.page_start)}`,
     `page_end: ${contextValue(section.page_end)}`,
-    '',
-    'SECTION_TEXT:',
-    sectionText,
-  ];
-  let childrenCut: ChildrenCut | null = null;
-  if (hasChildren) {
-    const bounded = childSummaryLines(children, options.maxChildChars);
-    childrenCut = bounded.cut;
-    lines.push('', CHILDREN_HEADER, ...bounded.lines);
-  }
-  lines.push('', 'OUTPUT JSON (exact keys/types):', JSON.stringify(emptySectionSummary(section), null, 2));
-  return { prompt: lines.join('\n'), truncated: cut, childrenCut };
+  ]);
+  const lines = [COMMON_CONTRACT, sectionTaskParagraph(hasChildren), '', ...part.lines, '', 'OUTPUT JSON (exact keys/types):', JSON.stringify(emptySectionSummary(section), null, 2)];
+  return { prompt: lines.join('\n'), truncated: cut, childrenCut: part.cut };
+}
+
+/** The section's own part of its prompt: CONTEXT, SECTION_TEXT, then its children's summaries, bounded. */
+function sectionPart(context: string[], sectionText: string, children: readonly ChildSummary[], maxChildChars: number | undefined): { lines: string[]; cut: ChildrenCut | null } {
+  const lines = ['CONTEXT:', ...context, '', 'SECTION_TEXT:', sectionText];
+  if (children.length === 0) return { lines, cut: null };
+  const bounded = childSummaryLines(children, maxChildChars);
+  lines.push('', CHILDREN_HEADER, ...bounded.lines);
+  return { lines, cut: bounded.cut };
 }
 
 function oneLine(text: string): string {

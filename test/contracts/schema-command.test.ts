@@ -27,7 +27,7 @@ describe('rca schema', () => {
 
   it.each<[string[], string]>([
     [[], 'rca schema: which record kind? (rca schema --list)\n'],
-    [['frame'], "rca schema: unknown record kind 'frame' (known: chunk, chunk_context, ner_seed, retrieval_summary, rca_frame, section, section_summary, view_evidence, reject, weaviate_summary, weaviate_chunk, chroma_record)\n"],
+    [['frame'], `rca schema: unknown record kind 'frame' (known: ${Object.keys(RECORD_KINDS).join(', ')})\n`],
     [['rca_frame', 'ner_seed'], "rca schema: expected one record kind or --list, got 'rca_frame ner_seed' (see rca schema --help)\n"],
     [['--all'], "rca schema: expected one record kind or --list, got '--all' (see rca schema --help)\n"],
   ])('%j is a usage error', async (argv, message) => {

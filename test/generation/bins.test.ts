@@ -1,12 +1,13 @@
 // The built bins as a user runs them, against the fake server: signals, a slow reader, a pipeline.
 import { afterEach, describe, expect, it } from 'vitest';
+import { VIEW_TYPES } from '../../src/contracts/vocabulary.js';
 import { chunk, chunkLines, parseLines, taggedLines } from './support/inputs.js';
 import { closeServers, serve } from './support/harness.js';
 import type { Script } from './support/scripted-model.js';
 import { peakRssMb, spawnBin, spawnShell, waitFor } from './support/spawn.js';
 
 const key = (i: number, view: string) => `${chunk(i).chunk_id as string} ${view}`;
-const VIEWS = ['retrieval_summary', 'rca_frame'];
+const VIEWS: readonly string[] = VIEW_TYPES;
 
 afterEach(closeServers);
 
@@ -17,12 +18,12 @@ describe.each(['generate', 'summarize'])('rca-%s as a process', (stage) => {
     const { server } = await serve(slow, { slots: 4 });
     const run = spawnBin(`rca-${stage}`, ['--host', server.url, '--concurrency', '4', '--no-cache'], { input: await taggedLines(40) });
     // Three records answered, and the slow requests of the next ones under way.
-    await waitFor(() => server.stats.generations >= 3 * 2 + 4);
+    await waitFor(() => server.stats.generations >= 3 * VIEWS.length + 4);
     run.child.kill('SIGINT');
     const code = await run.done;
     expect(code).toBe(130);
     // It exited without waiting for the 20 s replies: the server sent only the fast records' ones.
-    expect(server.stats.replies).toBe(3 * 2);
+    expect(server.stats.replies).toBe(3 * VIEWS.length);
     const out = parseLines(run.stdout());
     expect(out.map((r) => r.chunk_id)).toEqual([0, 1, 2].map((i) => chunk(i).chunk_id));
     for (const rec of out) for (const view of VIEWS) expect(rec.generation[view].error).toBeNull();
@@ -74,10 +75,10 @@ describe('the headline pipeline', () => {
     const out = parseLines(r.stdout);
     expect(out.map((rec) => rec.chunk_id)).toEqual([0, 1, 2, 3, 4].map((i) => chunk(i).chunk_id));
     for (const rec of out) {
-      expect(Object.keys(rec)).toEqual(expect.arrayContaining(['context', 'ner_seed', 'retrieval_summary', 'rca_frame', 'flags', 'generation', 'embedding_text']));
+      expect(Object.keys(rec)).toEqual(expect.arrayContaining(['context', 'ner_seed', ...VIEWS, 'flags', 'generation', 'embedding_text']));
       expect(rec.embedding_text.retrieval_summary).toMatch(/^SCOPE: /);
     }
-    expect(r.stderr).toMatch(/^rca-summarize: 5 records: views 10 ok, 0 flagged, 0 failed; 10 attempts, 0 transport retries; /m);
+    expect(r.stderr).toMatch(new RegExp(`^rca-summarize: 5 records: views ${5 * VIEWS.length} ok, 0 flagged, 0 failed; ${5 * VIEWS.length} attempts, 0 transport retries; `, 'm'));
     expect(r.stderr).toMatch(/^rca-tag: 5 chunks tagged, /m);
   });
 });

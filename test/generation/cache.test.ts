@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openResponseCache } from '../../src/cache/response-cache.js';
+import { VIEW_TYPES, type ViewType } from '../../src/contracts/vocabulary.js';
 import { GENERATE_OPTIONS, resolveConfig, type GenerateOptionValues } from '../../src/generation/config.js';
 import { createGenerator } from '../../src/generation/create.js';
 import type { ReplyStore } from '../../src/generation/view-cache.js';
@@ -17,7 +18,10 @@ import { closeServers, run, serve, STAGES, tempCache } from './support/harness.j
 import type { Script } from './support/scripted-model.js';
 import { spawnBin, waitFor } from './support/spawn.js';
 
-const VIEWS = ['retrieval_summary', 'rca_frame'] as const;
+const VIEWS = VIEW_TYPES;
+const V = VIEWS.length;
+/** Per view, in VIEWS order: the attempts given, 1 for every other view. */
+const tries = (given: Partial<Record<ViewType, number>> = {}) => VIEWS.map((view) => given[view] ?? 1);
 const key = (i: number, view: string = 'retrieval_summary') => `${chunk(i).chunk_id as string} ${view}`;
 /** A re-run's records with its cache markers put back: must equal the first run's bytes. */
 const unmarked = (jsonl: string) => jsonl.replaceAll('"cached":true', '"cached":false');
@@ -43,17 +47,17 @@ afterAll(() => {
 describe('a re-run of a finished run', () => {
   // Scripts for the first run; the re-run's server would answer every request, and gets none.
   // `attempts`: per record, per view written, in the first run (and so in the replay).
-  const ONE_EACH = Array(5).fill([1, 1]);
+  const ONE_EACH = Array(5).fill(tries());
   const cases: Record<string, { script: Script; args?: string[]; stage?: 'generate' | 'summarize'; attempts: number[][]; cut: number }> = {
     'every view right the first time': { script: {}, attempts: ONE_EACH, cut: 0 },
     'views that needed a second or third try': {
       script: { [key(0)]: ['not-json'], [key(1, 'rca_frame')]: ['short-scope', 'missing-key'], [key(2)]: ['length'] },
       args: ['--truncate-chars', '120'],
-      attempts: [[2, 1], [1, 3], [2, 1], [1, 1], [1, 1]],
+      attempts: [tries({ retrieval_summary: 2 }), tries({ rca_frame: 3 }), tries({ retrieval_summary: 2 }), tries(), tries()],
       cut: 1,
     },
     'transport retries on the way': { script: { [key(1)]: ['busy503', 'error500'], [key(3, 'rca_frame')]: ['reset'] }, attempts: ONE_EACH, cut: 0 },
-    'every attempt cut with --max-chars': { script: { [key(4)]: ['array'] }, args: ['--max-chars', '90'], attempts: [[1, 1], [1, 1], [1, 1], [1, 1], [2, 1]], cut: 10 },
+    'every attempt cut with --max-chars': { script: { [key(4)]: ['array'] }, args: ['--max-chars', '90'], attempts: [tries(), tries(), tries(), tries(), tries({ retrieval_summary: 2 })], cut: 5 * V },
     'summarize, one view, combined': { script: { [key(0, 'rca_frame')]: ['not-json'] }, args: ['--views', 'rca_frame', '--combined'], stage: 'summarize', attempts: [[2], [1], [1], [1], [1]], cut: 0 },
   };
 
@@ -69,7 +73,7 @@ describe('a re-run of a finished run', () => {
     const written = parseLines(r1.stdout).map((rec) => VIEWS.filter((v) => rec.generation[v]).map((v) => rec.generation[v]));
     expect(written.map((gens) => gens.map((g) => g.attempts))).toEqual(c.attempts);
     expect(written.flat().filter((g) => g.text_cut !== null)).toHaveLength(c.cut);
-    const views = stage === 'summarize' ? 5 : 10;
+    const views = stage === 'summarize' ? 5 : 5 * V;
     expect(entries(cache)).toBe(views);
 
     const again = await serve();
@@ -98,7 +102,7 @@ describe('a re-run of a finished run', () => {
     await run('generate', (await serve()).server, input, ['--cache', cache]);
     await run('generate', (await serve()).server, input, ['--cache', cache, '--stats', statsFile]);
     const stats = JSON.parse(readFileSync(statsFile, 'utf8'));
-    expect(stats).toMatchObject({ cache: { path: cache, refresh: false, hits: 6, stored: 0, error: null }, views: { ok: 6, cached: 6 }, attempts: 0 });
+    expect(stats).toMatchObject({ cache: { path: cache, refresh: false, hits: 3 * V, stored: 0, error: null }, views: { ok: 3 * V, cached: 3 * V }, attempts: 0 });
   });
 });
 
@@ -114,18 +118,14 @@ describe('failed views are not kept', () => {
     const r1 = await run('generate', first.server, input, ['--cache', cache, '--flags-ok']);
     expect(first.model.counts.get(key(1))).toBe(firstRequests);
     expect(parseLines(r1.stdout)[1]!.generation.retrieval_summary.cached).toBe(false);
-    expect(entries(cache)).toBe(5);
+    expect(entries(cache)).toBe(3 * V - 1);
 
     const again = await serve();
     const r2 = await run('generate', again.server, input, ['--cache', cache]);
     expect(r2.code).toBe(0);
     expect([...again.model.counts]).toEqual([[key(1), 1]]);
-    expect(cachedFlags(r2.stdout)).toEqual([
-      [true, true],
-      [false, true],
-      [true, true],
-    ]);
-    expect(entries(cache)).toBe(6);
+    expect(cachedFlags(r2.stdout)).toEqual([0, 1, 2].map((i) => VIEWS.map((view) => !(i === 1 && view === 'retrieval_summary'))));
+    expect(entries(cache)).toBe(3 * V);
   });
 
   it('a stored reply that no longer passes the checks is not used: the view is asked again and replaced', async () => {
@@ -138,7 +138,7 @@ describe('failed views are not kept', () => {
     const again = await serve();
     const r2 = await run('generate', again.server, input, ['--cache', cache]);
     expect(r2.code).toBe(0);
-    expect(again.server.stats.generations).toBe(4);
+    expect(again.server.stats.generations).toBe(2 * V);
     const third = await serve();
     await run('generate', third.server, input, ['--cache', cache]);
     expect(third.server.stats.generations).toBe(0);
@@ -157,9 +157,9 @@ describe('flagged views: the whole ladder is kept and replayed with its flags', 
     const first = await serve(FLAGGED);
     const r1 = await run('generate', first.server, input, args);
     expect(r1.code).toBe(0);
-    expect(first.server.stats.generations).toBe(10 + 2 * 2);
-    expect(entries(cache)).toBe(10);
-    expect(r1.stderr).toContain('views 8 ok, 2 flagged, 0 failed');
+    expect(first.server.stats.generations).toBe(5 * V + 2 * 2);
+    expect(entries(cache)).toBe(5 * V);
+    expect(r1.stderr).toContain(`views ${5 * V - 2} ok, 2 flagged, 0 failed`);
 
     const again = await serve(FLAGGED);
     const r2 = await run('generate', again.server, input, args);
@@ -167,7 +167,7 @@ describe('flagged views: the whole ladder is kept and replayed with its flags', 
     expect(again.server.stats.generations).toBe(0);
     expect(unmarked(r2.stdout)).toBe(r1.stdout);
     expect(flagsOf(r2.stdout)).toEqual(flagsOf(r1.stdout));
-    expect(r2.stderr).toContain('views 8 ok, 2 flagged, 0 failed (10 from the cache); 0 attempts');
+    expect(r2.stderr).toContain(`views ${5 * V - 2} ok, 2 flagged, 0 failed (${5 * V} from the cache); 0 attempts`);
     // Under --fail-on-flags the replayed flags count as they did: exit 1, one warning per view.
     const strict = await run('generate', (await serve()).server, input, ['--cache', cache, '--fail-on-flags']);
     expect(strict.code).toBe(1);
@@ -186,7 +186,7 @@ describe('flagged views: the whole ladder is kept and replayed with its flags', 
       [key(1), 1],
       [key(3, 'rca_frame'), 1],
     ]));
-    expect(r.stderr).toContain('views 10 ok, 0 flagged, 0 failed (8 from the cache)');
+    expect(r.stderr).toContain(`views ${5 * V} ok, 0 flagged, 0 failed (${5 * V - 2} from the cache)`);
     const after = await serve(FLAGGED);
     const r3 = await run('generate', after.server, input, ['--cache', cache, '--retry-flagged']);
     expect(after.server.stats.generations).toBe(0);
@@ -234,8 +234,8 @@ describe('what the key covers', () => {
     const again = await serve({}, serverOptions);
     const r = await run('generate', again.server, input, ['--cache', cache, ...args]);
     expect(r.code).toBe(0);
-    expect(again.server.stats.generations).toBe(hit ? 0 : 4);
-    expect(cachedFlags(r.stdout).flat()).toEqual(Array(4).fill(hit));
+    expect(again.server.stats.generations).toBe(hit ? 0 : 2 * V);
+    expect(cachedFlags(r.stdout).flat()).toEqual(Array(2 * V).fill(hit));
   });
 });
 
@@ -246,9 +246,9 @@ describe('--refresh, --no-cache, and backends without a cache', () => {
     await run('generate', (await serve()).server, input, ['--cache', cache]);
     const refreshed = await serve();
     const r = await run('generate', refreshed.server, input, ['--cache', cache, '--refresh']);
-    expect(refreshed.server.stats.generations).toBe(4);
+    expect(refreshed.server.stats.generations).toBe(2 * V);
     expect(r.stdout).not.toContain('"cached":true');
-    expect(entries(cache)).toBe(4);
+    expect(entries(cache)).toBe(2 * V);
     const after = await serve();
     await run('generate', after.server, input, ['--cache', cache]);
     expect(after.server.stats.generations).toBe(0);
@@ -270,7 +270,7 @@ describe('--refresh, --no-cache, and backends without a cache', () => {
     const r = await runInProcess(STAGES.generate, [input], ['--host', server.url], { env: { RCA_CACHE: cache } });
     expect(r.code).toBe(0);
     expect(server.stats.generations).toBe(0);
-    expect(cachedFlags(r.stdout)).toEqual([[true, true]]);
+    expect(cachedFlags(r.stdout)).toEqual([VIEWS.map(() => true)]);
   });
 
   it.each([['--dry-run'], ['--backend', 'extractive']])('%s opens no cache', async (...args) => {
@@ -326,7 +326,7 @@ describe('--refresh, --no-cache, and backends without a cache', () => {
     expect(outcomes.every((o) => o.records?.length === 1)).toBe(true);
     expect(outcomes.flatMap((o) => o.warnings ?? [])).toEqual([`response cache: ${message}; going on without it`]);
     expect(calls[failing]).toBe(1);
-    expect(server.stats.generations).toBe(6);
+    expect(server.stats.generations).toBe(3 * V);
     expect(generator.stats()).toMatchObject({ cache: { hits: 0, stored: 0, error: message } });
   });
 });
@@ -337,7 +337,7 @@ describe('resume: a run stopped after N records, run again on the same input wit
   const RECORDS = 12;
   const STOP_AT = 5;
   const base: Script = { [key(1)]: ['not-json'], [key(3, 'rca_frame')]: ['short-scope'], [key(8)]: ['missing-key'], [key(10, 'rca_frame')]: ['busy503'] };
-  const hanging: Script = { ...base, [key(STOP_AT)]: [{ delayMs: 20_000 }], [key(STOP_AT, 'rca_frame')]: [{ delayMs: 20_000 }] };
+  const hanging: Script = { ...base, ...Object.fromEntries(VIEWS.map((view) => [key(STOP_AT, view), [{ delayMs: 20_000 }]])) };
 
   it.each([
     ['one request at a time, one record in progress', ['--concurrency', '1', '--window', '1']],
@@ -369,22 +369,22 @@ describe('resume: a run stopped after N records, run again on the same input wit
     expect(stopped.code).toBe(130);
     expect(parseLines(stopped.stdout).map((rec) => rec.chunk_id)).toEqual(Array.from({ length: STOP_AT }, (_, i) => chunk(i).chunk_id));
     const done = entries(cache);
-    expect(done).toBeGreaterThanOrEqual(2 * STOP_AT);
+    expect(done).toBeGreaterThanOrEqual(V * STOP_AT);
 
     const again = await serve(base, { slots: 4 });
     const resumed = await run('generate', again.server, input, ['--cache', cache, ...args]);
     expect(resumed.code).toBe(0);
     expect(unmarked(resumed.stdout)).toBe(whole.stdout);
     const marks = cachedFlags(resumed.stdout);
-    expect(marks.slice(0, STOP_AT).flat()).toEqual(Array(2 * STOP_AT).fill(true));
+    expect(marks.slice(0, STOP_AT).flat()).toEqual(Array(V * STOP_AT).fill(true));
     // Exactly the views not finished before the stop were asked for, each as often as in the uninterrupted run.
     const asked = [...again.model.counts.keys()].sort();
     const notCached = parseLines(resumed.stdout)
       .flatMap((rec) => VIEWS.filter((v) => !rec.generation[v].cached).map((v) => `${rec.chunk_id as string} ${v}`))
       .sort();
     expect(asked).toEqual(notCached);
-    expect(notCached).toHaveLength(2 * RECORDS - done);
-    if (args.includes('--window')) expect(notCached).toHaveLength(2 * (RECORDS - STOP_AT));
+    expect(notCached).toHaveLength(V * RECORDS - done);
+    if (args.includes('--window')) expect(notCached).toHaveLength(V * (RECORDS - STOP_AT));
     const requestsResumed = parseLines(resumed.stdout).reduce((n, rec) => n + VIEWS.reduce((m, v) => m + (rec.generation[v].cached ? 0 : (rec.generation[v].attempts as number)), 0), 0);
     expect(again.server.stats.generations).toBe(requestsResumed);
     expect(requestsResumed).toBeLessThan(requestsWhole);
@@ -397,8 +397,8 @@ describe('resume: a run stopped after N records, run again on the same input wit
     for (let i = 10; i < 40; i++) for (const view of VIEWS) slow[key(i, view)] = [{ delayMs: 20_000 }];
     const first = await serve(slow, { slots: 4 });
     const killed = spawnBin('rca-generate', ['--host', first.server.url, '--concurrency', '4', '--cache', cache], { input });
-    // All four slots held by hanging requests: the twenty quick ones are answered.
-    await waitFor(() => first.server.stats.generations >= 2 * 10 + 4);
+    // All four slots held by hanging requests: the first ten records' quick ones are answered.
+    await waitFor(() => first.server.stats.generations >= V * 10 + 4);
     await new Promise((resolve) => setTimeout(resolve, 100));
     killed.child.kill('SIGKILL');
     await killed.done;
@@ -407,7 +407,7 @@ describe('resume: a run stopped after N records, run again on the same input wit
     expect(await resumed.done).toBe(0);
     const marks = cachedFlags(resumed.stdout());
     expect(marks).toHaveLength(40);
-    expect(marks.slice(0, 10).flat()).toEqual(Array(20).fill(true));
+    expect(marks.slice(0, 10).flat()).toEqual(Array(V * 10).fill(true));
     expect(again.server.stats.generations).toBe(marks.flat().filter((c) => !c).length);
   });
 
@@ -418,7 +418,7 @@ describe('resume: a run stopped after N records, run again on the same input wit
     const b = await taggedLines(30, 30);
     const runs = [a, b].map((input) => spawnBin('rca-summarize', ['--host', server.url, '--concurrency', '2', '--cache', cache], { input }));
     expect(await Promise.all(runs.map((r) => r.done))).toEqual([0, 0]);
-    expect(entries(cache)).toBe(120);
+    expect(entries(cache)).toBe(60 * V);
     const again = await serve();
     for (const input of [a, b]) {
       const r = spawnBin('rca-summarize', ['--host', again.server.url, '--cache', cache], { input });

@@ -4,6 +4,7 @@ import { CONFIG_ERRORS, ConfigError, GENERATE_OPTIONS, normaliseKeepAlive, resol
 import type { Env } from '../../src/runtime/stage.js';
 import { parseStageArgs } from '../../src/runtime/options.js';
 import { asUsage, UsageError } from '../../src/runtime/exit-codes.js';
+import { VIEW_TYPES } from '../../src/contracts/vocabulary.js';
 
 function configOf(argv: string[], env: Env = {}) {
   // As the stages resolve it: the configuration's own errors become usage errors at the edge.
@@ -160,7 +161,7 @@ describe('the rest of the options', () => {
       maxTries: 3,
       truncateChars: 4000,
       maxChars: undefined,
-      views: ['retrieval_summary', 'rca_frame'],
+      views: [...VIEW_TYPES],
       overwrite: false,
       dryRun: false,
       cache: { path: expect.stringMatching(/\/\.cache\/rca\/responses\.sqlite$/), refresh: false },

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { VIEW_TYPES } from '../../src/contracts/vocabulary.js';
 import validateStage from '../../src/transforms/validate.js';
 import { GOLDEN_DIR } from '../support/golden.js';
 import { runInProcess } from '../support/run-in-process.js';
@@ -13,7 +14,7 @@ import { closeServers, run, serve, STAGES } from './support/harness.js';
 afterEach(closeServers);
 
 const NO_SERVER = 'http://127.0.0.1:9';
-const VIEWS = ['retrieval_summary', 'rca_frame'] as const;
+const VIEWS = VIEW_TYPES;
 const QUALITY_FLAGS = new Set(['few_keywords', 'scope_too_short', 'boilerplate', 'empty_frame']);
 const ENTRY = {
   backend: 'extractive',
@@ -72,7 +73,7 @@ describe('the extractive backend as a stage backend', () => {
     const b = await run('summarize', NO_SERVER, input, ['--backend', 'extractive', '--concurrency', '4']);
     expect(a.code).toBe(0);
     expect(a.stdout).toBe(b.stdout);
-    expect(a.stderr).toMatch(/^rca-summarize: 6 records: views 12 ok, 0 flagged, 0 failed\nrca-summarize: grounding: \d+ items: exact 100\.0%, normalised 0\.0%, partial 0\.0%, none 0\.0%; novel entities 0 of \d+\n$/);
+    expect(a.stderr).toMatch(new RegExp(String.raw`^rca-summarize: 6 records: views ${6 * VIEWS.length} ok, 0 flagged, 0 failed\nrca-summarize: grounding: \d+ items: exact 100\.0%, normalised 0\.0%, partial 0\.0%, none 0\.0%; novel entities 0 of \d+\n$`));
     for (const rec of parseLines(a.stdout)) for (const view of VIEWS) expect(rec.generation[view]).toEqual({ ...ENTRY, text_cut: null });
   });
 
@@ -99,7 +100,7 @@ describe('the extractive backend as a stage backend', () => {
   it('--stats FILE names the backend; no host, no cache', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'rca-ext-')), 'stats.json');
     await run('generate', NO_SERVER, await taggedLines(1), ['--backend', 'extractive', '--stats', file]);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ backend: 'extractive', model: 'rca-extractive/3', model_digest: null, options: null, host: null, cache: null, views: { ok: 2 } });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ backend: 'extractive', model: 'rca-extractive/3', model_digest: null, options: null, host: null, cache: null, views: { ok: VIEWS.length } });
   });
 
   it('is never used in place of a failed model call: the view stays null with the model error', async () => {

@@ -4,11 +4,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { VIEW_TYPES } from '../../src/contracts/vocabulary.js';
 import type { FakeOpenAi } from '../support/fake-openai.js';
 import { chunk, parseLines, taggedLines } from './support/inputs.js';
 import { closeServers, runWith, serveHosts, stableStderr } from './support/harness.js';
 
-const VIEWS = ['retrieval_summary', 'rca_frame'] as const;
+const VIEWS = VIEW_TYPES;
 const OTHER_MODEL = [{ name: 'llama3:8b', digest: 'b'.repeat(64) }];
 const chats = (server: FakeOpenAi | undefined) => server?.stats.byPath['/api/chat'] ?? 0;
 const hostArgs = (hosts: FakeOpenAi[], slots: (number | null)[] = []) => hosts.flatMap((h, i) => ['--host', slots[i] ? `host=${h.url},slots=${slots[i]}` : h.url]);
@@ -99,7 +100,7 @@ describe('three hosts with different speeds and slots', () => {
       const requests = chats(h);
       expect(lines[i]).toMatch(new RegExp(`^rca-summarize: host ${h.url}: ${i + 1} slots?, ${requests} requests?, 0 failed; tokens [\\d,]+ in / [\\d,]+ out$`));
     });
-    expect(hosts.reduce((sum, h) => sum + chats(h), 0)).toBe(120);
+    expect(hosts.reduce((sum, h) => sum + chats(h), 0)).toBe(60 * VIEWS.length);
   });
 });
 
@@ -112,7 +113,7 @@ describe('preflight over several hosts', () => {
     expect(parseLines(r.stdout)).toHaveLength(6);
     expect(r.stderr).toContain(`rca-generate: stdin:1: host ${hosts[1]!.url} left out of the run: model "mistral:latest" not found — run: ollama pull mistral:latest\n`);
     expect(chats(hosts[1])).toBe(0);
-    expect(chats(hosts[0]) + chats(hosts[2])).toBe(12);
+    expect(chats(hosts[0]) + chats(hosts[2])).toBe(6 * VIEWS.length);
     expect(r.stderr).toContain(`rca-generate: host ${hosts[1]!.url} (left out): 2 slots, 0 requests, 0 failed; tokens 0 in / 0 out\n`);
     expect(readStats(stats)).toMatchObject({ host: hosts.map((h) => h.url).join(','), concurrency: 4, window: 32 });
   });

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { VIEW_TYPES } from '../../src/contracts/vocabulary.js';
 import { formatOf } from '../../src/generation/requests.js';
 import { schemaName } from '../../src/llm/openai-request.js';
 import { buildPrompt } from '../../src/views/prompt-text.js';
@@ -15,7 +16,7 @@ import type { Step } from './support/scripted-model.js';
 import { runInProcess } from '../support/run-in-process.js';
 
 const KEY = 'sk-test-DISTINCTIVE-5e8c1a7f';
-const VIEWS = ['retrieval_summary', 'rca_frame'] as const;
+const VIEWS = VIEW_TYPES;
 const OPTIONS = { temperature: 0, seed: 42, num_predict: 2048 };
 const key = (i: number, view = 'retrieval_summary') => `${chunk(i).chunk_id as string} ${view}`;
 const openAi = (url: string) => ['--backend', 'openai', '--base-url', `${url}/v1`];
@@ -51,10 +52,10 @@ describe('generate with --backend openai', () => {
           error: null,
         });
       }
-      expect(rec.flags).toEqual({ retrieval_summary: [], rca_frame: [] });
+      expect(rec.flags).toEqual(Object.fromEntries(VIEWS.map((view) => [view, []])));
     }
     const chats = server.requests.filter((b) => Array.isArray(b.messages));
-    expect(chats).toHaveLength(4);
+    expect(chats).toHaveLength(2 * VIEWS.length);
     for (const view of VIEWS) {
       const schema = formatOf(view);
       // The compact format holds the content fields only: a view is told by its first field.
@@ -73,11 +74,11 @@ describe('generate with --backend openai', () => {
       });
     }
     // The key goes in the header of every request, preflight included, and nowhere else.
-    expect(server.authorizations).toEqual(Array(5).fill(`Bearer ${KEY}`));
+    expect(server.authorizations).toEqual(Array(2 * VIEWS.length + 1).fill(`Bearer ${KEY}`));
     const written = readFileSync(statsFile, 'utf8');
     for (const text of [r.stdout, r.stderr, written]) expect(text).not.toContain(KEY);
-    expect(JSON.parse(written)).toMatchObject({ backend: 'openai', host: `${server.url}/v1`, model_digest: null, concurrency: 2, window: 16, views: { ok: 4 } });
-    expect(r.stderr).toMatch(/^rca-generate: 2 records: views 4 ok, 0 flagged, 0 failed; 4 attempts, 0 transport retries; tokens [\d,]+ in \/ [\d,]+ out\n/);
+    expect(JSON.parse(written)).toMatchObject({ backend: 'openai', host: `${server.url}/v1`, model_digest: null, concurrency: 2, window: 16, views: { ok: 2 * VIEWS.length } });
+    expect(r.stderr).toMatch(new RegExp(String.raw`^rca-generate: 2 records: views ${2 * VIEWS.length} ok, 0 flagged, 0 failed; ${2 * VIEWS.length} attempts, 0 transport retries; tokens [\d,]+ in \/ [\d,]+ out\n`));
   });
 
   it('summarize gives the views generate gives', async () => {
@@ -220,22 +221,22 @@ describe('the response cache with --backend openai', () => {
     const first = await serveOpenAi();
     const r1 = await runWith('generate', input, [...openAi(first.server.url), '--cache', cache]);
     expect(r1.code).toBe(0);
-    expect(first.server.stats.generations).toBe(6);
+    expect(first.server.stats.generations).toBe(3 * VIEWS.length);
 
     const again = await runWith('generate', input, [...openAi(first.server.url), '--cache', cache]);
-    expect(first.server.stats.generations).toBe(6);
+    expect(first.server.stats.generations).toBe(3 * VIEWS.length);
     expect(unmarked(again.stdout)).toBe(r1.stdout);
-    expect(again.stderr).toContain('views 6 ok, 0 flagged, 0 failed (6 from the cache)');
+    expect(again.stderr).toContain(`views ${3 * VIEWS.length} ok, 0 flagged, 0 failed (${3 * VIEWS.length} from the cache)`);
 
     // No digest to tell two servers' models apart: the base URL is part of the key.
     const other = await serveOpenAi();
     await runWith('generate', input, [...openAi(other.server.url), '--cache', cache]);
-    expect(other.server.stats.generations).toBe(6);
+    expect(other.server.stats.generations).toBe(3 * VIEWS.length);
     // Ollama under the same model name is another backend.
     const ollama = await serve();
     const viaOllama = await runInProcess(STAGES.generate, [input], ['--host', ollama.server.url, '--cache', cache]);
     expect(viaOllama.code).toBe(0);
-    expect(ollama.server.stats.generations).toBe(6);
+    expect(ollama.server.stats.generations).toBe(3 * VIEWS.length);
   });
 
   it('--model-id stands for the base URL in the key: servers at other URLs with the same weights share entries, other weights do not', async () => {
@@ -244,14 +245,14 @@ describe('the response cache with --backend openai', () => {
     const first = await serveOpenAi();
     const r1 = await runWith('generate', input, [...openAi(first.server.url), '--cache', cache, '--model-id', 'sha256:aaaa']);
     expect(r1.code).toBe(0);
-    expect(first.server.stats.generations).toBe(6);
+    expect(first.server.stats.generations).toBe(3 * VIEWS.length);
     const other = await serveOpenAi();
     const r2 = await runWith('generate', input, [...openAi(other.server.url), '--cache', cache, '--model-id', 'sha256:aaaa']);
     expect(other.server.stats.generations).toBe(0);
     expect(unmarked(r2.stdout)).toBe(r1.stdout);
     const otherWeights = await serveOpenAi();
     await runWith('generate', input, [...openAi(otherWeights.server.url), '--cache', cache, '--model-id', 'sha256:bbbb']);
-    expect(otherWeights.server.stats.generations).toBe(6);
+    expect(otherWeights.server.stats.generations).toBe(3 * VIEWS.length);
   });
 
   it('--model-id is refused for Ollama and when not a plain token', async () => {

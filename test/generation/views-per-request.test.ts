@@ -2,13 +2,19 @@
 // views of a chunk, split and checked per view; the stored views the same as one request per view
 // gives; tokens counted per view and summed per run.
 import { afterEach, describe, expect, it } from 'vitest';
+import { VIEW_TYPES } from '../../src/contracts/vocabulary.js';
 import { splitPairReply } from '../../src/generation/pair.js';
 import { chunk, parseLines, taggedLines } from './support/inputs.js';
 import { closeServers, run, runWith, serve, serveOpenAi, stableStderr, tempCache } from './support/harness.js';
 
 afterEach(closeServers);
 
-const VIEWS = ['retrieval_summary', 'rca_frame'] as const;
+const VIEWS = VIEW_TYPES;
+const V = VIEWS.length;
+// --views-per-request 2 pairs a chunk's first two views; any later view is asked alone.
+const PAIR = VIEWS.slice(0, 2);
+const ALONE = VIEWS.slice(2);
+const isPair = (body: any) => PAIR.every((view) => view in body.format.properties);
 const chats = (requests: any[]) => requests.filter((b) => Array.isArray(b.messages) && b.messages.length > 0);
 /** The records without what says how they were asked for. */
 const stored = (stdout: string) => parseLines(stdout).map(({ generation: _g, ...rest }) => rest);
@@ -21,17 +27,17 @@ describe('--views-per-request 2', () => {
     const two = await serve();
     const b = await run('generate', two.server, input, ['--views-per-request', '2']);
     expect([a.code, b.code]).toEqual([0, 0]);
-    expect(chats(one.server.requests)).toHaveLength(8);
-    expect(chats(two.server.requests)).toHaveLength(4);
+    expect(chats(one.server.requests)).toHaveLength(4 * V);
+    expect(chats(two.server.requests)).toHaveLength(4 * (1 + ALONE.length));
     expect(stored(b.stdout)).toEqual(stored(a.stdout));
-    const pair = chats(two.server.requests)[0]!;
-    expect(Object.keys(pair.format.properties)).toEqual([...VIEWS]);
+    const pair = chats(two.server.requests).find(isPair)!;
+    expect(Object.keys(pair.format.properties)).toEqual([...PAIR]);
     // Room for both replies: --max-output-tokens is per view.
     expect(pair.options.num_predict).toBe(2 * 2048);
     for (const rec of parseLines(b.stdout)) {
-      for (const view of VIEWS) expect(rec.generation[view]).toMatchObject({ attempts: 1, shared_request: true, error: null });
+      for (const view of PAIR) expect(rec.generation[view]).toMatchObject({ attempts: 1, shared_request: true, error: null });
     }
-    expect(stableStderr(b.stderr)).toMatch(/^rca-generate: 4 records: views 8 ok, 0 flagged, 0 failed; 8 attempts/);
+    expect(stableStderr(b.stderr)).toMatch(new RegExp(`^rca-generate: 4 records: views ${4 * V} ok, 0 flagged, 0 failed; ${4 * V} attempts`));
   });
 
   it('a view whose part fails goes on alone, with feedback; the other keeps its part', async () => {
@@ -40,13 +46,15 @@ describe('--views-per-request 2', () => {
     const r = await run('generate', server, input, ['--views-per-request', '2']);
     expect(r.code).toBe(0);
     const sent = chats(server.requests);
-    expect(sent).toHaveLength(2);
-    expect(Object.keys(sent[1]!.format.properties)[0]).toBe('scope');
-    expect(model.seen.at(-1)!.feedback).toContain('scope must say what the chunk covers');
+    expect(sent).toHaveLength(2 + ALONE.length);
+    // The pair, then retrieval_summary alone (beside the views never paired).
+    expect(sent.filter(isPair)).toHaveLength(1);
+    expect(sent.filter((b) => !isPair(b) && Object.keys(b.format.properties)[0] === 'scope')).toHaveLength(1);
+    expect(model.seen.filter((p) => p.view === 'retrieval_summary').at(-1)!.feedback).toContain('scope must say what the chunk covers');
     const [rec] = parseLines(r.stdout);
     expect(rec!.generation.retrieval_summary).toMatchObject({ attempts: 2, shared_request: true });
     expect(rec!.generation.rca_frame).toMatchObject({ attempts: 1, shared_request: true });
-    expect(rec!.flags).toEqual({ retrieval_summary: [], rca_frame: [] });
+    expect(rec!.flags).toEqual(Object.fromEntries(VIEWS.map((view) => [view, []])));
   });
 
   it('a re-run takes both views from the response cache under their parts of the pair', async () => {
@@ -57,26 +65,26 @@ describe('--views-per-request 2', () => {
     const before = chats(server.requests).length;
     const again = await run('generate', server, input, ['--views-per-request', '2', '--cache', cache]);
     expect(chats(server.requests)).toHaveLength(before);
-    expect(stableStderr(again.stderr)).toContain('(4 from the cache)');
+    expect(stableStderr(again.stderr)).toContain(`(${2 * V} from the cache)`);
   });
 
   it('--dry-run shows the one request under both views’ names', async () => {
     const r = await run('generate', 'http://127.0.0.1:9', await taggedLines(1), ['--views-per-request', '2', '--dry-run']);
     expect(r.code).toBe(0);
-    expect(Object.keys(parseLines(r.stdout)[0]!.requests)).toEqual(['retrieval_summary+rca_frame']);
+    expect(Object.keys(parseLines(r.stdout)[0]!.requests)).toEqual([PAIR.join('+'), ...ALONE]);
   });
 
   it('is refused with --prompt-style dackar, and above the number of chunk views', async () => {
     const input = await taggedLines(1);
     expect((await run('generate', 'http://127.0.0.1:9', input, ['--views-per-request', '2', '--prompt-style', 'dackar'])).code).toBe(2);
-    expect((await run('generate', 'http://127.0.0.1:9', input, ['--views-per-request', '3'])).code).toBe(2);
+    expect((await run('generate', 'http://127.0.0.1:9', input, ['--views-per-request', String(V + 1)])).code).toBe(2);
   });
 });
 
 describe('splitting the pair reply', () => {
   it('gives each view its member, and shares the tokens out so that they add up', () => {
     const reply = { content: JSON.stringify({ retrieval_summary: { scope: 'x'.repeat(30) }, rca_frame: { observed: ['y'] } }), doneReason: 'stop', promptTokens: 101, cachedTokens: 51, outputTokens: 40, thinkingChars: 0, transportRetries: 2, textCut: null };
-    const [a, b] = splitPairReply(reply, VIEWS);
+    const [a, b] = splitPairReply(reply, ['retrieval_summary', 'rca_frame']);
     expect(JSON.parse(a!.content)).toEqual({ scope: 'x'.repeat(30) });
     expect(JSON.parse(b!.content)).toEqual({ observed: ['y'] });
     expect(a!.promptTokens! + b!.promptTokens!).toBe(101);
@@ -88,7 +96,7 @@ describe('splitting the pair reply', () => {
 
   it('a reply that is not an object of both views leaves each view the whole reply to be checked, and unknown counts unknown', () => {
     const reply = { content: 'Sure!', doneReason: 'stop', promptTokens: null, outputTokens: null, transportRetries: 0, textCut: null };
-    for (const part of splitPairReply(reply, VIEWS)) expect(part).toMatchObject({ content: 'Sure!', promptTokens: null, cachedTokens: null, outputTokens: null });
+    for (const part of splitPairReply(reply, ['retrieval_summary', 'rca_frame'])) expect(part).toMatchObject({ content: 'Sure!', promptTokens: null, cachedTokens: null, outputTokens: null });
   });
 });
 

@@ -16,7 +16,7 @@ import { startFakeOllama, type FakeOllama, type FakeReply, type FakeRequest } fr
 import { peakRssProbe } from '../support/peak-rss.js';
 import { runInProcess } from '../support/run-in-process.js';
 
-const VIEWS = ['retrieval_summary', 'rca_frame'] as const;
+const VIEWS = VIEW_TYPES;
 const servers: FakeOllama[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
@@ -117,7 +117,7 @@ describe('prompt injection in the chunk text', () => {
       }
     });
     // The prompt kept its trusted blocks around the text: the injected ones sit inside CHUNK_TEXT.
-    expect(seen).toHaveLength(2 * hostileChunks.length);
+    expect(seen).toHaveLength(VIEWS.length * hostileChunks.length);
     for (const p of seen) {
       const chunk = hostileChunks.find((c) => c.chunk_id === p.chunkId)!;
       expect(p.text).toBe(chunk.text);

@@ -5,13 +5,15 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { VIEW_TYPES } from '../../src/contracts/vocabulary.js';
 import { chunk, taggedLines } from '../generation/support/inputs.js';
 import { spawnBin } from '../generation/support/spawn.js';
 import { startFakeOllama, type FakeStats } from './fake-ollama.js';
 import { expectedView, FAULT_KINDS, plannedModel, type FaultKind, type FaultPlan, type LadderLimits, type ServedTally, type ViewOutcome } from './fault-plan.js';
 import { peakRssProbe } from './peak-rss.js';
 
-export const SOAK_VIEWS = ['retrieval_summary', 'rca_frame'] as const;
+// Every registered view is soaked.
+export const SOAK_VIEWS = VIEW_TYPES;
 
 export interface SoakOptions {
   stage: 'generate' | 'summarize';

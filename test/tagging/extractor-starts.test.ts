@@ -1,15 +1,12 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extractPatterns, refineEquipment, documentReferences, type PatternSpans } from '../../src/tagging/extractors.js';
 import { alarmIds, docRefs, equipmentIds, fmIds } from '../../src/tagging/extractors/identifiers.js';
 import { measurements } from '../../src/tagging/extractors/measurements.js';
 import { plainDesignators } from '../../src/tagging/extractors/designators.js';
-import { type Family, findStarts, findStartsFromTokens, StartLists } from '../../src/tagging/extractors/scan.js';
+import { type Family, findStarts, StartLists } from '../../src/tagging/extractors/scan.js';
 import { TokenBuffer } from '../../src/tagging/phrase-matcher.js';
-import { ROOT } from '../support/golden.js';
 import { temporalRefs } from '../../src/tagging/extractors/temporal.js';
 
 // The extractors try each family's regex only where findStarts marks a possible start. These
@@ -171,44 +168,13 @@ describe('extractPatterns gives what one global scan per family gives', () => {
   });
 });
 
-describe('starts read from the word tokens are the starts findStarts finds', () => {
-  const listsOf = (lists: StartLists) => Array.from({ length: 6 }, (_, k) => Array.from(lists.positions[k]!.subarray(0, lists.counts[k]!)));
-  const fromTokens = (text: string) => {
-    const tokens = new TokenBuffer().load(text);
-    return { ascii: tokens.asciiWords, lists: listsOf(findStartsFromTokens(text, tokens.starts, tokens.count, new StartLists())) };
-  };
-
-  it('on generated texts whose word tokens are ASCII', () => {
-    fc.assert(
-      fc.property(texts, (text) => {
-        const { ascii, lists } = fromTokens(text);
-        if (ascii) expect(lists).toEqual(listsOf(findStarts(text, new StartLists())));
-      }),
-      { numRuns: 3000 },
-    );
-  });
-
-  it('on the DACKAR chunk texts and the bench corpora (extractPatterns with tokens too)', () => {
-    const corpus = (profile: string) =>
-      spawnSync(process.execPath, [join(ROOT, 'bench/generate-corpus.mjs'), '--records', '400', '--profile', profile], { maxBuffer: 1 << 28 })
-        .stdout.toString('utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { text: string }).text);
-    let ascii = 0;
-    for (const text of [...FIXTURE_TEXTS, ...corpus('mdparser'), ...corpus('text-heavy')]) {
-      const found = fromTokens(text);
-      if (!found.ascii) continue;
-      ascii++;
-      expect(found.lists).toEqual(listsOf(findStarts(text, new StartLists())));
-      expect(extractPatterns(text, new TokenBuffer().load(text))).toEqual(extractPatterns(text));
-    }
-    expect(ascii).toBeGreaterThan(700);
-  });
-
-  it.each(['café P-101A', 'µs 5', 'P\u0130-101', '\u212a-101 5 psig', 'x\u00b2 5'])('a non-ASCII word character (%j) turns the token path off', (text) => {
+// TokenBuffer.asciiWords gates the phrase keys and the negation scopes read from word tokens.
+describe('TokenBuffer.asciiWords', () => {
+  it.each(['café P-101A', 'µs 5', 'P\u0130-101', '\u212a-101 5 psig', 'x\u00b2 5'])('a non-ASCII word character (%j) turns it off', (text) => {
     expect(new TokenBuffer().load(text).asciiWords).toBe(false);
   });
 
   it.each(['5 °F at P-101A', 'P-101A\u00a0trip — 5\u2013 6 psig', 'WO\u00a012345678'])('non-ASCII punctuation and spaces (%j) keep it on', (text) => {
     expect(new TokenBuffer().load(text).asciiWords).toBe(true);
-    expect(fromTokens(text).lists).toEqual(listsOf(findStarts(text, new StartLists())));
   });
 });

@@ -353,37 +353,3 @@ function addStarts(text: string, start: number, out: StartLists): void {
   const mask = wordStartMask(text, start, code);
   if (mask !== 0) out.add(start, mask);
 }
-
-/**
- * findStarts from the word tokens of the text, with no pass of its own over the characters. Only
- * for a text whose word tokens are all ASCII (TokenBuffer.asciiWords): then a word token starts
- * exactly where a run of `\w` starts, which is where FINDER's `\b` lets it look, and FINDER's
- * conditions are checked here at each such start. `wordStarts` are the tokens' start offsets in
- * text order, `count` of them (punctuation tokens among them are passed over).
- */
-export function findStartsFromTokens(text: string, wordStarts: Int32Array, count: number, out: StartLists): StartLists {
-  out.clear();
-  lastNumber.end = -1;
-  for (let t = 0; t < count; t++) {
-    const start = wordStarts[t]!;
-    if (finderStopsAt(text, start)) addStarts(text, start, out);
-  }
-  return out;
-}
-
-/** FINDER at a `\w`-run start: a digit not after "\w." or "\w-", an upper-case run ended by "-", "*" or a GAP, "W", or "FM_". */
-function finderStopsAt(text: string, start: number): boolean {
-  const code = text.charCodeAt(start);
-  const kind = code < 128 ? ASCII_KIND[code]! : 0;
-  if ((kind & DIGIT) !== 0) {
-    const joiner = codeAt(text, start - 1);
-    return !((joiner === DOT || joiner === HYPHEN) && (kindAt(text, start - 2) & WORD) !== 0);
-  }
-  if ((kind & UPPER) === 0) return false;
-  if (code === LETTER_W) return true;
-  if (code === LETTER_F && codeAt(text, start + 1) === LETTER_M && codeAt(text, start + 2) === UNDERSCORE_CODE) return true;
-  let j = start + 1;
-  while ((kindAt(text, j) & (UPPER | DIGIT)) !== 0) j++;
-  const after = codeAt(text, j);
-  return after === HYPHEN || after === STAR || isGap(after);
-}
