@@ -99,7 +99,7 @@ export class ContextBuilder {
     const reading = readingOf(text ?? '');
     const form = this.formOf(record, docId, text, section.displayPath);
     const docType = form.type;
-    const own = chunkRole(docType, form.subtype, section.segments, reading.summary);
+    const own = chunkRole(docType, form.subtype, section.segments, reading.summary, reading.text);
     if (own.inherited) flags.push('section_role_inherited');
     const carry = this.continueSection(record, docId, section, own);
     if (carry.continued) flags.push('section_role_continued');

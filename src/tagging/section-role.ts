@@ -214,7 +214,7 @@ export interface ChunkRole extends RoleInPath {
  * itself opens a section with (a parser that cut at the heading may not have put it in the path),
  * else what the chunk is as its form makes plain (roleByShape).
  */
-export function chunkRole(docType: DocType, subtype: DocSubtype | null, segments: readonly string[], layout: LayoutSummary): ChunkRole {
+export function chunkRole(docType: DocType, subtype: DocSubtype | null, segments: readonly string[], layout: LayoutSummary, text = ''): ChunkRole {
   // OTHER's roles are the parts of the NRC forms it holds (inspection reports, generic
   // communications); an OTHER of no known form (an FMEA, a vendor's bulletin) has none.
   if (docType === 'OTHER' && subtype === null) return { role: 'unknown', inherited: false, source: 'shape' };
@@ -234,7 +234,7 @@ export function chunkRole(docType: DocType, subtype: DocSubtype | null, segments
     if (written) opensSection = true;
     first = false;
   }
-  const shape = roleByShape(docType, subtype, layout);
+  const shape = roleByShape(docType, subtype, layout, text);
   if (shape.open && opensSection) return { role: shape.role, inherited: false, source: 'section' };
   return { role: shape.role, inherited: false, source: shape.open ? 'open' : 'shape' };
 }
@@ -257,7 +257,7 @@ const CUE_CHARS = 200;
  * left (prose read as a description, a passage of no known kind), which a section continued from
  * the chunk before outranks.
  */
-function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: LayoutSummary): { role: string; open: boolean } {
+function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: LayoutSummary, text: string): { role: string; open: boolean } {
   if (docType === 'SOP') {
     const instructions = layout.proseLines >= 2 && layout.instructionLines * 2 >= layout.proseLines;
     if (subtype !== null && (layout.stepTable || instructions)) return SHAPE('steps');
@@ -268,6 +268,17 @@ function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: Layou
   if (layout.proseChars + layout.otherChars === 0) return OPEN('unknown');
   if (layout.proseChars < layout.otherChars) return SHAPE('header');
   const opening = layout.opening.slice(0, CUE_CHARS).toLowerCase();
+  // A field block flattened into one line ("State: TX NRC Notified by: … Emergency Class: …"), the
+  // paperwork notice printed on a federal form (NRC Form 366's burden statement), a transmittal
+  // letter's opening ("Enclosed is …"): the form's or the letter's own parts, the header.
+  if (fieldLabels(layout.opening) >= INLINE_FIELDS || formNotice(text) || TRANSMITTAL_RE.test(opening)) return SHAPE('header');
+  if (docType === 'CR') {
+    // An event report's unheaded paragraph that opens on the event's safety significance or on its
+    // reportability is that part of the report (an LER's "Assessment of Safety Consequences", a
+    // Part 21 report's evaluation of a substantial safety hazard).
+    if (SAFETY_CUES.some((cue) => opening.includes(cue))) return SHAPE('impact');
+    if (opening.includes('reportability')) return SHAPE('reportability');
+  }
   if (docType === 'OTHER') {
     if (subtype === 'IN' || subtype === 'GL' || subtype === 'BULLETIN' || subtype === 'CIRCULAR') {
       if (opening.startsWith('all ') || opening.includes('to all ') || opening.includes('purpose of this') || opening.includes('purposes of this')) return SHAPE('purpose');
@@ -283,6 +294,52 @@ function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: Layou
 }
 
 const SHAPE = (role: string) => ({ role, open: false });
+
+/** "Label:" pairs in a line of prose from this many on are a field block flattened into one line. */
+const INLINE_FIELDS = 4;
+
+/** Field labels in a text: a capitalised word (or up to three more) then a colon and a blank, counted by a hand scan. */
+function fieldLabels(text: string): number {
+  let count = 0;
+  for (let colon = text.indexOf(':'); colon > 0; colon = text.indexOf(':', colon + 1)) {
+    const after = text.charCodeAt(colon + 1);
+    if (!(after === 0x20 || Number.isNaN(after))) continue;
+    // The word before the colon, and a capital opening it or one of the (at most three) words before.
+    let start = colon;
+    while (start > 0 && LETTER_RE.test(text[start - 1]!)) start--;
+    if (start === colon) continue;
+    let capital = UPPER_RE.test(text[start]!);
+    for (let words = 0; !capital && words < 3 && start > 1 && text[start - 1] === ' '; words++) {
+      let before = start - 1;
+      while (before > 0 && LETTER_RE.test(text[before - 1]!)) before--;
+      if (before === start - 1) break;
+      start = before;
+      capital = UPPER_RE.test(text[start]!);
+    }
+    if (capital) count++;
+  }
+  return count;
+}
+const LETTER_RE = /\p{L}/u;
+const UPPER_RE = /\p{Lu}/u;
+
+/** How far into a chunk a form's paperwork notice is looked for. */
+const NOTICE_CHARS = 3000;
+/** The words of the paperwork notice a federal form prints (Paperwork Reduction Act, OMB control number): two of them. */
+const NOTICE_PHRASES = ['burden estimate', 'burden per response', 'information collection', 'omb control number', 'paperwork reduction act'];
+
+function formNotice(text: string): boolean {
+  const head = text.slice(0, NOTICE_CHARS).toLowerCase();
+  let found = 0;
+  for (const phrase of NOTICE_PHRASES) if (head.includes(phrase)) found++;
+  return found >= 2;
+}
+
+// A letter that transmits a report: it opens by saying what it encloses.
+const TRANSMITTAL_RE = /^(?:enclosed (?:is|are|please find)|attached (?:is|are)|transmitted herewith)\b/;
+
+// What an event report says about the event's safety significance.
+const SAFETY_CUES = ['substantial safety hazard', 'safety significance', 'safety consequences', 'safety implications'];
 const OPEN = (role: string) => ({ role, open: true });
 
 function computeRole(docType: DocType, title: string): string {

@@ -297,3 +297,33 @@ describe('ContextBuilder: a chunk that continues a section takes the role of the
     expect(roles([eop(NARRATIVE, 'E-0 REACTOR TRIP > B. ENTRY CONDITIONS'), eop(STEPS), eop(NARRATIVE)])).toEqual(['preconditions', 'steps', 'unknown']);
   });
 });
+
+describe('chunkRole: the parts of a report its form makes plain without a heading', () => {
+  const role = (docType: DocType, subtype: DocSubtype | null, text: string) => {
+    const reading = readingOf(text);
+    return chunkRole(docType, subtype, [], reading.summary, reading.text).role;
+  };
+
+  it('a field block flattened into one line is the header', () => {
+    expect(role('CR', 'EN', 'Region: 3 State: ZZ Unit: [2] Notified by: A. SMITH HQ Ops Officer: B. JONES Emergency Class: NON EMERGENCY and then the first words of the event text follow here.')).toBe('header');
+    // Two labels in a sentence are prose.
+    expect(role('CR', 'EN', 'The crew checked two things: the level in the tank and the pump. Result: both were normal and the unit stayed at full power for the rest of the shift.')).toBe('description');
+  });
+
+  it('the paperwork notice a federal form prints is the header', () => {
+    const notice = 'Estimated burden per response to comply with this mandatory collection request: 80 hours. Send comments regarding burden estimate to the records branch. If a means used to impose an information collection does not display a currently valid OMB control number, the agency may not conduct or sponsor it.';
+    expect(role('CR', 'LER', notice)).toBe('header');
+  });
+
+  it('a letter that transmits a report is the header', () => {
+    expect(role('CR', 'PART21', 'Enclosed is a report received from the vendor on the bolting material of the diesel engines. Please follow up on this matter with the licensee as needed.')).toBe('header');
+  });
+
+  it("an event report's paragraph on the safety significance is its impact, one on reportability its reportability", () => {
+    expect(role('CR', 'PART21', 'On the basis of our evaluation, the condition could create a substantial safety hazard if left uncorrected in the plants that use the relay.')).toBe('impact');
+    expect(role('CR', 'LER', 'The safety significance of this event was minimal because the redundant train remained available throughout the period.')).toBe('impact');
+    expect(role('CR', 'LER', 'The report is the mechanism that starts the management review and the determination of reportability of an event at the station.')).toBe('reportability');
+    // Only an event report's.
+    expect(role('OTHER', 'IN', 'The safety significance of these events is discussed below for the addressees who use the valves.')).toBe('description');
+  });
+});
