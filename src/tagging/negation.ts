@@ -59,6 +59,8 @@ const FORWARD = [
   `rather${S}than`,
   `instead${S}of`,
   `(?:absence|free)${S}(?:of|from)`,
+  // What a vendor or licensee reports knowing of none of: "is not aware of any other similar failures".
+  `(?:${COPULA}${S})?not${S}aware${S}of`,
   `neither`,
   `never`,
   `none${S}of`,
@@ -536,7 +538,7 @@ const NOT_A_THING = wordSet('one ones way time times other others more longer fu
 // specific action or written response", "no questions".
 const NOT_AN_EVENT = wordSet('action actions response responses reply replies question questions comment comments');
 // Forward cues that take a noun phrase.
-const NOUN_CUE_RE = /^(?:no|without|neither|none of|absence of|free of|free from|(?:no|without(?: any)?) (?:evidence|signs?|indications?|traces?|history|symptoms?) of|failed to \p{L}+(?: any)?(?: (?:evidence|signs?|indications?|traces?|history|symptoms?) of)?)$/u;
+const NOUN_CUE_RE = /^(?:no|without|neither|none of|absence of|free of|free from|(?:(?:is|are|was|were|has been|have been|had been|been|being) )?not aware of|(?:no|without(?: any)?) (?:evidence|signs?|indications?|traces?|history|symptoms?) of|failed to \p{L}+(?: any)?(?: (?:evidence|signs?|indications?|traces?|history|symptoms?) of)?)$/u;
 // A negated auxiliary, then one of these verbs of finding, having or causing: its object is ruled out.
 // Past or perfect only: what did not happen; "X does not cause Y" is a general claim, "could not" a
 // hypothesis, and a cause ruled out ("did not cause") says nothing of the effect.

@@ -172,6 +172,7 @@ describe('ner_seed: the phrase a cue rules out, whatever the lexicon knows', () 
     ['a subject and a reporting participle', 'No unusual odors were noted.', ['unusual odors']],
     ['a subject and a spared state: the state', 'No plant workers were injured.', ['injured']],
     ['"without" and a thing', 'The train ran for an hour without interruption.', ['interruption']],
+    ['what a reporter knows of none of', 'The vendor is not aware of any other similar failures.', ['failures']],
   ])('%s', (_name, text, expected) => {
     expect(negatedOf(text)).toEqual(expected);
   });
