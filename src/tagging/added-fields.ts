@@ -19,7 +19,7 @@ export type AddedKey = (typeof ADDED_KEYS)[number];
 
 const OWN_SECTION_ID = /^sec_[0-9a-f]{16}$/;
 // Every flag tag writes has one of these shapes (see the tag stage's --help).
-const OWN_FLAG = /^(?:missing_[a-z_]+|[A-Za-z_.]+_(?:coerced|dropped)|section_path_folded|section_role_inherited|[a-z_]+_kept_as:[A-Za-z0-9_]+)$/;
+const OWN_FLAG = /^(?:missing_[a-z_]+|[A-Za-z_.]+_(?:coerced|dropped)|section_path_folded|section_role_inherited|section_role_continued|[a-z_]+_kept_as:[A-Za-z0-9_]+)$/;
 
 const isString = (v: unknown) => typeof v === 'string';
 const isStringList = (v: unknown) => Array.isArray(v) && v.every(isString);

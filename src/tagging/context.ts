@@ -1,7 +1,7 @@
 import type { ChunkContext } from '../contracts/chunk.js';
 import type { AuthorityLevel, DocType } from '../contracts/vocabulary.js';
 import { authorityFor, detectDocForm, normaliseDocType, TYPE_OF_SUBTYPE, upstreamDocType, type DocForm } from './doc-type.js';
-import { chunkRole } from './section-role.js';
+import { chunkRole, NOT_INHERITED, type ChunkRole } from './section-role.js';
 import { readingOf, type Reading } from './layout.js';
 import { renameFlags, upstreamRenames } from './added-fields.js';
 import { PATH_SEPARATOR, sectionIdOfSegments } from './section-path.js';
@@ -26,6 +26,31 @@ export interface ChunkFacts {
   flags: string[];
   /** Upstream fields named like a stage's own, and the names they are kept under. */
   renames: [string, string][];
+  /** The section continued from the chunk before (RoleCarry), as this chunk read and left it. */
+  carry: CarryFacts;
+}
+
+/**
+ * The section a chunk leaves open for the next chunk of its document: its document's key, its
+ * section path, and the role a chunk continuing it takes. Plain data: `tag --jobs` sends it
+ * between threads and compares it.
+ */
+export interface RoleCarry {
+  doc: string;
+  path: string;
+  role: string;
+}
+
+export interface CarryFacts {
+  /** The chunk's role depended on the section before it (it has nothing of its own: RoleSource `open`). */
+  depends: boolean;
+  /** What the builder held before the chunk, and after it. */
+  before: RoleCarry | null;
+  after: RoleCarry | null;
+}
+
+export function sameCarry(a: RoleCarry | null, b: RoleCarry | null): boolean {
+  return a === b || (a !== null && b !== null && a.doc === b.doc && a.path === b.path && a.role === b.role);
 }
 
 /** Documents arrive contiguously; remembering the last few thousand keeps memory bounded. */
@@ -39,6 +64,11 @@ const HEX_HASH = /^[0-9a-f]{8,}$/i;
 export class ContextBuilder {
   private readonly docForms = new Map<string, DocForm>();
   private readonly forced: DocType | null;
+  /**
+   * The section the last chunk left open (a chunk that continues it takes its role). Set from
+   * outside only by tag --jobs, which decides it in input order across threads.
+   */
+  carry: RoleCarry | null = null;
 
   constructor(private readonly options: ContextOptions) {
     this.forced = normaliseDocType(options.docTypeMode);
@@ -69,8 +99,11 @@ export class ContextBuilder {
     const reading = readingOf(text ?? '');
     const form = this.formOf(record, docId, text, section.displayPath);
     const docType = form.type;
-    const role = chunkRole(docType, form.subtype, section.segments, reading.summary);
-    if (role.inherited) flags.push('section_role_inherited');
+    const own = chunkRole(docType, form.subtype, section.segments, reading.summary, reading.text);
+    if (own.inherited) flags.push('section_role_inherited');
+    const carry = this.continueSection(record, docId, section, own);
+    if (carry.continued) flags.push('section_role_continued');
+    const role = carry.continued ? carry.after! : own;
     const context: ChunkContext = {
       doc_id: docId ?? '',
       doc_type: docType,
@@ -82,7 +115,30 @@ export class ContextBuilder {
       authority_level: this.options.authority ?? authorityFor(docType, form.subtype),
       section_role: role.role,
     };
-    return { context, section_id: section.id, text: text ?? '', reading, flags, renames };
+    return { context, section_id: section.id, text: text ?? '', reading, flags, renames, carry: carry.facts };
+  }
+
+  /**
+   * A chunk with no role of its own (no path role, no heading, no telling shape) that continues
+   * the section the chunk before it left open — same document, and the same section path or none
+   * — takes that section's role: a parser cuts a long section into chunks, and only the first
+   * shows the heading. The section stays open while chunks continue it; a chunk with a role of
+   * its own from its path or heading opens its own; any other chunk closes it.
+   */
+  private continueSection(record: Record<string, unknown>, docId: string | undefined, section: SectionFacts, own: ChunkRole): { continued: boolean; after: RoleCarry | null; facts: CarryFacts } {
+    const before = this.carry;
+    const doc = docId ?? stringField(record.doc_name) ?? stringField(record.source_path);
+    const depends = own.source === 'open' && doc !== undefined;
+    let after: RoleCarry | null = null;
+    let continued = false;
+    if (depends && before !== null && before.doc === doc && (section.segments.length === 0 || section.displayPath === before.path)) {
+      after = before;
+      continued = true;
+    } else if (doc !== undefined && own.source === 'section' && !NOT_INHERITED.has(own.role)) {
+      after = { doc, path: section.displayPath, role: own.role };
+    }
+    this.carry = after;
+    return { continued, after, facts: { depends, before, after } };
   }
 
   /**

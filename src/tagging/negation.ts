@@ -45,7 +45,7 @@ const BACKWARD = [
   `contradicted${S}by`,
   `${COPULA}${NOT}${S}(?:found|observed|detected|identified|present|seen|noted|evident|indicated|reproduced|experienced|reported)`,
   // What an event report says did not happen: "A reactor trip did not occur", "no release resulted".
-  `(?:did|does|do)${NOT}${S}(?:occur|happen|result)(?!${S}in${R})`,
+  `(?:did|does|do)${NOT}${S}(?:occur|happen|result|exist)(?!${S}in${R})`,
   `(?:${COPULA}${S})?not${S}(?:the|a)${S}(?:\\p{L}+${S})?(?:source|cause|origin)(?:${S}of)?`,
 ];
 
@@ -59,6 +59,8 @@ const FORWARD = [
   `rather${S}than`,
   `instead${S}of`,
   `(?:absence|free)${S}(?:of|from)`,
+  // What a vendor or licensee reports knowing of none of: "is not aware of any other similar failures".
+  `(?:${COPULA}${S})?not${S}aware${S}of`,
   `neither`,
   `never`,
   `none${S}of`,
@@ -496,3 +498,247 @@ export function sparedStates(text: string): Array<{ text: string; cue: string }>
   }
   return out;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The noun phrase a cue rules out, whatever the lexicon knows: "there were no injuries, releases
+// or damage", "these conditions did not exist", "did not contain such a set screw", "No emergency
+// was declared". Read from a cue's scope by a hand scan of its words, as the grammar of a negation
+// puts the phrase: after a cue that takes a noun ("no", "without", "none of", "absence of", "no
+// evidence of" …, each item of a list after it), after a negated past verb of finding or having
+// ("did not identify", "has not experienced", "did not result in"), or before a cue that says a thing
+// did not happen or was not found (the subject of "… did not occur", "… was not observed"). The
+// phrase ends at a function word, a verb form, a number or punctuation, and is at most
+// PHRASE_WORDS words, its determiners left out. "No personnel were injured": the state
+// (injured, affected, damaged …) is what is ruled out, not the subject.
+
+/** A phrase a cue rules out: its text as written, the cue, and whether it is a spared state. */
+export interface RuledOutPhrase {
+  text: string;
+  cue: string;
+  start: number;
+  end: number;
+  /** Where the cue's scope ends. */
+  scopeEnd: number;
+  state: boolean;
+}
+
+const PHRASE_WORDS = 4;
+const WORD_RE = /[\p{L}\p{N}]+(?:['\u2019/-][\p{L}\p{N}]+)*|[^\s\p{L}\p{N}]/gu;
+
+const wordSet = (list: string) => new Set(list.split(' '));
+// Left out at a phrase's start: articles, determiners and quantifiers.
+const DETERMINERS = wordSet('a an the any such these this those that its their his her our all some other another further additional similar more');
+// A phrase ends at these: prepositions, conjunctions, pronouns, auxiliaries and copulas.
+const PHRASE_STOPS = wordSet(
+  'of to in on at from by for with within during after before since until into onto over under through between among against about upon per as than via and or nor but because so if when while whereas although though that which who whom whose where there it they them he she we you i is are was were be been being has have had do does did will would shall should can could may might must not no never yet also either neither being due',
+);
+// Words that are no thing ruled out.
+const NOT_A_THING = wordSet('one ones way time times other others more longer further less matter reason need doubt anything nothing something everything problem basis such same');
+// Heads of what a document asks for or expects, not what happened: "No further action", "requires no
+// specific action or written response", "no questions".
+const NOT_AN_EVENT = wordSet('action actions response responses reply replies question questions comment comments');
+// Forward cues that take a noun phrase.
+const NOUN_CUE_RE = /^(?:no|without|neither|none of|absence of|free of|free from|(?:(?:is|are|was|were|has been|have been|had been|been|being) )?not aware of|(?:no|without(?: any)?) (?:evidence|signs?|indications?|traces?|history|symptoms?) of|failed to \p{L}+(?: any)?(?: (?:evidence|signs?|indications?|traces?|history|symptoms?) of)?)$/u;
+// A negated auxiliary, then one of these verbs of finding, having or causing: its object is ruled out.
+// Past or perfect only: what did not happen; "X does not cause Y" is a general claim, "could not" a
+// hypothesis, and a cause ruled out ("did not cause") says nothing of the effect.
+const VERB_CUE_RE = /^(?:did|has|have|had)(?: not|n['\u2019]t)$/;
+const FINDING_VERBS = wordSet(
+  'find found identify identified detect detected observe observed reveal revealed show shown showed confirm confirmed contain contained have had experience experienced exhibit exhibited indicate indicated produce produced involve involved see seen note noted receive received sustain sustained suffer suffered',
+);
+// Backward cues whose clause before them is the thing that did not happen or was not found.
+const SUBJECT_CUE_RE = /(?:occur|happen|result|exist|found|observed|detected|identified|present|seen|noted|evident|indicated|reproduced|experienced|reported)$/;
+// After "No <subject> was/were": a reporting participle keeps the subject ruled out; a spared state is itself what is ruled out.
+const REPORTING = wordSet('found observed detected identified noted seen reported evident present experienced declared required needed received');
+const SPARED = wordSet('affected impacted damaged injured challenged compromised harmed contaminated exposed');
+const COPULAS = wordSet('is are was were been be');
+// Adverbs that open a predicate after a subject ("no systems out of service", "no pumps off").
+const PARTICLES = wordSet('out off up down back');
+
+interface Word {
+  text: string;
+  lower: string;
+  start: number;
+  end: number;
+}
+
+/** The words of text[start, end), at most `max` of them. */
+function wordsOf(text: string, start: number, end: number, max: number): Word[] {
+  const words: Word[] = [];
+  WORD_RE.lastIndex = start;
+  for (let m = WORD_RE.exec(text); m !== null && m.index < end && words.length < max; m = WORD_RE.exec(text)) {
+    const wordEnd = Math.min(end, m.index + m[0].length);
+    words.push({ text: text.slice(m.index, wordEnd), lower: text.slice(m.index, wordEnd).toLowerCase(), start: m.index, end: wordEnd });
+  }
+  return words;
+}
+
+// Letters only (a hyphenated compound too): a word with a digit is an id or a number, no thing ruled out.
+const isLetterWord = (w: Word | undefined): boolean => w !== undefined && /^\p{L}[\p{L}'\u2019/-]*$/u.test(w.text);
+/** A word that may stand in a noun phrase: letters (a hyphenated compound too), not a function word, not a verb's -ed form past the first word. */
+const inPhrase = (w: Word | undefined, index: number): boolean =>
+  w !== undefined && isLetterWord(w) && !PHRASE_STOPS.has(w.lower) && !DETERMINERS.has(w.lower) && !PARTICLES.has(w.lower) && !(index > 0 && /ed$/.test(w.lower) && w.lower.length > 4);
+
+/**
+ * The noun phrase starting at words[i] (determiners skipped): [first, last] word indexes, or null.
+ */
+function phraseAt(words: readonly Word[], i: number): { first: number; last: number } | null {
+  let k = i;
+  while (k < words.length && DETERMINERS.has(words[k]!.lower) && k - i < 3) k++;
+  const first = k;
+  while (k < words.length && k - first < PHRASE_WORDS && inPhrase(words[k], k - first)) k++;
+  if (k === first) return null;
+  // A phrase cut by the length bound is no whole phrase.
+  if (k - first === PHRASE_WORDS && inPhrase(words[k], PHRASE_WORDS)) return null;
+  const last = k - 1;
+  if ((first === last && NOT_A_THING.has(words[first]!.lower)) || NOT_AN_EVENT.has(words[last]!.lower)) return null;
+  return { first, last };
+}
+
+/** The phrase before words[end] (the words of a backward cue's clause): up to PHRASE_WORDS words back, determiners left out. */
+function phraseBefore(words: readonly Word[], end: number): { first: number; last: number } | null {
+  const last = end - 1;
+  let first = end;
+  while (first > 0 && end - first < PHRASE_WORDS && inPhrase(words[first - 1], 1) && !DETERMINERS.has(words[first - 1]!.lower)) first--;
+  if (first === end) return null;
+  // The clause must begin with the phrase (a determiner or the clause start before it): "the reactor did not trip" yes, "operators verified X was not found" no.
+  if (first > 0 && !DETERMINERS.has(words[first - 1]!.lower)) return null;
+  if (first === last && NOT_A_THING.has(words[first]!.lower)) return null;
+  return { first, last };
+}
+
+/** How many words of a forward scope are read (a list of phrases), and how far back a backward cue's clause is. */
+const SCOPE_WORDS = 24;
+const SUBJECT_CHARS = 200;
+
+/** The phrases the scopes of a text rule out (see above), in scope order. */
+export function ruledOutPhrases(text: string, scopes: readonly NegationScope[]): RuledOutPhrase[] {
+  const found: RuledOutPhrase[] = [];
+  const add = (words: readonly Word[], p: { first: number; last: number }, scope: NegationScope) => {
+    const start = words[p.first]!.start;
+    const end = words[p.last]!.end;
+    found.push({ text: text.slice(start, end), cue: scope.cue, start, end, scopeEnd: scope.end, state: false });
+  };
+  for (const scope of scopes) {
+    const cue = scope.cue.toLowerCase().replace(WHITESPACE_RUN, ' ');
+    if (scope.end <= scope.cueStart) {
+      // A backward cue: its clause ends at the cue. Read from a word start at most SUBJECT_CHARS back.
+      if (!SUBJECT_CUE_RE.test(cue)) continue;
+      let from = Math.max(scope.start, scope.cueStart - SUBJECT_CHARS);
+      while (from > scope.start && WORD_CHAR_RE.test(text[from - 1]!)) from++;
+      const words = wordsOf(text, from, scope.cueStart, SCOPE_WORDS);
+      const p = phraseBefore(words, words.length);
+      // Cut short, the window's first word is no clause start.
+      if (p !== null && (from === scope.start || p.first > 0)) add(words, p, scope);
+      continue;
+    }
+    const words = wordsOf(text, scope.start, scope.end, SCOPE_WORDS);
+    let i = 0;
+    if (VERB_CUE_RE.test(cue)) {
+      if (words[0]?.lower === 'result' && words[1]?.lower === 'in') i = 2;
+      else if (FINDING_VERBS.has(words[0]?.lower ?? '')) i = 1;
+      else continue;
+    } else if (!NOUN_CUE_RE.test(cue) || formAnswer(text, scope.cueStart)) continue;
+    // "without stopping the pump": a verb, not a thing.
+    else if (cue === 'without' && /ing$/.test(words[0]?.lower ?? '')) continue;
+    // A list of phrases: "no injuries, releases or damage".
+    const list: Array<{ first: number; last: number }> = [];
+    let next = i;
+    for (;;) {
+      const p = phraseAt(words, next);
+      if (p === null) break;
+      list.push(p);
+      next = p.last + 1;
+      const sep = words[next]?.lower;
+      if (sep === ',' || sep === 'or' || sep === 'nor') {
+        next++;
+        if (words[next]?.lower === 'or' || words[next]?.lower === 'nor') next++;
+      } else if (sep === 'and' && next + 1 < words.length) {
+        // "and" joins a last item only: "no injuries, releases and damage."
+        const q = phraseAt(words, next + 1);
+        if (q === null || q.last !== words.length - 1) break;
+        next++;
+      } else break;
+      if (words[next]?.lower === 'no' || words[next]?.lower === 'any') next++;
+    }
+    if (list.length === 0) continue;
+    const after = words[list[list.length - 1]!.last + 1];
+    // "No personnel were injured": the state is ruled out; "No leakage was observed": the subject;
+    // "No structures or systems were inoperable": what they were (the lexicon's term), not them.
+    if (after !== undefined && COPULAS.has(after.lower)) {
+      const participle = words[list[list.length - 1]!.last + 2];
+      if (participle !== undefined && SPARED.has(participle.lower)) {
+        found.push({ text: participle.text, cue: scope.cue, start: participle.start, end: participle.end, scopeEnd: scope.end, state: true });
+        continue;
+      }
+      if (participle === undefined || !REPORTING.has(participle.lower)) continue;
+    } else if (after !== undefined && isLetterWord(after) && (/ed$/.test(after.lower) || PARTICLES.has(after.lower))) {
+      // "without the screw locked", "no safety systems out of service": the subject of what follows.
+      continue;
+    }
+    for (const p of list) add(words, p, scope);
+  }
+  if (found.length === 0) return found;
+  const elsewhere = statedElsewhere(text, scopes, found);
+  return found.filter((p) => p.state || !elsewhere.has(p.text.toLowerCase()));
+}
+
+/**
+ * "[ ] YES [X] NO", "Yes  No", '"N" = No copy': "no" as a form's answer or a legend's value, not
+ * a negation: a "yes" or an equals sign shortly before it on its line.
+ */
+function formAnswer(text: string, cueStart: number): boolean {
+  const window = text.slice(Math.max(0, cueStart - 16), cueStart);
+  const before = window.slice(window.lastIndexOf('\n') + 1).toLowerCase();
+  return /(?:^|[^\p{L}])yes(?:[^\p{L}]|$)|=\s*$/u.test(before);
+}
+
+/**
+ * The phrases of `found` (lower case) that are also written outside every negated scope of the
+ * text: stated there, they stay positive (as lexicon terms do). Whole words: one pass over the
+ * text's words, each the end of a phrase of each length the phrases have, the last few words in a
+ * ring (constant memory, whatever the text's length).
+ */
+function statedElsewhere(text: string, scopes: readonly NegationScope[], found: readonly RuledOutPhrase[]): Set<string> {
+  const keyOf = (phrase: string) => wordsOf(phrase, 0, phrase.length, PHRASE_WORDS + 1).map((w) => w.lower).join(' ');
+  const wanted = new Map<number, Set<string>>();
+  for (const p of found) {
+    const key = keyOf(p.text);
+    const length = key.split(' ').length;
+    let set = wanted.get(length);
+    if (set === undefined) wanted.set(length, (set = new Set()));
+    set.add(key);
+  }
+  const spans = scopes.map((sc) => [Math.min(sc.start, sc.cueStart), Math.max(sc.end, sc.cueEnd)] as const).sort((x, y) => x[0] - y[0]);
+  const stated = new Set<string>();
+  const ring = PHRASE_WORDS + 1;
+  const lowers: string[] = new Array<string>(ring).fill('');
+  const inside: boolean[] = new Array<boolean>(ring).fill(false);
+  let span = 0;
+  let reach = -1;
+  let count = 0;
+  WORD_RE.lastIndex = 0;
+  for (let m = WORD_RE.exec(text); m !== null; m = WORD_RE.exec(text)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    while (span < spans.length && spans[span]![0] <= start) reach = Math.max(reach, spans[span++]![1]);
+    const at = count % ring;
+    lowers[at] = m[0].toLowerCase();
+    inside[at] = reach >= end;
+    count++;
+    for (const [length, keys] of wanted) {
+      if (length > count) continue;
+      let outside = false;
+      let key = '';
+      for (let k = count - length; k < count; k++) {
+        outside ||= !inside[k % ring];
+        key = key === '' ? lowers[k % ring]! : `${key} ${lowers[k % ring]!}`;
+      }
+      if (outside && keys.has(key)) stated.add(key);
+    }
+  }
+  return new Set(found.map((p) => p.text.toLowerCase()).filter((t) => stated.has(keyOf(t))));
+}
+const WORD_CHAR_RE = /[\p{L}\p{N}]/u;
+
+const WHITESPACE_RUN = /\s+/g;

@@ -176,8 +176,8 @@ export interface RoleInPath {
   inherited: boolean;
 }
 
-// A header names the document: its subsections do not inherit it.
-const NOT_INHERITED = new Set(['unknown', 'header']);
+// A header names the document: its subsections do not inherit it, nor the chunks after it.
+export const NOT_INHERITED: ReadonlySet<string> = new Set(['unknown', 'header']);
 
 /**
  * The role of the last segment of a section path; when it has none, the nearest ancestor's
@@ -197,28 +197,46 @@ export function sectionRoleInPath(docType: DocType, segments: readonly string[])
 }
 
 /**
+ * Where a chunk's role comes from: `section`, its section path or a heading it opens a section with
+ * (also when that heading names no role); `shape`, what the chunk plainly is (a field block, a step
+ * table, a letter, a finding's opening words); `open`, nothing of its own (plain prose read as the
+ * description, or an unheaded procedure passage): a chunk that continues the section before it may
+ * take that section's role instead (ContextBuilder decides, in input order).
+ */
+export type RoleSource = 'section' | 'shape' | 'open';
+
+export interface ChunkRole extends RoleInPath {
+  source: RoleSource;
+}
+
+/**
  * The role of a chunk: its section path's (sectionRoleInPath), else the first heading the chunk
  * itself opens a section with (a parser that cut at the heading may not have put it in the path),
  * else what the chunk is as its form makes plain (roleByShape).
  */
-export function chunkRole(docType: DocType, subtype: DocSubtype | null, segments: readonly string[], layout: LayoutSummary): RoleInPath {
+export function chunkRole(docType: DocType, subtype: DocSubtype | null, segments: readonly string[], layout: LayoutSummary, text = ''): ChunkRole {
   // OTHER's roles are the parts of the NRC forms it holds (inspection reports, generic
   // communications); an OTHER of no known form (an FMEA, a vendor's bulletin) has none.
-  if (docType === 'OTHER' && subtype === null) return { role: 'unknown', inherited: false };
+  if (docType === 'OTHER' && subtype === null) return { role: 'unknown', inherited: false, source: 'shape' };
   const inPath = sectionRoleInPath(docType, segments);
-  if (inPath.role !== 'unknown') return inPath;
+  if (inPath.role !== 'unknown') return { ...inPath, source: 'section' };
   let first = true;
+  let opensSection = false;
   for (const heading of layout.headings) {
     if (namesAForm(heading)) continue;
     // The chunk's first heading opens its section; a later one counts only as a heading is
     // written ("Addressees:", "4.2 Cause"), not a letterhead line or a field's value in capitals.
-    if (first || SECTION_HEADING_RE.test(heading)) {
+    const written = SECTION_HEADING_RE.test(heading);
+    if (first || written) {
       const role = sectionRole(docType, heading);
-      if (role !== 'unknown') return { role, inherited: false };
+      if (role !== 'unknown') return { role, inherited: false, source: 'section' };
     }
+    if (written) opensSection = true;
     first = false;
   }
-  return { role: roleByShape(docType, subtype, layout), inherited: false };
+  const shape = roleByShape(docType, subtype, layout, text);
+  if (shape.open && opensSection) return { role: shape.role, inherited: false, source: 'section' };
+  return { role: shape.role, inherited: false, source: shape.open ? 'open' : 'shape' };
 }
 
 /** A label ending in a colon, or a numbered heading ("4.2 Cause", "B. ENTRY CONDITIONS"). */
@@ -235,32 +253,94 @@ const CUE_CHARS = 200;
  * an inspection finding's paragraphs say what they are in their first words (IMC 0611: "The
  * inspectors identified …" is the finding, "… the significance …" its assessment, "… Inspection
  * Procedure …" the scope); other prose is the event's description. Of a procedure (SOP): a step
- * table, or prose made mostly of instructions, is the steps.
+ * table, or prose made mostly of instructions, is the steps. `open`: the role is only what is
+ * left (prose read as a description, a passage of no known kind), which a section continued from
+ * the chunk before outranks.
  */
-function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: LayoutSummary): string {
-  // Without a known form, nothing says what an unheaded chunk is.
-  if (subtype === null) return 'unknown';
+function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: LayoutSummary, text: string): { role: string; open: boolean } {
   if (docType === 'SOP') {
     const instructions = layout.proseLines >= 2 && layout.instructionLines * 2 >= layout.proseLines;
-    return layout.stepTable || instructions ? 'steps' : 'unknown';
+    if (subtype !== null && (layout.stepTable || instructions)) return SHAPE('steps');
+    return OPEN('unknown');
   }
-  if (docType !== 'CR' && docType !== 'OTHER') return 'unknown';
-  if (layout.proseChars + layout.otherChars === 0) return 'unknown';
-  if (layout.proseChars < layout.otherChars) return 'header';
+  // Without a known form, nothing says what an unheaded chunk is.
+  if (subtype === null || (docType !== 'CR' && docType !== 'OTHER')) return OPEN('unknown');
+  if (layout.proseChars + layout.otherChars === 0) return OPEN('unknown');
+  if (layout.proseChars < layout.otherChars) return SHAPE('header');
   const opening = layout.opening.slice(0, CUE_CHARS).toLowerCase();
+  // A field block flattened into one line ("State: TX NRC Notified by: … Emergency Class: …"), the
+  // paperwork notice printed on a federal form (NRC Form 366's burden statement), a transmittal
+  // letter's opening ("Enclosed is …"): the form's or the letter's own parts, the header.
+  if (fieldLabels(layout.opening) >= INLINE_FIELDS || formNotice(text) || TRANSMITTAL_RE.test(opening)) return SHAPE('header');
+  if (docType === 'CR') {
+    // An event report's unheaded paragraph that opens on the event's safety significance or on its
+    // reportability is that part of the report (an LER's "Assessment of Safety Consequences", a
+    // Part 21 report's evaluation of a substantial safety hazard).
+    if (SAFETY_CUES.some((cue) => opening.includes(cue))) return SHAPE('impact');
+    if (opening.includes('reportability')) return SHAPE('reportability');
+  }
   if (docType === 'OTHER') {
     if (subtype === 'IN' || subtype === 'GL' || subtype === 'BULLETIN' || subtype === 'CIRCULAR') {
-      if (opening.startsWith('all ') || opening.includes('to all ') || opening.includes('purpose of this') || opening.includes('purposes of this')) return 'purpose';
+      if (opening.startsWith('all ') || opening.includes('to all ') || opening.includes('purpose of this') || opening.includes('purposes of this')) return SHAPE('purpose');
     }
     if (subtype === 'IR') {
-      if (opening.includes('inspectors identified') || opening.includes('self-reveal') || opening.includes('non-cited violation')) return 'finding';
-      if (opening.includes('significance') || opening.includes('more than minor')) return 'assessment';
-      if (opening.includes('inspection procedure') || opening.includes('inspectors reviewed')) return 'inspection_scope';
+      if (opening.includes('inspectors identified') || opening.includes('self-reveal') || opening.includes('non-cited violation')) return SHAPE('finding');
+      if (opening.includes('significance') || opening.includes('more than minor')) return SHAPE('assessment');
+      if (opening.includes('inspection procedure') || opening.includes('inspectors reviewed')) return SHAPE('inspection_scope');
     }
   }
-  if (layout.letter) return 'header';
-  return 'description';
+  if (layout.letter) return SHAPE('header');
+  return OPEN('description');
 }
+
+const SHAPE = (role: string) => ({ role, open: false });
+
+/** "Label:" pairs in a line of prose from this many on are a field block flattened into one line. */
+const INLINE_FIELDS = 4;
+
+/** Field labels in a text: a capitalised word (or up to three more) then a colon and a blank, counted by a hand scan. */
+function fieldLabels(text: string): number {
+  let count = 0;
+  for (let colon = text.indexOf(':'); colon > 0; colon = text.indexOf(':', colon + 1)) {
+    const after = text.charCodeAt(colon + 1);
+    if (!(after === 0x20 || Number.isNaN(after))) continue;
+    // The word before the colon, and a capital opening it or one of the (at most three) words before.
+    let start = colon;
+    while (start > 0 && LETTER_RE.test(text[start - 1]!)) start--;
+    if (start === colon) continue;
+    let capital = UPPER_RE.test(text[start]!);
+    for (let words = 0; !capital && words < 3 && start > 1 && text[start - 1] === ' '; words++) {
+      let before = start - 1;
+      while (before > 0 && LETTER_RE.test(text[before - 1]!)) before--;
+      if (before === start - 1) break;
+      start = before;
+      capital = UPPER_RE.test(text[start]!);
+    }
+    if (capital) count++;
+  }
+  return count;
+}
+const LETTER_RE = /\p{L}/u;
+const UPPER_RE = /\p{Lu}/u;
+
+/** How far into a chunk a form's paperwork notice is looked for. */
+const NOTICE_CHARS = 3000;
+/** The words of the paperwork notice a federal form prints (Paperwork Reduction Act, OMB control number): two of them. */
+const NOTICE_PHRASES = ['burden estimate', 'burden per response', 'information collection', 'omb control number', 'paperwork reduction act'];
+
+function formNotice(text: string): boolean {
+  const head = text.slice(0, NOTICE_CHARS).toLowerCase();
+  let found = 0;
+  for (const phrase of NOTICE_PHRASES) if (head.includes(phrase)) found++;
+  return found >= 2;
+}
+
+// A letter that transmits a report: it opens by saying what it encloses.
+const TRANSMITTAL_RE = /^(?:enclosed (?:is|are|please find)|attached (?:is|are)|transmitted herewith)\b/;
+
+// What an event report says about the event's safety significance.
+const SAFETY_CUES = ['substantial safety hazard', 'safety significance', 'safety consequences', 'safety implications'];
+const OPEN = (role: string) => ({ role, open: true });
 
 function computeRole(docType: DocType, title: string): string {
   const matcher = matcherOf(docType);

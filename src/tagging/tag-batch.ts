@@ -8,6 +8,11 @@
 // guesses from what this thread has seen, and says, per such line, which type it assumed and what
 // the decision reads (the evidence). The main thread decides in input order and tags again, on its
 // own thread, the rare line whose guess was wrong.
+//
+// A chunk's section role may be the one of the section the chunk before it left open
+// (ContextBuilder.carry), and the chunk before may be in another block: each block starts with
+// no section open, and says per line whether its role depended on it and what it left open; the
+// main thread follows the sections in input order and tags again a line that continued another.
 
 import type { NerSeed } from '../contracts/chunk.js';
 import { DOC_TYPES, type DocType } from '../contracts/vocabulary.js';
@@ -16,7 +21,7 @@ import { LineSplitter, refusedLine, type LineEvent } from '../runtime/line-split
 import { LineWriter } from '../runtime/output.js';
 import { messageOf, parseRecordLine } from '../runtime/record-line.js';
 import type { JsonObject, OutputRecord, Outcome } from '../runtime/stage.js';
-import { ContextBuilder, type ChunkFacts, type ContextOptions } from './context.js';
+import { ContextBuilder, type ChunkFacts, type ContextOptions, type RoleCarry } from './context.js';
 import { buildGazetteer } from './gazetteer.js';
 import { buildKeywordLists } from './keyword-lists.js';
 import type { LexiconEntry } from './lexicon.js';
@@ -94,6 +99,13 @@ export interface TaggedBlock {
   text: (string | undefined)[];
   /** The section path as the record gives it (section_segments, else a path string): the document's title. */
   sectionPath: (string | string[] | undefined)[];
+  /** 1: the line's section role depended on the section the line before left open. */
+  carryDepends: Uint8Array;
+  /**
+   * The section each line left open (ContextBuilder.carry after it); undefined: the same as after
+   * the line before in the block. Before the first line, none is open.
+   */
+  carryAfter: (RoleCarry | null | undefined)[];
 }
 
 export interface BlockReply {
@@ -105,7 +117,7 @@ export const FLAG_SEPARATOR = '\u0000';
 
 /** The transfer list of a tagged block: its byte arrays move to the main thread. */
 export function transferList(tagged: TaggedBlock): ArrayBuffer[] {
-  return [...tagged.output, tagged.lineNos, tagged.assumed, tagged.follows].map((a) => a.buffer as ArrayBuffer);
+  return [...tagged.output, tagged.lineNos, tagged.assumed, tagged.follows, tagged.carryDepends].map((a) => a.buffer as ArrayBuffer);
 }
 
 /** A worker's answer to a job: the block tagged from its slot, the output into the slot when it fits. */
@@ -261,9 +273,14 @@ export function createBlockTagger(setup: TagSetup, tagger = new ThreadTagger(set
     const sourcePath: (string | undefined)[] = [];
     const text: (string | undefined)[] = [];
     const sectionPath: (string | string[] | undefined)[] = [];
+    const carryDepends: number[] = [];
+    const carryAfter: (RoleCarry | null | undefined)[] = [];
     let firstLine: string | undefined;
     let fatal: TaggedBlock['fatal'];
     let records = 0;
+    // The main thread knows which section is open where the block starts; this thread does not.
+    contexts.carry = null;
+    let open: RoleCarry | null = null;
     // Consecutive lines naming the same document: the first one's text decided its type.
     let previous: DocTypeEvidenceFields | null = null;
 
@@ -295,6 +312,10 @@ export function createBlockTagger(setup: TagSetup, tagger = new ThreadTagger(set
       out.add(tagged.outcome.records!);
       lineNos.push(event.line);
       flags.push(tagged.facts.flags.join(FLAG_SEPARATOR));
+      const carry = tagged.facts.carry;
+      carryDepends.push(carry.depends ? 1 : 0);
+      carryAfter.push(carry.after === open ? undefined : carry.after);
+      open = carry.after;
       if (docTypeDependsOnHistory(record, setup.context)) {
         assumed.push(formIndex({ type: tagged.facts.context.doc_type, subtype: tagged.facts.context.doc_subtype ?? null }));
         const evidence: DocTypeEvidenceFields = {};
@@ -333,6 +354,8 @@ export function createBlockTagger(setup: TagSetup, tagger = new ThreadTagger(set
       sourcePath,
       text,
       sectionPath,
+      carryDepends: Uint8Array.from(carryDepends),
+      carryAfter,
     };
   };
 }

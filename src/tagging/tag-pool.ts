@@ -5,7 +5,9 @@
 // and tags it exactly as the line-by-line path does and leaves the finished output bytes; its
 // rejects come back in the reply. Blocks finish in any order and are finalised strictly in input
 // order: this thread's one ContextBuilder decides each document's doc type from its first chunk,
-// as on one thread, and the rare line whose worker assumed another type is tagged again here.
+// as on one thread, and follows which section each chunk leaves open (a chunk continuing one takes
+// its role); the rare line whose worker assumed another type, or another open section, is tagged
+// again here.
 // Output is byte-identical to --jobs 1.
 
 import { createRequire } from 'node:module';
@@ -20,7 +22,7 @@ import type { BlockOutcome, InputBlock, LineAdapter, OffThreadRunner, Outcome, P
 import { OffThreadStopped } from '../runtime/off-thread.js';
 import { SEED_KERNEL } from './seed-kernel.js';
 import { BLOCK_BYTES } from '../runtime/sources/block-source.js';
-import { ContextBuilder } from './context.js';
+import { ContextBuilder, sameCarry, type RoleCarry } from './context.js';
 import {
   assumedForm,
   blockLines,
@@ -370,10 +372,16 @@ export class ParallelTagger implements Processor {
     try {
       let evidence = 0;
       let decided: DocForm | null = null;
+      // The section open before line j: in input order (`open`), and as the worker had it.
+      let open = this.contexts.carry;
+      let openThere: RoleCarry | null = null;
       for (let j = 0; j < t.lineNos.length; j++) {
+        const openBefore = openThere;
+        const after = t.carryAfter[j];
+        if (after !== undefined) openThere = after;
         const assumed = assumedForm(t.assumed[j]!);
+        let form: DocForm | null = null;
         if (assumed !== null) {
-          let form: DocForm;
           if (t.follows[j] === 1 && decided !== null) {
             form = decided;
           } else {
@@ -383,17 +391,22 @@ export class ParallelTagger implements Processor {
             form = this.contexts.form(record);
           }
           decided = form;
-          if (form.type !== assumed.type || form.subtype !== assumed.subtype) {
-            // The document began in a block that thread did not see: tagged again with its form.
-            const again = this.tagAgain(lineOf(t.lineNos[j]!), form);
-            (redone ??= new Map()).set(j, again.bytes);
-            this.flagCounts.add(again.flags);
-            continue;
-          }
         }
+        // The document began in a block that thread did not see, or the line continues a section
+        // opened there: tagged again with its form and the section open before it.
+        const formWrong = form !== null && (form.type !== assumed!.type || form.subtype !== assumed!.subtype);
+        if (formWrong || (t.carryDepends[j] === 1 && !sameCarry(openBefore, open))) {
+          const again = this.tagAgain(lineOf(t.lineNos[j]!), form ?? this.config.setup.context.form!, open);
+          (redone ??= new Map()).set(j, again.bytes);
+          this.flagCounts.add(again.flags);
+          open = again.carry;
+          continue;
+        }
+        open = openThere;
         const flags = t.flags[j]!;
         this.flagCounts.add(flags === '' ? [] : flags.split(FLAG_SEPARATOR));
       }
+      this.contexts.carry = open;
       if (redone !== null) output = [spliceLines(Buffer.concat(output), redone)];
     } catch (err) {
       // As an exception in process() is on one thread: INTERNAL_ERROR, then fatal.
@@ -412,16 +425,18 @@ export class ParallelTagger implements Processor {
     };
   }
 
-  /** A line of a tagged block, tagged here with the doc form decided in order. */
-  private tagAgain(event: LineEvent | undefined, form: DocForm): { bytes: Uint8Array; flags: readonly string[] } {
+  /** A line of a tagged block, tagged here with the doc form decided in order and the section open before it. */
+  private tagAgain(event: LineEvent | undefined, form: DocForm, open: RoleCarry | null): { bytes: Uint8Array; flags: readonly string[]; carry: RoleCarry | null } {
     if (event?.kind !== 'line') throw new Error('a tagged line is not in its block');
     // It parsed where it was tagged, so it parses here too.
     const record = parseRecordLine(event.text).record!;
-    const { outcome, facts } = this.threadTagger().tag(record, { raw: event.text, ...(event.bytes ? { bytes: event.bytes } : {}) }, this.contextsFor(form));
+    const contexts = this.contextsFor(form);
+    contexts.carry = open;
+    const { outcome, facts } = this.threadTagger().tag(record, { raw: event.text, ...(event.bytes ? { bytes: event.bytes } : {}) }, contexts);
     this.linesRedone++;
     const out = new BlockOutput();
     out.add(outcome.records ?? []);
-    return { bytes: Buffer.concat(out.bytes(null)), flags: facts.flags };
+    return { bytes: Buffer.concat(out.bytes(null)), flags: facts.flags, carry: facts.carry.after };
   }
 
   private contextsFor(form: DocForm): ContextBuilder {

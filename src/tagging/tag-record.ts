@@ -3,13 +3,14 @@
 // the (stateful) ContextBuilder reads, and how the four fields are added to a record.
 
 import type { NegatedMention, NerSeed } from '../contracts/chunk.js';
+import type { NegationScope } from './negation.js';
 import { appendMembers, type JsonObject } from '../runtime/stage.js';
 import { chunkTextOf, docIdOf, sectionPathOf } from './chunk-fields.js';
 import type { ChunkFacts, ContextOptions } from './context.js';
 import { extractPatterns } from './extractors.js';
 import type { Gazetteer } from './gazetteer.js';
 import type { KeywordLists } from './keyword-lists.js';
-import { labelSpans, negationScopesOfTokens, ScopeIndex, sparedStates } from './negation.js';
+import { labelSpans, negationScopesOfTokens, ruledOutPhrases, ScopeIndex, sparedStates } from './negation.js';
 import { buildPhraseLists, TokenBuffer, type PhraseListsMatcher } from './phrase-matcher.js';
 import { contextJson, jsonString, stringArrayJson } from './seed-json.js';
 
@@ -50,6 +51,7 @@ export class NerSeeder {
       if (lexical.outcomes.some((o) => o.toLowerCase() === key) || extras.negated.some((n) => n.text.toLowerCase() === key)) continue;
       extras.negated.push({ text: spared.text, kind: 'outcomes', cue: spared.cue });
     }
+    if (scopes.length > 0) addRuledOutPhrases(text, scopes, lexical, extras.negated, formLabels);
     const patterns = extractPatterns(text);
     const keywords = keywordScan.finish();
     const locations = extras.places.length === 0 ? keywords.locations : withPlaces(keywords.locations, extras.places);
@@ -78,6 +80,99 @@ export class NerSeeder {
 }
 
 const NO_SPANS: readonly number[] = [];
+
+/**
+ * The phrases the text's cues rule out (negation.ts ruledOutPhrases), beside what the lexicon
+ * found: a phrase that holds a ruled-out lexicon term, or is held in one, adds nothing, nor one
+ * before such a term in its scope (its subject: "no safety systems out of service"); one the text
+ * states as an outcome or mechanism stays positive (as lexicon terms do); a property is a value
+ * stated, not a thing ruled out ("ran with no flow"); a phrase in a form's label or caption is
+ * none. Its kind is the lexicon's when the phrase is a component or a system the chunk names,
+ * else an outcome: what an event report rules out. A phrase the lexicon reads in part stays the
+ * lexicon's.
+ */
+function addRuledOutPhrases(text: string, scopes: readonly NegationScope[], lexical: Record<string, string[]>, negated: NegatedMention[], formLabels: readonly number[]): void {
+  const phrases = ruledOutPhrases(text, scopes);
+  if (phrases.length === 0) return;
+  const ruledOut = new TermIndex(negated.map((n) => n.text));
+  const asserted = new TermIndex([...lexical.outcomes!, ...lexical.mechanisms!]);
+  const known = new TermIndex(KNOWN_FIELDS.flatMap((f) => lexical[f]!));
+  const exact = (list: readonly string[]) => new Set(list.map((t) => wordKey(t)));
+  const properties = exact(lexical.properties!);
+  const components = exact(lexical.components!);
+  const systems = exact(lexical.systems!);
+  const added = new Set<string>();
+  for (const phrase of phrases) {
+    if (formLabels.length > 0 && insideSpan(formLabels, phrase.start, phrase.end)) continue;
+    const key = wordKey(phrase.text);
+    if (added.has(key) || ruledOut.overlaps(key)) continue;
+    // A lexicon term ruled out after it in its scope: the phrase is that term's subject.
+    if (!phrase.state && ruledOut.holdsAnyIn(wordKey(text.slice(phrase.end, Math.min(phrase.scopeEnd, phrase.end + FOLLOWING_CHARS))))) continue;
+    if (asserted.heldIn(key) || properties.has(key)) continue;
+    // Where the lexicon reads the phrase's words (a component, a property … in or around it), its
+    // reading stands: the phrase fills in only what it does not know, or names a component or
+    // system whole ("did not contain such a set screw").
+    const whole = components.has(key) || systems.has(key);
+    if (!whole && known.overlaps(key)) continue;
+    added.add(key);
+    const kind = phrase.state ? 'outcomes' : components.has(key) ? 'components' : systems.has(key) ? 'systems' : 'outcomes';
+    negated.push({ text: phrase.text, kind, cue: phrase.cue });
+  }
+}
+
+/** How far after a phrase its scope is read for a lexicon term it is the subject of. */
+const FOLLOWING_CHARS = 120;
+const NOT_WORD_RUN = /[^\p{L}\p{N}]+/gu;
+/** A phrase as its lower-case words joined by single spaces. */
+const wordKey = (phrase: string): string => phrase.toLowerCase().replace(NOT_WORD_RUN, ' ').trim();
+/** At most this many words of a term are indexed (a lexicon term, a phrase: a few words). */
+const TERM_WORDS = 8;
+
+/** Terms (by wordKey), and every run of their words: which phrases hold one, or are held in one. */
+class TermIndex {
+  private readonly terms = new Set<string>();
+  private readonly parts = new Set<string>();
+
+  constructor(terms: readonly string[]) {
+    for (const term of terms) {
+      const words = wordKey(term).split(' ').slice(0, TERM_WORDS);
+      if (words[0] === '') continue;
+      this.terms.add(words.join(' '));
+      for (const run of runsOf(words)) this.parts.add(run);
+    }
+  }
+
+  /** The phrase (a wordKey) is a term or part of one. */
+  heldIn(key: string): boolean {
+    return this.parts.has(key);
+  }
+
+  /** The phrase holds a term, or is part of one. */
+  overlaps(key: string): boolean {
+    return this.parts.has(key) || this.holdsAnyIn(key);
+  }
+
+  /** Some run of the words of `key` is a term. */
+  holdsAnyIn(key: string): boolean {
+    if (key === '' || this.terms.size === 0) return false;
+    for (const run of runsOf(key.split(' '), TERM_WORDS)) if (this.terms.has(run)) return true;
+    return false;
+  }
+}
+
+/** Every contiguous run of `words`, at most `longest` words long. */
+function* runsOf(words: readonly string[], longest = words.length): Generator<string> {
+  for (let i = 0; i < words.length; i++) {
+    let run = '';
+    for (let k = i; k < words.length && k - i < longest; k++) {
+      run = run === '' ? words[k]! : `${run} ${words[k]!}`;
+      yield run;
+    }
+  }
+}
+
+const KNOWN_FIELDS = ['systems', 'components', 'properties', 'surveillance_actions', 'maintenance_actions', 'tools'];
+
 
 /** Whether [start, end) lies inside one of `spans` ([start, end) pairs in order, not overlapping). */
 function insideSpan(spans: readonly number[], start: number, end: number): boolean {

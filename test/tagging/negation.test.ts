@@ -157,6 +157,55 @@ describe('ner_seed: negation as event reports write it', () => {
   });
 });
 
+describe('ner_seed: the phrase a cue rules out, whatever the lexicon knows', () => {
+  const negatedOf = (text: string) => seedOf(text).negated?.map((m) => m.text) ?? [];
+  const kindsOf = (text: string) => seedOf(text).negated?.map((m) => `${m.text}:${m.kind}`) ?? [];
+
+  it.each<[string, string, string[]]>([
+    ['the object of "no"', 'The walkdown found no loose parts.', ['loose parts']],
+    ['each item of a list, determiners left out', 'There were no spurious annunciations, unplanned entries or other surprises.', ['spurious annunciations', 'unplanned entries', 'surprises']],
+    ['"and" joins the last item', 'The crew reported no odors, noises and smoke.', ['odors', 'noises', 'smoke']],
+    ['the subject of what did not exist', 'At the time of the event, the backup interlocks did not exist.', ['backup interlocks']],
+    ['the subject of what was not found', 'Foreign objects were not found in the sump.', ['Foreign objects']],
+    ['the object of a negated past verb of finding', 'The licensee did not identify any nonconforming welds.', ['nonconforming welds']],
+    ['"did not result in"', 'The transient did not result in any spurious openings.', ['spurious openings']],
+    ['a subject and a reporting participle', 'No unusual odors were noted.', ['unusual odors']],
+    ['a subject and a spared state: the state', 'No plant workers were injured.', ['injured']],
+    ['"without" and a thing', 'The train ran for an hour without interruption.', ['interruption']],
+    ['what a reporter knows of none of', 'The vendor is not aware of any other similar failures.', ['failures']],
+  ])('%s', (_name, text, expected) => {
+    expect(negatedOf(text)).toEqual(expected);
+  });
+
+  it('a phrase that names a component the chunk holds keeps that kind', () => {
+    expect(kindsOf('The spare assemblies did not contain a set screw.')).toEqual(expect.arrayContaining([expect.stringMatching(/:(components|outcomes)$/)]));
+  });
+
+  it.each([
+    ['a phrase stated elsewhere stays positive', 'A gasket was found in the strainer. The second strainer held no gasket.'],
+    ['a form answer is no negation', 'Review required: [ ] YES [X] NO Approval authority: shift manager'],
+    ['a legend is no negation', '"N" = No copy'],
+    ['a property is a value stated, not a thing ruled out', 'The pumps ran dead-headed with no flow.'],
+    ['a general claim is no event ruled out', 'Tube cleaning does not produce turbidity excursions.'],
+    ['a hypothesis is no event ruled out', 'The monitor could not have detected small pinholes.'],
+    ['what a document asks for is no event', 'This notice requires no specific action or written response.'],
+    ['an id after "No" (a number abbreviation)', 'The switch, Pt No N69-921, was returned.'],
+    ['the subject of what follows, not a thing ruled out', 'There were no safety systems out of service.'],
+    ['a reduced clause after the phrase', 'The switch was shipped without the adjustment screw locked.'],
+    ['a verb after "without"', 'The crew restored power without stopping the pump.'],
+    ['a subject of another predicate', 'No flow path was available.'],
+  ])('%s', (_name, text) => {
+    const phrases = negatedOf(text).filter((t) => !['out of service', 'flow'].includes(t));
+    expect(phrases).toEqual([]);
+  });
+
+  it('is linear on long runs of cues, lists and words', () => {
+    for (const text of ['no '.repeat(20_000), `no ${'a, '.repeat(20_000)}`, `${'word '.repeat(20_000)}did not occur`, "no a'".repeat(10_000)]) {
+      expect(Array.isArray(seedOf(text).negated)).toBe(true);
+    }
+  });
+});
+
 describe('ner_seed: precision classes', () => {
   it.each<[string, string, Partial<Record<keyof NerSeed, unknown>>]>([
     ['places are locations, not components', 'Location: Turbine Building Elev. 468. Control Room notified.', {

@@ -3,6 +3,7 @@ import { DOC_TYPES, SECTION_ROLES } from '../../src/contracts/vocabulary.js';
 import type { DocType } from '../../src/contracts/vocabulary.js';
 import { chunkRole, sectionRole, sectionRoleInPath } from '../../src/tagging/section-role.js';
 import { readingOf } from '../../src/tagging/layout.js';
+import { ContextBuilder } from '../../src/tagging/context.js';
 import type { DocSubtype } from '../../src/contracts/vocabulary.js';
 
 type Case = readonly [DocType, string, string];
@@ -205,11 +206,11 @@ describe('chunkRole: the path, else the chunk\'s own heading, else its shape in 
   const NARRATIVE = 'On a morning in spring, with the unit at full power, the operators noticed that the level in the tank was falling slowly. They started the standby pump and the level recovered within ten minutes.';
 
   it('the path decides first', () => {
-    expect(role('CR', 'LER', ['LER 2031-001', 'CAUSE OF THE EVENT'], `EVENT DESCRIPTION\n${NARRATIVE}`)).toEqual({ role: 'cause_statement', inherited: false });
+    expect(role('CR', 'LER', ['LER 2031-001', 'CAUSE OF THE EVENT'], `EVENT DESCRIPTION\n${NARRATIVE}`)).toEqual({ role: 'cause_statement', inherited: false, source: 'section' });
   });
 
   it('else the first heading the chunk opens with', () => {
-    expect(role('CR', 'EN', [], `Event Text\n\n${NARRATIVE}`)).toEqual({ role: 'description', inherited: false });
+    expect(role('CR', 'EN', [], `Event Text\n\n${NARRATIVE}`)).toEqual({ role: 'description', inherited: false, source: 'section' });
     expect(role('OTHER', 'IN', ['Information Notice No. 31-05: Noise'], `Discussion:\n${NARRATIVE}`).role).toBe('discussion');
   });
 
@@ -240,5 +241,89 @@ describe('chunkRole: the path, else the chunk\'s own heading, else its shape in 
   it('no form known: an unheaded chunk stays unknown, and an OTHER has no roles at all', () => {
     expect(role('CR', null, [], NARRATIVE).role).toBe('unknown');
     expect(role('OTHER', null, ['Discussion'], NARRATIVE).role).toBe('unknown');
+  });
+});
+
+describe('ContextBuilder: a chunk that continues a section takes the role of the section it continues', () => {
+  const NARRATIVE = 'The operators noticed that the level in the tank was falling slowly, started the standby pump and saw the level recover within ten minutes.';
+  const STEPS = '1. VERIFY reactor trip.\n2. CHECK turbine stop valves closed.\n3. CHECK safety injection status.';
+  /** Each chunk's role and whether it was continued, built in order by one builder. */
+  const roles = (chunks: Record<string, unknown>[]) => {
+    const builder = new ContextBuilder({ docTypeMode: 'auto', authority: null });
+    return chunks.map((c, i) => {
+      const facts = builder.build({ chunk_id: `c${i}`, doc_type: 'CR', ...c });
+      return `${facts.context.section_role}${facts.flags.includes('section_role_continued') ? '+' : ''}`;
+    });
+  };
+
+  it('a chunk without a path, or with the same path, after a headed one', () => {
+    expect(roles([
+      { doc_id: 'a', section_path: 'Report > Corrective Actions', text: NARRATIVE },
+      { doc_id: 'a', text: NARRATIVE },
+      { doc_id: 'a', text: NARRATIVE },
+      { doc_id: 'a', section_path: 'Report > Corrective Actions', text: NARRATIVE },
+    ])).toEqual(['corrective_actions', 'corrective_actions+', 'corrective_actions+', 'corrective_actions']);
+    // The heading in the chunk's text, the same title-only path on the next chunk.
+    expect(roles([
+      { doc_id: 'a', section_path: 'Report', text: `Cause of the Event:\n${NARRATIVE}` },
+      { doc_id: 'a', section_path: 'Report', text: NARRATIVE },
+    ])).toEqual(['cause_statement', 'cause_statement+']);
+  });
+
+  it('never across documents, nor into a chunk with another path or a heading of its own', () => {
+    expect(roles([
+      { doc_id: 'a', section_path: 'Report > Corrective Actions', text: NARRATIVE },
+      { doc_id: 'b', text: NARRATIVE },
+    ])).toEqual(['corrective_actions', 'unknown']);
+    expect(roles([
+      { doc_id: 'a', section_path: 'Report > Corrective Actions', text: NARRATIVE },
+      { doc_id: 'a', section_path: 'Report > Attachment Z', text: NARRATIVE },
+      { doc_id: 'a', text: NARRATIVE },
+    ])).toEqual(['corrective_actions', 'evidence', 'evidence+']);
+    // A numbered heading that names no role opens a section all the same: it ends the one before.
+    expect(roles([
+      { doc_id: 'a', section_path: 'Report > Corrective Actions', text: NARRATIVE },
+      { doc_id: 'a', text: `4.3 Plant Status\n${NARRATIVE}` },
+      { doc_id: 'a', text: NARRATIVE },
+    ])).toEqual(['corrective_actions', 'unknown', 'unknown']);
+  });
+
+  it('what a chunk plainly is outranks the section before it; a header is continued by nothing', () => {
+    const fields = 'Facility: Anyplace\nRegion: 4   State: XX\nUnit: [1] [ ] [ ]\nNotification Date: 01/02/2031\nNotification Time: 14:05 [ET]\nEmergency Class: Non Emergency';
+    // An event notification (a known form): its field block is the header, its narrative the description.
+    const en = (text: string, path?: string) => ({ doc_id: 'en', doc_name: 'en.html', ...(path ? { section_path: path } : {}), text: `Event Number: 12345\n${text}` });
+    expect(roles([en(NARRATIVE, 'Event Notification Report > Corrective Actions'), en(fields), en(NARRATIVE)])).toEqual(['corrective_actions', 'header', 'description']);
+    const eop = (text: string, path?: string) => ({ doc_id: 'e', doc_type: 'SOP', ...(path ? { section_path: path } : {}), text });
+    expect(roles([eop(NARRATIVE, 'E-0 REACTOR TRIP > B. ENTRY CONDITIONS'), eop(STEPS), eop(NARRATIVE)])).toEqual(['preconditions', 'steps', 'unknown']);
+  });
+});
+
+describe('chunkRole: the parts of a report its form makes plain without a heading', () => {
+  const role = (docType: DocType, subtype: DocSubtype | null, text: string) => {
+    const reading = readingOf(text);
+    return chunkRole(docType, subtype, [], reading.summary, reading.text).role;
+  };
+
+  it('a field block flattened into one line is the header', () => {
+    expect(role('CR', 'EN', 'Region: 3 State: ZZ Unit: [2] Notified by: A. SMITH HQ Ops Officer: B. JONES Emergency Class: NON EMERGENCY and then the first words of the event text follow here.')).toBe('header');
+    // Two labels in a sentence are prose.
+    expect(role('CR', 'EN', 'The crew checked two things: the level in the tank and the pump. Result: both were normal and the unit stayed at full power for the rest of the shift.')).toBe('description');
+  });
+
+  it('the paperwork notice a federal form prints is the header', () => {
+    const notice = 'Estimated burden per response to comply with this mandatory collection request: 80 hours. Send comments regarding burden estimate to the records branch. If a means used to impose an information collection does not display a currently valid OMB control number, the agency may not conduct or sponsor it.';
+    expect(role('CR', 'LER', notice)).toBe('header');
+  });
+
+  it('a letter that transmits a report is the header', () => {
+    expect(role('CR', 'PART21', 'Enclosed is a report received from the vendor on the bolting material of the diesel engines. Please follow up on this matter with the licensee as needed.')).toBe('header');
+  });
+
+  it("an event report's paragraph on the safety significance is its impact, one on reportability its reportability", () => {
+    expect(role('CR', 'PART21', 'On the basis of our evaluation, the condition could create a substantial safety hazard if left uncorrected in the plants that use the relay.')).toBe('impact');
+    expect(role('CR', 'LER', 'The safety significance of this event was minimal because the redundant train remained available throughout the period.')).toBe('impact');
+    expect(role('CR', 'LER', 'The report is the mechanism that starts the management review and the determination of reportability of an event at the station.')).toBe('reportability');
+    // Only an event report's.
+    expect(role('OTHER', 'IN', 'The safety significance of these events is discussed below for the addressees who use the valves.')).toBe('description');
   });
 });

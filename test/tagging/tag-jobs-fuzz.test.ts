@@ -30,7 +30,7 @@ const chunk = fc.record(
     source_path: fc.constantFrom('in/a.pdf', 'in/b.pdf'),
     document: fc.oneof(fc.record({ sourceId: fc.constantFrom('0f1e2d3c4b5a', 'eca-9') }), anyJson),
     doc_type: fc.oneof(fc.constantFrom('SOP', 'CR', 'wo', 'OTHER', 'FMEA'), anyJson),
-    section_path: fc.oneof(fc.constantFrom('A', 'A > B', '**Purpose** > Scope', ''), anyJson),
+    section_path: fc.oneof(fc.constantFrom('A', 'A > B', '**Purpose** > Scope', 'Report > 4.2 Corrective Actions', ''), anyJson),
     section_segments: fc.oneof(fc.array(fc.string({ maxLength: 6 }), { maxLength: 3 }), anyJson),
     text: fc.oneof(text, anyJson),
     raw_text: text,
@@ -45,10 +45,12 @@ const line = fc.oneof(
   { weight: 1, arbitrary: anyJson.map((v) => JSON.stringify(v)) },
   { weight: 1, arbitrary: fc.constantFrom('', '   ', '{', '[]', 'null', '{"a":1}x', '{"text":"\uFFFD"}') },
 );
-// A run of chunks of one document, as a chunker writes them.
-const run = fc.tuple(chunk, fc.integer({ min: 1, max: 150 })).map(([c, n]) =>
-  Array.from({ length: n }, (_, k) => JSON.stringify({ ...c, chunk_id: `r${k}`, text: k === 0 ? c.text : 'Condition report CR-2026-9 follow-up.' })),
-);
+// A run of chunks of one document, as a chunker writes them; a chunker may give the section path
+// only where the heading is, so some chunks continue the section before them without one.
+const run = fc.tuple(chunk, fc.integer({ min: 1, max: 150 }), fc.integer({ min: 1, max: 4 })).map(([c, n, every]) => {
+  const { section_path: _path, section_segments: _segments, ...unheaded } = c;
+  return Array.from({ length: n }, (_, k) => JSON.stringify({ ...(k % every === 0 ? c : unheaded), chunk_id: `r${k}`, text: k === 0 ? c.text : 'Condition report CR-2026-9 follow-up.' }));
+});
 const input = fc.record({
   lines: fc.array(fc.oneof(line.map((l) => [l]), run), { maxLength: 12 }).map((groups) => groups.flat()),
   crlf: fc.boolean(),

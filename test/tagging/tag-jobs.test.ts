@@ -210,6 +210,67 @@ describe('--jobs: a document whose chunks span batches and threads keeps its fir
   });
 });
 
+// A parser that shows a section's heading only on its first chunk: the chunks after it, with no
+// path of their own, continue the section and take its role. Sections run across blocks (reads of
+// 8 KB) and so across threads: a block starts with no section open, and its first lines are tagged
+// again in input order with the section the block before left open.
+const HEADINGS = [
+  ['Event Description', 'description'],
+  ['Cause of the Event', 'cause_statement'],
+  ['Corrective Actions', 'corrective_actions'],
+  ['Assessment of Safety Consequences', 'impact'],
+] as const;
+const SECTION_CHUNKS = 70;
+
+function sectionedRecords(): Record<string, unknown>[] {
+  const records: Record<string, unknown>[] = [];
+  for (let d = 0; d < 3; d++) {
+    for (let h = 0; h < HEADINGS.length * 2; h++) {
+      const [heading] = HEADINGS[h % HEADINGS.length]!;
+      for (let k = 0; k < SECTION_CHUNKS; k++) {
+        records.push({
+          chunk_id: `doc${d}:s${h}:c${k}`,
+          doc_id: `LER-${d}`,
+          doc_type: 'CR',
+          // Every other section repeats its path on each chunk; the others give it on the first only.
+          ...(k === 0 || h % 2 === 1 ? { section_path: `Licensee Event Report ${d} > ${heading}` } : {}),
+          text: `The operators found pump P-10${k % 10}A running at ${k} percent flow and reported it to the shift manager.`,
+        });
+      }
+    }
+  }
+  return records;
+}
+
+describe('--jobs: a section continued across blocks and threads keeps its heading\'s role', () => {
+  const input = jsonl(sectionedRecords());
+
+  it('same output with --jobs 1, 2 and 3, and with no worker; lines continuing a section of an earlier block are tagged again', async () => {
+    const one = await tagWith(1, input);
+    expect(one.code).toBe(0);
+    expect((await runInProcess(noWorkerTag, inReads(input), [])).stdout).toBe(one.stdout);
+    for (const jobs of [2, 3]) {
+      const many = await tagWith(jobs, input);
+      expect(many.stats.blocks_on_workers).toBeGreaterThanOrEqual(2);
+      expect(many.stats.lines_redone).toBeGreaterThan(0);
+      expect(many.stdout).toBe(one.stdout);
+      expect(many.stderr).toBe(one.stderr);
+      expect(many.code).toBe(one.code);
+    }
+  });
+
+  it('every chunk of a section has its heading\'s role; the ones without the path are flagged section_role_continued', async () => {
+    const out = lines((await tagWith(3, input)).stdout);
+    expect(out).toHaveLength(3 * HEADINGS.length * 2 * SECTION_CHUNKS);
+    for (const r of out) {
+      const [, h, k] = /^doc\d:s(\d+):c(\d+)$/.exec(String(r.chunk_id))!.map(Number);
+      expect(r.context.section_role).toBe(HEADINGS[h! % HEADINGS.length]![1]);
+      const continued = k! > 0 && h! % 2 === 0;
+      expect(r.tag_flags.includes('section_role_continued')).toBe(continued);
+    }
+  });
+});
+
 describe('--jobs: the whole input in one chunk (every line arrives before any is tagged)', () => {
   const record = (n: number, pad: number) => JSON.stringify({ chunk_id: `c${n}`, doc_id: `cr${n % 7}`, text: `Pump P-${n}A vibration; see CR-2026-${n}. ${'x'.repeat(pad)}` });
   it.each([

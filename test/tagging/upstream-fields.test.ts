@@ -48,7 +48,9 @@ describe('upstream fields named like tag’s own', () => {
     const twice = runBin('tag', [], once.stdout);
     expect(twice.stdout).toBe(once.stdout);
     const second = lines(once.stdout)[1]!;
-    expect(second.tag_flags).toEqual(['missing_section_path']);
+    // No path of its own after c1 of the same work order: it continues c1's section.
+    expect(second.tag_flags).toEqual(['missing_section_path', 'section_role_continued']);
+    expect((second.context as JsonObject).section_role).toBe('as_found');
     expect(second).not.toHaveProperty('upstream_ner_seed');
   });
 
