@@ -54,6 +54,12 @@ const CLAIMED_NAMES = [
   'work order', 'work orders', 'work request', 'condition report', 'condition reports', 'corrective action program',
   'standard operating procedure', 'operating procedure', 'causal evaluation', 'event causal evaluation',
   'operating experience', 'action request', 'technical specification', 'technical specifications', 'tech spec',
+  // Kinds of plant name the facility a text is about, not one of its systems (a system is a named
+  // plant system or train); claimed, they leave no "power" behind in "nuclear power plant".
+  'nuclear power plant', 'nuclear power plants', 'nuclear plant', 'nuclear plants', 'nuclear station', 'nuclear stations',
+  'power plant', 'power plants', 'power station', 'power stations', 'generating station', 'generating stations',
+  'power reactor', 'power reactors', 'nuclear power reactor', 'nuclear power reactors',
+  'pressurized water reactor', 'pressurized water reactors', 'boiling water reactor', 'boiling water reactors', 'PWR', 'PWRs', 'BWR', 'BWRs',
 ];
 
 const FIELD = (name: LexiconField): number => LEXICON_FIELDS.indexOf(name);

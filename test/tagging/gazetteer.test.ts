@@ -197,6 +197,13 @@ describe('buildGazetteer with the shipped lexicons', () => {
     expect(gazetteer.match(text)).toEqual(fields(expected));
   });
 
+  it.each([
+    ['a kind of plant', 'All nuclear power plants and PWR licensees'],
+    ['a plant type in a name', 'Millstone Nuclear Power Station and the power reactor'],
+  ])('the built-in lexicon finds no system or property in %s (it names the facility)', (_name, text) => {
+    expect(builtIn.match(text)).toEqual(fields({}));
+  });
+
   // Its speed is measured by bench/tag-parts.mjs (the gazetteer part), not asserted here.
   it('matches a 1.5 KB text 2,000 times with the reference lexicon, the same every time', () => {
     const text = read('test/fixtures/dackar/ad61d26ecf6e_chunks.jsonl').slice(0, 1500);
