@@ -204,6 +204,20 @@ describe('buildGazetteer with the shipped lexicons', () => {
     expect(builtIn.match(text)).toEqual(fields({}));
   });
 
+  it.each<[string, string, Partial<Record<LexiconField, string[]>>]>([
+    ['the quantity of a measurement', 'The unit was at 100% power and Unit 2 at 93.5 percent power.', {}],
+    ['the quantity an instrument measures', 'The Over Voltage Relay and the Variable Frequency Drives', { components: ['Relay'] }],
+    ['a quantity naming the equipment after it', 'the power cable', { components: ['cable'] }],
+    ['an activity naming a document or an office', 'Deviation Report and the Inspection Report of the Vendor Inspection Branch', {}],
+    ['an activity naming a role', 'the IST Coordinator reviews it', {}],
+    ['a term in an organisation name', 'Engine Systems, Inc. and Omaha Public Power District', {}],
+    ['terms of the oversight process', 'The performance deficiency affected human performance.', {}],
+    ['a quantity stated on its own', 'power was reduced and pressure rose', { properties: ['power', 'pressure'] }],
+    ['an activity with its plan', 'A repair plan is being developed.', { maintenance_actions: ['repair'] }],
+  ])('the built-in lexicon reads %s', (_name, text, expected) => {
+    expect(builtIn.match(text)).toEqual(fields(expected));
+  });
+
   // Its speed is measured by bench/tag-parts.mjs (the gazetteer part), not asserted here.
   it('matches a 1.5 KB text 2,000 times with the reference lexicon, the same every time', () => {
     const text = read('test/fixtures/dackar/ad61d26ecf6e_chunks.jsonl').slice(0, 1500);
