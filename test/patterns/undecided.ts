@@ -131,8 +131,8 @@ export const UNDECIDED = new Map<string, string>([
     "Sticky, tried only at findStarts' starts (a digit, or a month or duration word before a number). Every form is counted digits, fixed words and single blank runs (a zone: a fixed word, or one in brackets with at most one blank each side): one attempt reads a bounded number of tokens and the blank runs between them. The bare time's lookbehind reads three characters back and its lookahead at most four ahead.",
   ],
   [
-    "buildPattern('tagging/extractors: REGULATORY_RE') #1c63064d",
-    "Starts only at a token start (lookbehind). Fixed prefixes, counted digit runs and unambiguous segment loops (`(?:\\.\\d+)*`, `(?:[.-]\\d{1,4})*`): each attempt reads one reference-shaped stretch once.",
+    "buildPattern('tagging/extractors: REGULATORY_RE') #ff5468ce",
+    "Starts only at a token start (lookbehind). Fixed prefixes (NUREG and its OCR form a two-way literal choice), counted digit runs and unambiguous segment loops (`(?:\\.\\d+)*`, `(?:[.-]\\d{1,4})*`): each attempt reads one reference-shaped stretch once.",
   ],
   [
     "buildPattern('tagging/section-role: keywords') #278dd5cd",

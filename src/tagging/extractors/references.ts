@@ -278,7 +278,17 @@ function noticeNumber(text: string, i: number): number {
 // fuel storage), 30-/40- (materials): "50-296", and their eight-digit forms "05000296", "07001151".
 function docketNumber(text: string, i: number): number {
   const d = digitsEnd(text, i);
-  if (d - i === 8 && code(text, i) === 0x30 && (text.startsWith('0500', i) || text.startsWith('0700', i) || text.startsWith('0720', i))) return d;
+  const series = code(text, i) === 0x30 && (text.startsWith('0500', i) || text.startsWith('0700', i) || text.startsWith('0720', i));
+  if (d - i === 8 && series) return d;
+  // The eight-digit form as a form's boxes print it: "05000-298", "05000- 298", "05000 298".
+  if (d - i === 5 && series) {
+    let k = d;
+    if (code(text, k) === 0x20) k++;
+    if (code(text, k) === HYPHEN) k++;
+    if (code(text, k) === 0x20 && code(text, k - 1) === HYPHEN) k++;
+    const n = digitsEnd(text, k);
+    if (k > d && n - k === 3) return n;
+  }
   if (d - i === 2 && code(text, d) === HYPHEN && /^(?:50|52|70|72|30|40)$/.test(text.slice(i, d))) {
     const n = digitsEnd(text, d + 1);
     if (n - d - 1 >= 3 && n - d - 1 <= 5) return n;
@@ -339,6 +349,17 @@ function lerNumber(text: string, i: number): number {
 function cfrAt(text: string, i: number): number {
   const t = digitsEnd(text, i);
   if (t - i < 1 || t - i > 2) return -1;
+  const named = cfrName(text, t);
+  if (named >= 0 || t - i !== 1 || code(text, i) !== 0x31) return named;
+  // OCR'd "10": its 0 read as a capital O, or split from the 1 by a blank ("1 OCFR21", "1OCFR50.72", "1 0 CFR").
+  let k = t;
+  if (code(text, k) === 0x20) k++;
+  const c = code(text, k);
+  return c === LETTER_O || (c === 0x30 && k > t) ? cfrName(text, k + 1) : -1;
+}
+
+/** The title's "CFR" after its number (a slash or a blank between): where it ends, or -1. */
+function cfrName(text: string, t: number): number {
   let j = t;
   if (code(text, j) === SLASH) j++;
   else j = gap(text, j);
@@ -456,6 +477,12 @@ const CHAPTER_CUES = ['Inspection Manual Chapter', 'Manual Chapter', 'IMC', 'MC'
 const PROCEDURE_CUES = ['Inspection Procedures', 'Inspection Procedure', 'IP'];
 const DOCKET_CUES = ['Docket', 'DOCKET'];
 const LICENSE_CUES = ['Operating License', 'License', 'Licence', 'LICENSE', 'Permit'];
+// The NRC's generic safety issues and the plans that resolve them: "Unresolved Safety Issues A-3,
+// A-4 and A-5", "Task Action Plan A-17", "Generic Safety Issue 191", "USI A-46".
+const ISSUE_CUES = [
+  'Unresolved Safety Issues', 'Unresolved Safety Issue', 'Task Action Plans', 'Task Action Plan', 'Generic Safety Issues',
+  'Generic Safety Issue', 'Generic Issues', 'Generic Issue', 'USI', 'GSI',
+];
 const EVENT_CUES = ['Event Notification', 'Event Number', 'EVENT NUMBER', 'Event No.', 'Event #', 'Event#', 'EN'];
 // Words that never start a document's number after "Report", "File", "Letter", "Procedure"…
 // unless a digit is in it (idToken needs one): nothing to list.
@@ -695,6 +722,8 @@ function numberAt(text: string, i: number, out: Out, eventReport: boolean): numb
     // A docket number alone on its line, as report headers set it.
     if (aloneOnLine(text, i, docket)) return push(out, text, i, docket);
   }
+  // The NRC's OMB clearance numbers of its information collections: "(3150-0104)".
+  if (text.startsWith('3150-', i) && digitsEnd(text, i + 5) === i + 9 && tokenEnds(text, i + 9)) return push(out, text, i, i + 9);
   const ler = lerNumber(text, i);
   if (ler >= 0 && tokenEnds(text, ler) && code(text, digitsEnd(text, i)) !== SLASH && ler - i >= 10 && /\d{4} ?- ?\d{3} ?- ?\d{2}$/.test(text.slice(i, ler))) return push(out, text, i, ler);
   const accession = legacyAccession(text, i);
@@ -866,6 +895,17 @@ function cuedReference(text: string, i: number, out: Out): number {
       j = d;
       while (isBlank(code(text, j))) j++;
     }
+  }
+  const issue = anyWord(text, cueAt, ISSUE_CUES, false);
+  if (issue >= 0) {
+    const { span, value } = afterCue(text, i, issue);
+    const end = cuedList(text, out, span, value, (at) => {
+      // "A-3", "A-46" (unresolved safety issues, task action plans), "191" (generic issues).
+      const letter = isUpper(code(text, at)) && code(text, at + 1) === HYPHEN ? at + 2 : at;
+      const d = digitsEnd(text, letter);
+      return d > letter && d - letter <= 3 ? d : -1;
+    });
+    if (end >= 0) return end;
   }
   const event = anyWord(text, cueAt, EVENT_CUES, false);
   if (event >= 0) {
