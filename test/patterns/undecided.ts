@@ -107,8 +107,8 @@ export const UNDECIDED = new Map<string, string>([
     "A straight quote's content holds no `\"`, so each opener reads only to the next quote; inside curly quotes each inner blank run must be followed by a phrase character, so no blank goes to either side of the phrase, and the content stops at the next curly quote or line break.",
   ],
   [
-    "buildPattern('tagging/extractors/identifiers: DOC_REF_RE') #673fde2e",
-    "Sticky, tried only at token starts (findStarts; the lookbehind refuses a start after `.` or `-`). Each form is a fixed prefix and counted digit runs or separated segments, unambiguous, so one attempt reads one token and the two-character end test.",
+    "buildPattern('tagging/extractors/identifiers: DOC_REF_RE') #f3556d73",
+    "Sticky, tried only at token starts (findStarts; the lookbehind refuses a start after `.` or `-`). Each form is a fixed prefix and counted digit runs or separated segments (a plant segment is letters and digits, then a year, then one optional blank before the serial), unambiguous, so one attempt reads one token and the two-character end test.",
   ],
   [
     "buildPattern('tagging/extractors/identifiers: ALARM_RE') #73bc65ca",

@@ -21,6 +21,7 @@ describe('regulatory references', () => {
     ['an acronym in brackets and a lettered part', 'Technical Specification (TS) 3.6.1.a was entered.', ['Technical Specification (TS) 3.6.1.a']],
     ['a short form needs a number', 'the SR was met and TS were reviewed', []],
     ['ASME sections and articles', 'acceptable under ASME Code, Section XI, IWV-3521 and IWB-3600.', ['ASME Code, Section XI', 'IWV-3521', 'IWB-3600']],
+    ['the OM Code and its subsections', 'tested to the ASME OM Code, ISTC-3500 and ISTB-5121; the ASME Code applies', ['ASME OM Code', 'ISTC-3500', 'ISTB-5121']],
     ['design criteria', 'GDC 17 and General Design Criterion 44 apply', ['GDC 17', 'General Design Criterion 44']],
     ['an OCR\'d title number: its 0 read as O, or split from the 1', 'per 1 OCFR50.72, 1OCFR 21.21 and 1 0 CFR 50.9', ['1 OCFR50.72', '1OCFR 21.21', '1 0 CFR 50.9']],
     ['a 1 and an O that open no title stay prose', 'Unit 1 O ring and 1 0 pumps', []],
@@ -77,6 +78,14 @@ describe('references are never equipment', () => {
     const spans = extractPatterns(text);
     expect(spans.equipment_ids).toEqual([]);
     expect(spans.doc_refs.length).toBeGreaterThan(0);
+  });
+
+  it('reads a corrective action record with its plant segment, its serial wrapped too', () => {
+    expect(extractPatterns('CR-XYZ-2019-01234, Condition Report CR-IP3-2015- 05952 and AR-A1-2020-1234').doc_refs).toEqual([
+      'CR-XYZ-2019-01234',
+      'Condition Report CR-IP3-2015- 05952',
+      'AR-A1-2020-1234',
+    ]);
   });
 
   it('reads a NUREG whose U OCR read as IJ', () => {

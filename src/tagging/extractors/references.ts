@@ -679,7 +679,8 @@ function referenceAt(text: string, i: number, out: Out, eventReport: boolean): n
     if (eop >= 0) return push(out, text, i, eop);
     const proc = plantProcedure(text, i);
     if (proc >= 0) return push(out, text, i, proc);
-    if (w.length === 3 && w.startsWith('IW')) {
+    // ASME Section XI articles (IWB-3600) and OM Code subsections (ISTC-3500).
+    if ((w.length === 3 && w.startsWith('IW')) || (w.length === 4 && w.startsWith('IST'))) {
       const d = digitsEnd(text, wordEnd + 1);
       const end = d - wordEnd - 1 < 3 || d - wordEnd - 1 > 4 ? -1 : tokenEnds(text, d) ? d : dotted(text, wordEnd + 1, 1, false);
       if (end >= 0 && tokenEnds(text, end)) return push(out, text, i, end);
@@ -807,6 +808,7 @@ function namedCode(text: string, i: number, out: Out): number {
   const asme = word(text, i, 'ASME', false);
   if (asme >= 0) {
     let j = asme;
+    let om = false;
     for (let words = 0; words < 6; words++) {
       const k = gap(text, code(text, j) === COMMA ? j + 1 : j);
       const sec = anyWord(text, k, ['Section', 'SECTION']);
@@ -816,9 +818,12 @@ function namedCode(text: string, i: number, out: Out): number {
         if (/^[IVX]{1,4}$/.test(roman)) return push(out, text, i, r);
         return -1;
       }
-      const next = anyWord(text, k, ['Boiler', 'and', 'Pressure', 'Vessel', 'Code', '(BPV)', 'B&PV']);
+      const next = anyWord(text, k, ['Boiler', 'and', 'Pressure', 'Vessel', 'Code', '(BPV)', 'B&PV', 'OM']);
       if (next < 0) return -1;
+      if (next === k + 2 && text.startsWith('OM', k)) om = true;
       j = next;
+      // "ASME OM Code": the code of operation and maintenance, named whole unless a section follows.
+      if (om && text.startsWith('Code', k) && anyWord(text, gap(text, code(text, j) === COMMA ? j + 1 : j), ['Section', 'SECTION']) < 0) return push(out, text, i, j);
     }
     return -1;
   }
