@@ -68,6 +68,9 @@ describe('document references', () => {
 
 describe('references are never equipment', () => {
   it.each<[string, string]>([
+    ['a surveillance test procedure', 'performed ST-O-052-100-2 and MST-0456 and 2-OHP-4021-001-003'],
+    ['an identifier work is done per', 'in accordance with 0-SI-82-1'],
+    ['a design document', 'installed by DCP-12345 per CALC-M-123'],
     ['a licence', 'License No. NPF-90 for the unit'],
     ['a procedure', 'entered 3-ECA-0.0 and OP-AB-101-105'],
     ['an ASME article', 'flaw evaluated to IWB-3600'],
@@ -86,6 +89,10 @@ describe('references are never equipment', () => {
       'Condition Report CR-IP3-2015- 05952',
       'AR-A1-2020-1234',
     ]);
+  });
+
+  it('takes the identifier after "per" or "in accordance with" alone, and nothing that is no identifier', () => {
+    expect(extractPatterns('tested per ST-O-052-100-2, 50 gpm per pump, per the TS and in accordance with 0-SI-82-1').doc_refs).toEqual(['ST-O-052-100-2', '0-SI-82-1']);
   });
 
   it('reads a NUREG whose U OCR read as IJ', () => {

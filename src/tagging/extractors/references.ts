@@ -494,7 +494,12 @@ const LICENCE_PREFIXES = new Set(['DPR', 'NPF', 'CPPR', 'CPR', 'SNM', 'SUA', 'SM
 // alarm response, surveillance, maintenance, emergency plan implementing procedures.
 // Instruction sets are numbered the same way: abnormal, general, system and emergency operating
 // instructions, alarm response instructions.
-const PROCEDURE_PREFIXES = new Set(['EOP', 'AOP', 'GOP', 'SOP', 'OP', 'ARP', 'OSP', 'MP', 'SP', 'EPIP', 'FNP', 'ONP', 'AP', 'OI', 'AOI', 'GOI', 'SOI', 'EOI', 'ARI', 'ONI']);
+// Surveillance and test procedure series are numbered alike: surveillance tests and procedures,
+// operations and maintenance surveillance tests, off-normal and operating/test procedures.
+const PROCEDURE_PREFIXES = new Set([
+  'EOP', 'AOP', 'GOP', 'SOP', 'OP', 'ARP', 'OSP', 'MP', 'SP', 'EPIP', 'FNP', 'ONP', 'AP', 'OI', 'AOI', 'GOI', 'SOI', 'EOI', 'ARI', 'ONI',
+  'ST', 'STP', 'OST', 'MST', 'ISTP', 'OHP', 'ONOP', 'OPT', 'GP', 'TP',
+]);
 
 // Vendor topical reports and NRC papers numbered under a series name: Westinghouse WCAP, GE
 // NEDC/NEDE/NEDO, B&W BAW, Combustion Engineering CENPD/CEN, Framatome EMF/ANP/ANF/XN-NF, Duke
@@ -527,6 +532,10 @@ function eopSetName(text: string, i: number): number {
   return k + 3;
 }
 
+// Design documents numbered like procedures: design change packages and requests, engineering
+// change packages, field change requests and notices, calculations and drawings.
+const DESIGN_SERIES = new Set(['DCP', 'DCR', 'DCA', 'ECP', 'FCR', 'FCN', 'TCN', 'CALC', 'DWG']);
+
 /** A plant procedure "OP-2325D", "OP-AB-101-105", "3-SOP-ESP-O01", "2-EOP-3" (unit digit optional). */
 function plantProcedure(text: string, i: number): number {
   let j = i;
@@ -536,7 +545,7 @@ function plantProcedure(text: string, i: number): number {
   if (code(text, p) !== HYPHEN) return -1;
   // "3-E-0", "3-ECA-0.0": an EOP-set name with its unit digit.
   if (prefix === 'E' || prefix === 'ES' || prefix === 'ECA' || prefix === 'FR' || prefix === 'F') return j === i ? -1 : eopSetName(text, j);
-  if (!PROCEDURE_PREFIXES.has(prefix)) return -1;
+  if (!PROCEDURE_PREFIXES.has(prefix) && !DESIGN_SERIES.has(prefix)) return -1;
   let end = p;
   let digit = false;
   let segments = 0;
@@ -621,7 +630,7 @@ function temporaryInstruction(text: string, i: number): number {
 // Where a reference may start: a digit or a capital at a word start, or one of the lower-case
 // cue words. The regex engine skips the prose between far faster than a loop over characters.
 // One character a match (lastIndex - 1 is the start), the lower-case cues by their first letter.
-const FINDER = /\b(?:[0-9A-Z]|p(?=aragraph|rocedure|urchase))/g;
+const FINDER = /\b(?:[0-9A-Z]|p(?=aragraph|rocedure|urchase|er )|i(?=n accordance with ))/g;
 const EVENT_INDEX_RE = /event numbers?/i;
 
 /** The document and regulatory references of a text, in text order, never overlapping. */
@@ -649,6 +658,8 @@ function referenceAt(text: string, i: number, out: Out, eventReport: boolean): n
   if (isDigit(c)) return numberAt(text, i, out, eventReport);
   // Lower-case cues: "paragraph (a)(2)(iv)(B)", "procedure P-1", "purchase order P0116932".
   if (isLower(c)) {
+    const per = anyWord(text, i, ['per', 'in accordance with'], false);
+    if (per >= 0) return performedPer(text, gap(text, per), out);
     const para = word(text, i, 'paragraph', false);
     if (para >= 0) {
       const v = gap(text, para);
@@ -705,6 +716,18 @@ function referenceAt(text: string, i: number, out: Out, eventReport: boolean): n
   const part = partReference(text, i, out);
   if (part >= 0) return part;
   return cuedReference(text, i, out);
+}
+
+/**
+ * "per ST-O-052-100-2", "in accordance with 0-SI-82-1": work is done per a procedure or a
+ * document, never per a piece of equipment, so the hyphenated identifier after the cue is one.
+ */
+function performedPer(text: string, i: number, out: Out): number {
+  const c = code(text, i);
+  if (!isUpper(c) && !(isDigit(c) && code(text, i + 1) === HYPHEN && isUpper(code(text, i + 2)))) return -1;
+  const end = idToken(text, i);
+  if (end < 0 || !tokenEnds(text, end) || text.indexOf('-', i) < 0 || text.indexOf('-', i) >= end) return -1;
+  return push(out, text, i, end);
 }
 
 /** Numbers that open a reference: 10 CFR, docket reports, LER numbers, dockets, accessions, bare sections, event index lines. */
