@@ -65,6 +65,8 @@ const CLAIMED_NAMES = [
   'performance deficiency', 'performance deficiencies', 'performance indicator', 'performance indicators', 'performance issue',
   'performance issues', 'performance area', 'performance areas', 'performance attribute', 'human performance',
   'licensee performance', 'cross-cutting aspect', 'cross-cutting area',
+  // The industry, and the operational modes a plant is in (a state, not a quantity of it).
+  'nuclear power', 'power operation', 'power operations', 'hot standby', 'hot shutdown', 'cold shutdown',
 ];
 
 const FIELD = (name: LexiconField): number => LEXICON_FIELDS.indexOf(name);
@@ -83,6 +85,13 @@ const EQUIPMENT_MASK = maskOf(EQUIPMENT);
 const PROPERTY = FIELD('properties');
 const PROPERTY_MASK = 1 << PROPERTY;
 const TOOLS_MASK = 1 << FIELD('tools');
+const SYSTEMS_MASK = 1 << FIELD('systems');
+const OUTCOMES_MASK = 1 << FIELD('outcomes');
+// A system named as an unplanned actuation ("a spurious safety injection", "inadvertent
+// containment spray"), or joined to an event by "or"/"and" ("reactor trip or safety injection"),
+// is that event: an outcome, not the system.
+const ACTUATION_WORDS = new Set(['spurious', 'inadvertent', 'unplanned', 'unexpected', 'invalid']);
+const JOINING_WORDS = new Set(['or', 'and']);
 // The fields a document's or an office's name may hold a term of.
 const NAMED_MASK = ACTIONS_MASK | PROPERTY_MASK | maskOf([FIELD('outcomes'), FIELD('mechanisms')]);
 // A system or component right before one of these names a place ("turbine bay", "pump room").
@@ -162,6 +171,10 @@ function afterPercent(tokens: TokenBuffer, first: number): boolean {
   return end - start === 7 && tokens.lower.startsWith('percent', start);
 }
 
+function wordBefore(tokens: TokenBuffer, first: number, words: ReadonlySet<string>): boolean {
+  return first > 0 && words.has(tokens.lower.slice(tokens.starts[first - 1], tokens.ends[first - 1]));
+}
+
 function capitalised(tokens: TokenBuffer, k: number): boolean {
   const code = tokens.text.charCodeAt(tokens.starts[k]!);
   return code >= 0x41 && code <= 0x5a;
@@ -220,6 +233,10 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
         if (route >= 0) fields |= 1 << route;
       }
       if (fields === 0) return;
+      if (fields === SYSTEMS_MASK && (wordBefore(tokens, first, ACTUATION_WORDS) || (lastOutcome === first - 2 && wordBefore(tokens, first, JOINING_WORDS)))) {
+        fields = OUTCOMES_MASK;
+      }
+      if ((fields & OUTCOMES_MASK) !== 0) lastOutcome = last;
       if (marks !== null) {
         if (marks.inCue(start, end)) return;
         if (marks.inLabel(start, end)) fields &= ~NOT_IN_LABELS_MASK;
@@ -274,6 +291,8 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
     };
     // The property the previous match added, while it is the last of its list.
     let lastProperty: { last: number; key: string | number } | null = null;
+    // The last token of the latest outcome match.
+    let lastOutcome = -2;
     const takeBack = ({ key }: { last: number; key: string | number }): void => {
       const list = lists[PROPERTY]!;
       list.pop();

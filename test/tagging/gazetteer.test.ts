@@ -214,6 +214,10 @@ describe('buildGazetteer with the shipped lexicons', () => {
     ['terms of the oversight process', 'The performance deficiency affected human performance.', {}],
     ['a quantity stated on its own', 'power was reduced and pressure rose', { properties: ['power', 'pressure'] }],
     ['an activity with its plan', 'A repair plan is being developed.', { maintenance_actions: ['repair'] }],
+    ['a system actuated as an event', 'after a reactor trip or safety injection, a spurious safety injection', { outcomes: ['reactor trip', 'safety injection'] }],
+    ['a system stated as one', 'the safety injection pumps started', { systems: ['safety injection'], components: ['pumps'] }],
+    ['generators as components', 'the main generator and the EDG', { components: ['main generator', 'EDG'] }],
+    ['an operational mode', 'in Power Operation and then Hot Standby', {}],
   ])('the built-in lexicon reads %s', (_name, text, expected) => {
     expect(builtIn.match(text)).toEqual(fields(expected));
   });
