@@ -67,6 +67,8 @@ const CLAIMED_NAMES = [
   'licensee performance', 'cross-cutting aspect', 'cross-cutting area',
   // The industry, and the operational modes a plant is in (a state, not a quantity of it).
   'nuclear power', 'power operation', 'power operations', 'hot standby', 'hot shutdown', 'cold shutdown',
+  // An NRC assessment programme and NRC Form 366's heading of an LER's safety assessment.
+  'systematic assessment of licensee performance', 'assessment of safety consequences',
 ];
 
 const FIELD = (name: LexiconField): number => LEXICON_FIELDS.indexOf(name);

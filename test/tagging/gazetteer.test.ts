@@ -218,6 +218,7 @@ describe('buildGazetteer with the shipped lexicons', () => {
     ['a system stated as one', 'the safety injection pumps started', { systems: ['safety injection'], components: ['pumps'] }],
     ['generators as components', 'the main generator and the EDG', { components: ['main generator', 'EDG'] }],
     ['an operational mode', 'in Power Operation and then Hot Standby', {}],
+    ['an NRC programme and a form heading', 'Systematic Assessment of Licensee Performance; Assessment of Safety Consequences', {}],
   ])('the built-in lexicon reads %s', (_name, text, expected) => {
     expect(builtIn.match(text)).toEqual(fields(expected));
   });
