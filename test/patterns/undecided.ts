@@ -127,8 +127,8 @@ export const UNDECIDED = new Map<string, string>([
     "Sticky, tried only at a number's first character (the lookbehind refuses a start after a digit, letter or joiner). The number forms share digits (a fraction is at most two digits, a slash and two digits), but giving one back leaves a digit where only a separator, a unit or a range mark may follow, which fails at once; blank runs are read once per attempt, and the hyphen separator is one character.",
   ],
   [
-    "buildPattern('tagging/extractors/temporal: TEMPORAL_RE') #fa69e81e",
-    "Sticky, tried only at findStarts' starts (a digit, or a month or duration word before a number). Every form is counted digits, fixed words and single blank runs (a zone: a fixed word, or one in brackets with at most one blank each side): one attempt reads a bounded number of tokens and the blank runs between them. The bare time's lookbehind reads three characters back and its lookahead at most four ahead.",
+    "buildPattern('tagging/extractors/temporal: TEMPORAL_RE') #ed3cca80",
+    "Sticky, tried only at findStarts' starts (a digit, or a month or duration word before a number). Every form is counted digits, fixed words and single blank runs (a zone: a fixed word, or one in brackets with at most one blank each side): one attempt reads a bounded number of tokens and the blank runs between them. The bare time's lookbehind reads `at ` and at most one fixed approximation word back (a bounded literal), and its lookahead at most four ahead.",
   ],
   [
     "buildPattern('tagging/extractors: REGULATORY_RE') #ff5468ce",
