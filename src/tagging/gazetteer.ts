@@ -69,6 +69,9 @@ const CLAIMED_NAMES = [
   'nuclear power', 'power operation', 'power operations', 'hot standby', 'hot shutdown', 'cold shutdown',
   // An NRC assessment programme and NRC Form 366's heading of an LER's safety assessment.
   'systematic assessment of licensee performance', 'assessment of safety consequences',
+  // The title of 10 CFR Part 21 and the event category it gives an event notification.
+  'reporting of defects and noncompliance', 'reporting of defects and non-compliance', 'defects and noncompliance',
+  'defects and non-compliance',
 ];
 
 const FIELD = (name: LexiconField): number => LEXICON_FIELDS.indexOf(name);
@@ -94,6 +97,8 @@ const OUTCOMES_MASK = 1 << FIELD('outcomes');
 // is that event: an outcome, not the system.
 const ACTUATION_WORDS = new Set(['spurious', 'inadvertent', 'unplanned', 'unexpected', 'invalid']);
 const JOINING_WORDS = new Set(['or', 'and']);
+const EVENT_MASK = maskOf([FIELD('outcomes'), FIELD('mechanisms')]);
+const SYSTEM_HEADS = new Set(['system', 'systems']);
 // The fields a document's or an office's name may hold a term of.
 const NAMED_MASK = ACTIONS_MASK | PROPERTY_MASK | maskOf([FIELD('outcomes'), FIELD('mechanisms')]);
 // A system or component right before one of these names a place ("turbine bay", "pump room").
@@ -209,6 +214,7 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
   const areaHashes = hashesOf(AREA_HEADS);
   const purposeHashes = hashesOf(PURPOSE_WORDS);
   const documentHashes = hashesOf(DOCUMENT_HEADS);
+  const systemHashes = hashesOf(SYSTEM_HEADS);
   const instrumentHashes = hashesOf(INSTRUMENT_HEADS);
 
   function begin(tokens: TokenBuffer, marks: ScopeIndex | null = null, extras: GazetteerExtras = { negated: [], places: [] }): GazetteerScan {
@@ -260,6 +266,9 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
       }
       if ((fields & ACTIONS_MASK) !== 0 && nextWordIn(tokens, last, purposeHashes, PURPOSE_WORDS) !== null) fields &= ~ACTIONS_MASK;
       if ((fields & NAMED_MASK) !== 0 && nextWordIn(tokens, last, documentHashes, DOCUMENT_HEADS) !== null) fields &= ~NAMED_MASK;
+      // "Auxiliary Feedwater Actuation System", "Primary Containment Isolation System": an event
+      // right before "system" names the system that makes it, not the event.
+      if ((fields & EVENT_MASK) !== 0 && nextWordIn(tokens, last, systemHashes, SYSTEM_HEADS) !== null) fields &= ~EVENT_MASK;
       if ((fields & PROPERTY_MASK) !== 0 && (afterPercent(tokens, first) || nextWordIn(tokens, last, instrumentHashes, INSTRUMENT_HEADS) !== null)) {
         fields &= ~PROPERTY_MASK;
       }

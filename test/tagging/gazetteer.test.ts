@@ -219,6 +219,8 @@ describe('buildGazetteer with the shipped lexicons', () => {
     ['generators as components', 'the main generator and the EDG', { components: ['main generator', 'EDG'] }],
     ['an operational mode', 'in Power Operation and then Hot Standby', {}],
     ['an NRC programme and a form heading', 'Systematic Assessment of Licensee Performance; Assessment of Safety Consequences', {}],
+    ['an event naming its system', 'the diverse auxiliary feedwater actuation system and the actuation', { systems: ['auxiliary feedwater'], outcomes: ['actuation'] }],
+    ['the title of Part 21', 'Reporting of Defects and Noncompliance: DEFECTS AND NONCOMPLIANCE', {}],
   ])('the built-in lexicon reads %s', (_name, text, expected) => {
     expect(builtIn.match(text)).toEqual(fields(expected));
   });
