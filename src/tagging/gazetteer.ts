@@ -245,6 +245,12 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
         fields = OUTCOMES_MASK;
       }
       if ((fields & OUTCOMES_MASK) !== 0) lastOutcome = last;
+      // Names hold terms that are no mentions, in a negated scope or not (so they are decided here).
+      if ((fields & NAMED_MASK) !== 0 && nextWordIn(tokens, last, documentHashes, DOCUMENT_HEADS) !== null) fields &= ~NAMED_MASK;
+      // "Auxiliary Feedwater Actuation System", "Primary Containment Isolation System": an event
+      // right before "system" names the system that makes it, not the event.
+      if ((fields & EVENT_MASK) !== 0 && nextWordIn(tokens, last, systemHashes, SYSTEM_HEADS) !== null) fields &= ~EVENT_MASK;
+      if (fields === 0 || inOrganisationName(tokens, first, last)) return;
       if (marks !== null) {
         if (marks.inCue(start, end)) return;
         if (marks.inLabel(start, end)) fields &= ~NOT_IN_LABELS_MASK;
@@ -265,10 +271,6 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
         fields &= ~EQUIPMENT_MASK;
       }
       if ((fields & ACTIONS_MASK) !== 0 && nextWordIn(tokens, last, purposeHashes, PURPOSE_WORDS) !== null) fields &= ~ACTIONS_MASK;
-      if ((fields & NAMED_MASK) !== 0 && nextWordIn(tokens, last, documentHashes, DOCUMENT_HEADS) !== null) fields &= ~NAMED_MASK;
-      // "Auxiliary Feedwater Actuation System", "Primary Containment Isolation System": an event
-      // right before "system" names the system that makes it, not the event.
-      if ((fields & EVENT_MASK) !== 0 && nextWordIn(tokens, last, systemHashes, SYSTEM_HEADS) !== null) fields &= ~EVENT_MASK;
       if ((fields & PROPERTY_MASK) !== 0 && (afterPercent(tokens, first) || nextWordIn(tokens, last, instrumentHashes, INSTRUMENT_HEADS) !== null)) {
         fields &= ~PROPERTY_MASK;
       }
@@ -276,7 +278,6 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
       // "pressure gauge" is not a term, "power supply cable") is taken back: the compound is the mention.
       if ((fields & (EQUIPMENT_MASK | TOOLS_MASK)) !== 0 && lastProperty !== null && lastProperty.last === first - 1) takeBack(lastProperty);
       lastProperty = null;
-      if (fields !== 0 && inOrganisationName(tokens, first, last)) fields = 0;
       if (fields === 0) return;
       const numberKey = tokens.surfaceKey(first, last, phrase);
       let surface: string | null = null;
