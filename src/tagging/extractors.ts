@@ -97,7 +97,8 @@ const REGULATORY_RE = buildPattern(
   'tagging/extractors: REGULATORY_RE',
   '(?<![A-Za-z0-9_.\\-])(?:' +
     [
-      'NUREG(?:/CR)?-\\d{3,5}',
+      // OCR reads the U of typewritten reports as "IJ": "NIJREG-0844".
+      'N(?:U|IJ)REG(?:/CR)?-\\d{3,5}',
       '\\d{1,2}[ \\u00A0]?CFR[ \\u00A0](?:Part[ \\u00A0])?\\d{1,3}(?:\\.\\d+)*(?:\\([a-z0-9]{1,3}\\))*',
       '(?:Reg(?:ulatory)?\\.?[ \\u00A0]Guide|RG)[ \\u00A0]\\d{1,2}\\.\\d{1,3}',
       '(?:IEEE|ANSI|ASME|ASTM|NFPA)(?:[ \\u00A0]Std\\.?)?[ \\u00A0]?-?[A-Z]?\\d{1,5}(?:[.-]\\d{1,4})*',
@@ -109,7 +110,7 @@ const REGULATORY_RE = buildPattern(
 // Every form holds one of these: a cheap test before the full regex. One alternation of the
 // literals is one pass over the text, half the time of fourteen substring searches (measured on
 // the text-heavy bench corpus).
-const REGULATORY_HINTS = /CFR|NUREG|Reg|RG|IEEE|ANSI|ASME|ASTM|NFPA|TECH-SPEC|Tech|TS|LCO|SR/;
+const REGULATORY_HINTS = /CFR|NUREG|NIJREG|Reg|RG|IEEE|ANSI|ASME|ASTM|NFPA|TECH-SPEC|Tech|TS|LCO|SR/;
 
 /**
  * The references that claim their spans before every family: those read by their grammar

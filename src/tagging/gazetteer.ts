@@ -54,6 +54,24 @@ const CLAIMED_NAMES = [
   'work order', 'work orders', 'work request', 'condition report', 'condition reports', 'corrective action program',
   'standard operating procedure', 'operating procedure', 'causal evaluation', 'event causal evaluation',
   'operating experience', 'action request', 'technical specification', 'technical specifications', 'tech spec',
+  // Kinds of plant name the facility a text is about, not one of its systems (a system is a named
+  // plant system or train); claimed, they leave no "power" behind in "nuclear power plant".
+  'nuclear power plant', 'nuclear power plants', 'nuclear plant', 'nuclear plants', 'nuclear station', 'nuclear stations',
+  'power plant', 'power plants', 'power station', 'power stations', 'generating station', 'generating stations',
+  'power reactor', 'power reactors', 'nuclear power reactor', 'nuclear power reactors',
+  'pressurized water reactor', 'pressurized water reactors', 'boiling water reactor', 'boiling water reactors', 'PWR', 'PWRs', 'BWR', 'BWRs',
+  // Terms of the NRC's oversight process (findings, their significance, SALP): a licensee's
+  // performance there is how it met a requirement, not a quantity of the plant.
+  'performance deficiency', 'performance deficiencies', 'performance indicator', 'performance indicators', 'performance issue',
+  'performance issues', 'performance area', 'performance areas', 'performance attribute', 'human performance',
+  'licensee performance', 'cross-cutting aspect', 'cross-cutting area',
+  // The industry, and the operational modes a plant is in (a state, not a quantity of it).
+  'nuclear power', 'power operation', 'power operations', 'hot standby', 'hot shutdown', 'cold shutdown',
+  // An NRC assessment programme and NRC Form 366's heading of an LER's safety assessment.
+  'systematic assessment of licensee performance', 'assessment of safety consequences',
+  // The title of 10 CFR Part 21 and the event category it gives an event notification.
+  'reporting of defects and noncompliance', 'reporting of defects and non-compliance', 'defects and noncompliance',
+  'defects and non-compliance',
 ];
 
 const FIELD = (name: LexiconField): number => LEXICON_FIELDS.indexOf(name);
@@ -69,10 +87,54 @@ const ACTIONS_MASK = maskOf(ACTIONS);
 
 const EQUIPMENT: readonly number[] = [FIELD('systems'), FIELD('components')];
 const EQUIPMENT_MASK = maskOf(EQUIPMENT);
+const PROPERTY = FIELD('properties');
+const PROPERTY_MASK = 1 << PROPERTY;
+const TOOLS_MASK = 1 << FIELD('tools');
+const SYSTEMS_MASK = 1 << FIELD('systems');
+const OUTCOMES_MASK = 1 << FIELD('outcomes');
+// A system named as an unplanned actuation ("a spurious safety injection", "inadvertent
+// containment spray"), or joined to an event by "or"/"and" ("reactor trip or safety injection"),
+// is that event: an outcome, not the system.
+const ACTUATION_WORDS = new Set(['spurious', 'inadvertent', 'unplanned', 'unexpected', 'invalid']);
+const JOINING_WORDS = new Set(['or', 'and']);
+const EVENT_MASK = maskOf([FIELD('outcomes'), FIELD('mechanisms')]);
+const SYSTEM_HEADS = new Set(['system', 'systems']);
+// The fields a document's or an office's name may hold a term of.
+const NAMED_MASK = ACTIONS_MASK | PROPERTY_MASK | maskOf([FIELD('outcomes'), FIELD('mechanisms')]);
 // A system or component right before one of these names a place ("turbine bay", "pump room").
 const AREA_HEADS = new Set(['building', 'buildings', 'room', 'rooms', 'bay', 'house', 'yard', 'vault', 'gallery', 'pit', 'area', 'elevation', 'elev', 'deck', 'corridor', 'enclosure']);
 // "for training/test purposes": an activity named as a purpose is not one performed.
 const PURPOSE_WORDS = new Set(['purpose', 'purposes', 'use', 'only']);
+// An activity, finding or quantity right before one of these names a document, a form, an office
+// or a person's role ("Inspection Report", "Deviation Report", "Surveillance Requirement", "Vendor
+// Inspection Branch", "IST Coordinator", "test technician"), not something that happened.
+// (A programme, plan or requirement of an activity still names the activity: "repair plan",
+// "Surveillance Requirement", "power ascension test program".)
+const DOCUMENT_HEADS = new Set([
+  'report', 'reports', 'manual', 'chapter', 'branch', 'office', 'coordinator', 'technician', 'technicians', 'supervisor',
+  'engineer', 'engineers', 'board',
+]);
+// A quantity right before one of these is what an instrument, a signal or a drive measures or
+// works on ("temperature switch", "Over Voltage Relay", "Variable Frequency Drives", "minimum flow
+// logic"): the compound is the mention, not the quantity. (An alarm's quantity stays one: "no
+// bearing temperature alarms" tells which quantity was watched.)
+const INSTRUMENT_HEADS = new Set([
+  'switch', 'switches', 'gauge', 'gauges', 'gage', 'indicator', 'indicators', 'indication', 'transmitter',
+  'transmitters', 'element', 'elements', 'relay', 'relays', 'drive', 'drives', 'driven', 'logic', 'path', 'paths', 'signal',
+  'signals', 'setpoint', 'setpoints', 'channel', 'channels', 'detector', 'detectors', 'sensor', 'sensors', 'controller',
+  'controllers', 'recorder', 'recorders', 'fixture', 'instrument', 'instruments', 'instrumentation', 'trip', 'bypass',
+]);
+// The last word of an organisation's name ("Engine Systems, Inc.", "Omaha Public Power District",
+// "Northern States Power Company", "Tennessee Valley Authority"): a term inside such a capitalised
+// run is part of the name.
+const ORGANISATION_HEADS = new Set([
+  'inc', 'incorporated', 'co', 'company', 'companies', 'corporation', 'corp', 'district', 'authority', 'llc', 'ltd', 'limited',
+  'utilities', 'industries', 'associates', 'cooperative',
+]);
+// How many capitalised words may follow a term before the organisation head ("Power and Light Co").
+const NAME_WORDS = 4;
+// The words a capitalised name run may hold in lower case.
+const NAME_JOINERS = new Set(['and', 'of', '&', ',', '.']);
 
 /** The gazetteer's phrases: payload = index into LEXICON_FIELDS, -1 for a label that is not routed, -2 for a place. */
 export function phraseSpecs(entries: readonly LexiconEntry[]): PhraseSpec<Route>[] {
@@ -106,6 +168,42 @@ function nextWordIn(tokens: TokenBuffer, last: number, hashes: Set<number>, word
   return words.has(word) ? word : null;
 }
 
+/** "100% power", "90 percent power": the quantity a measurement names (the measurement holds it). */
+function afterPercent(tokens: TokenBuffer, first: number): boolean {
+  if (first === 0) return false;
+  const k = first - 1;
+  const start = tokens.starts[k]!;
+  const end = tokens.ends[k]!;
+  if (end - start === 1) return tokens.lower.charCodeAt(start) === 0x25;
+  return end - start === 7 && tokens.lower.startsWith('percent', start);
+}
+
+function wordBefore(tokens: TokenBuffer, first: number, words: ReadonlySet<string>): boolean {
+  return first > 0 && words.has(tokens.lower.slice(tokens.starts[first - 1], tokens.ends[first - 1]));
+}
+
+function capitalised(tokens: TokenBuffer, k: number): boolean {
+  const code = tokens.text.charCodeAt(tokens.starts[k]!);
+  return code >= 0x41 && code <= 0x5a;
+}
+
+/**
+ * Whether a capitalised term starts or sits in a capitalised run that ends, within NAME_WORDS
+ * words, on an organisation's head word: "Engine Systems, Inc.", "Omaha Public Power District".
+ */
+function inOrganisationName(tokens: TokenBuffer, first: number, last: number): boolean {
+  if (!capitalised(tokens, first)) return false;
+  let words = 0;
+  for (let k = last + 1; k < tokens.count && words <= NAME_WORDS; k++) {
+    const word = tokens.lower.slice(tokens.starts[k], tokens.ends[k]);
+    if (ORGANISATION_HEADS.has(word)) return capitalised(tokens, k);
+    if (NAME_JOINERS.has(word)) continue;
+    if (!capitalised(tokens, k)) return false;
+    words++;
+  }
+  return false;
+}
+
 export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
   const specs = phraseSpecs(entries);
   for (const phrase of CLAIMED_NAMES) specs.push({ phrase, payload: NO_FIELD });
@@ -115,6 +213,9 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
   const ownTokens = new TokenBuffer();
   const areaHashes = hashesOf(AREA_HEADS);
   const purposeHashes = hashesOf(PURPOSE_WORDS);
+  const documentHashes = hashesOf(DOCUMENT_HEADS);
+  const systemHashes = hashesOf(SYSTEM_HEADS);
+  const instrumentHashes = hashesOf(INSTRUMENT_HEADS);
 
   function begin(tokens: TokenBuffer, marks: ScopeIndex | null = null, extras: GazetteerExtras = { negated: [], places: [] }): GazetteerScan {
     const lists: string[][] = [[], [], [], [], [], [], [], []];
@@ -140,6 +241,16 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
         if (route >= 0) fields |= 1 << route;
       }
       if (fields === 0) return;
+      if (fields === SYSTEMS_MASK && (wordBefore(tokens, first, ACTUATION_WORDS) || (lastOutcome === first - 2 && wordBefore(tokens, first, JOINING_WORDS)))) {
+        fields = OUTCOMES_MASK;
+      }
+      if ((fields & OUTCOMES_MASK) !== 0) lastOutcome = last;
+      // Names hold terms that are no mentions, in a negated scope or not (so they are decided here).
+      if ((fields & NAMED_MASK) !== 0 && nextWordIn(tokens, last, documentHashes, DOCUMENT_HEADS) !== null) fields &= ~NAMED_MASK;
+      // "Auxiliary Feedwater Actuation System", "Primary Containment Isolation System": an event
+      // right before "system" names the system that makes it, not the event.
+      if ((fields & EVENT_MASK) !== 0 && nextWordIn(tokens, last, systemHashes, SYSTEM_HEADS) !== null) fields &= ~EVENT_MASK;
+      if (fields === 0 || inOrganisationName(tokens, first, last)) return;
       if (marks !== null) {
         if (marks.inCue(start, end)) return;
         if (marks.inLabel(start, end)) fields &= ~NOT_IN_LABELS_MASK;
@@ -160,6 +271,13 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
         fields &= ~EQUIPMENT_MASK;
       }
       if ((fields & ACTIONS_MASK) !== 0 && nextWordIn(tokens, last, purposeHashes, PURPOSE_WORDS) !== null) fields &= ~ACTIONS_MASK;
+      if ((fields & PROPERTY_MASK) !== 0 && (afterPercent(tokens, first) || nextWordIn(tokens, last, instrumentHashes, INSTRUMENT_HEADS) !== null)) {
+        fields &= ~PROPERTY_MASK;
+      }
+      // A quantity naming the equipment matched right after it ("discharge pressure gauge" where
+      // "pressure gauge" is not a term, "power supply cable") is taken back: the compound is the mention.
+      if ((fields & (EQUIPMENT_MASK | TOOLS_MASK)) !== 0 && lastProperty !== null && lastProperty.last === first - 1) takeBack(lastProperty);
+      lastProperty = null;
       if (fields === 0) return;
       const numberKey = tokens.surfaceKey(first, last, phrase);
       let surface: string | null = null;
@@ -181,6 +299,16 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
         lists[field]!.push(surface);
       }
       seen.set(key, kept);
+      if ((fields & ~before & PROPERTY_MASK) !== 0) lastProperty = { last, key };
+    };
+    // The property the previous match added, while it is the last of its list.
+    let lastProperty: { last: number; key: string | number } | null = null;
+    // The last token of the latest outcome match.
+    let lastOutcome = -2;
+    const takeBack = ({ key }: { last: number; key: string | number }): void => {
+      const list = lists[PROPERTY]!;
+      list.pop();
+      seen!.set(key, seen!.get(key)! & ~PROPERTY_MASK);
     };
     const finish = (): Record<LexiconField, string[]> => {
       // A term stated outside every scope stays positive: it is not also listed as ruled out.

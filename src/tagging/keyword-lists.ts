@@ -113,6 +113,7 @@ function wordBefore(text: string, start: number): string {
 // - "responded as expected", "the expected actuation", "It is expected that recipients will
 //   review", the step tables' "ACTION/EXPECTED RESPONSE": a fact, a request or a heading, not a hedge.
 function notTheTerm(list: number, key: string, surface: string, text: string, start: number, end: number): boolean {
+  if (list === LOCATIONS) return notAPlace(key, text, start, end);
   if (list === RELATIONS && key === 'following') {
     const before = wordBefore(text, start);
     return before === 'the' || before === 'not';
@@ -125,6 +126,51 @@ function notTheTerm(list: number, key: string, surface: string, text: string, st
     if (before === 'as' || before === 'the') return true;
     return before === 'is' && wordBefore(text, start - 3).endsWith('it') && /^[ \t\n]+that\b/.test(text.slice(end, end + 8));
   }
+  return false;
+}
+
+/** Where the word after `end` ends, read over blanks and one line break (letters only; at most 24). */
+function wordAfterEnd(text: string, end: number): [start: number, stop: number] {
+  let begin = end;
+  while (begin < text.length && begin - end < 8 && (text[begin] === ' ' || text[begin] === '\t' || text[begin] === '\n')) begin++;
+  let stop = begin;
+  while (stop < text.length && stop - begin < 24 && /[A-Za-z]/.test(text[stop]!)) stop++;
+  return [begin, stop];
+}
+
+/** The word after `end`, lowercased; '' when a digit or a mark comes first. */
+function wordAfter(text: string, end: number): string {
+  const [begin, stop] = wordAfterEnd(text, end);
+  return text.slice(begin, stop).toLowerCase();
+}
+
+// "listed below", "the above", "please sign below,", "the address above (": the document's own
+// layout, not a place.
+const LAYOUT_WORDS = new Set(['the', 'listed', 'shown', 'described', 'mentioned', 'noted', 'given', 'sign', 'stated', 'discussed', 'provided', 'see', 'outlined', 'identified', 'referenced', 'indicated']);
+const LAYOUT_AFTER = new Set(['mentioned', 'listed', 'referenced', 'noted', 'are', 'is']);
+// What only a place follows "under" with: an article or a determiner ("under the vessel"); "under
+// ASME Section XI", "under low flow conditions", "under certain accident sequences" are a rule or
+// a condition.
+const DETERMINERS = new Set(['the', 'a', 'an', 'each', 'this', 'that', 'these', 'those', 'its', 'their']);
+const MONTHS = new Set(['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'late', 'early', 'mid']);
+
+/**
+ * Location words in their other uses: the text's own layout ("listed below"), a rule or condition
+ * ("under 10 CFR 50.59", "outside design basis"), a time or a range ("between late November and ...",
+ * "between 1150 and 1200 psig").
+ */
+function notAPlace(key: string, text: string, start: number, end: number): boolean {
+  if (key === 'above' || key === 'below') {
+    const after = wordAfter(text, end);
+    return LAYOUT_WORDS.has(wordBefore(text, start)) || after === '' || LAYOUT_AFTER.has(after);
+  }
+  if (key === 'under') return !DETERMINERS.has(wordAfter(text, end));
+  if (key === 'outside') {
+    const [begin, stop] = wordAfterEnd(text, end);
+    const after = text.slice(begin, stop).toLowerCase();
+    return after === 'design' || (after === 'the' && wordAfter(text, stop) === 'design');
+  }
+  if (key === 'between') return MONTHS.has(wordAfter(text, end)) || /^[ \t]*\d/.test(text.slice(end, end + 4));
   return false;
 }
 

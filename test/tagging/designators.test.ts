@@ -16,6 +16,10 @@ describe('plain equipment designators', () => {
     ['a name wrapped over two lines', 'for the 2B\nEmergency Diesel Generator', ['2B Emergency Diesel Generator']],
     ['a designator before no equipment name', "the 'A' train was declared inoperable; 2A reactor protection system", []],
     ['a noun with no number', 'the bus was deenergized and the pump 2026 schedule', []],
+    ['a division or train before the name', 'the Division 1 diesel generator, Division II switchgear and Train B RHR pump', ['Division 1 diesel generator', 'Division II switchgear', 'Train B RHR pump']],
+    ['a two-digit unit and train number before a singular name', 'the 21 charging pump and the 23 Emergency Diesel Generator', ['21 charging pump', '23 Emergency Diesel Generator']],
+    ['a count or a quantity before a name is none', 'all 23 pumps, a 12 inch valve, 1,215 pump starts and page E5-18 16', []],
+    ['more nouns, written in lower case too', 'RCP 1A, SG 2, transformer 1X, 4160V bus 1D and penetration N2E', ['RCP 1A', 'SG 2', 'transformer 1X', 'bus 1D', 'penetration N2E']],
   ])('%s', (_name, text, expected) => {
     expect(plain(text)).toEqual(expected);
   });

@@ -140,6 +140,7 @@ const STRING_FAMILIES: ReadonlyArray<{
       ['started at 9:41 p.m. and 10:02 UTC', { temporal_refs: ['9:41 p.m.', '10:02 UTC'] }],
       // A bare four-digit time after "at", when the clause goes on with a comma or "on".
       ['At 0316, operators tripped the pump; at 2250 on June 3, 2024 it ran', { temporal_refs: ['0316', '2250', 'June 3, 2024'] }],
+      ['at approximately 0300, the crew; at about 0415 on May 3', { temporal_refs: ['0300', '0415', 'May 3'] }],
     ],
     negative: [
       'the valve stroked at 1500 psig and the bus at 4160 volts',

@@ -197,6 +197,34 @@ describe('buildGazetteer with the shipped lexicons', () => {
     expect(gazetteer.match(text)).toEqual(fields(expected));
   });
 
+  it.each([
+    ['a kind of plant', 'All nuclear power plants and PWR licensees'],
+    ['a plant type in a name', 'Millstone Nuclear Power Station and the power reactor'],
+  ])('the built-in lexicon finds no system or property in %s (it names the facility)', (_name, text) => {
+    expect(builtIn.match(text)).toEqual(fields({}));
+  });
+
+  it.each<[string, string, Partial<Record<LexiconField, string[]>>]>([
+    ['the quantity of a measurement', 'The unit was at 100% power and Unit 2 at 93.5 percent power.', {}],
+    ['the quantity an instrument measures', 'The Over Voltage Relay and the Variable Frequency Drives', { components: ['Relay'] }],
+    ['a quantity naming the equipment after it', 'the power cable', { components: ['cable'] }],
+    ['an activity naming a document or an office', 'Deviation Report and the Inspection Report of the Vendor Inspection Branch', {}],
+    ['an activity naming a role', 'the IST Coordinator reviews it', {}],
+    ['a term in an organisation name', 'Engine Systems, Inc. and Omaha Public Power District', {}],
+    ['terms of the oversight process', 'The performance deficiency affected human performance.', {}],
+    ['a quantity stated on its own', 'power was reduced and pressure rose', { properties: ['power', 'pressure'] }],
+    ['an activity with its plan', 'A repair plan is being developed.', { maintenance_actions: ['repair'] }],
+    ['a system actuated as an event', 'after a reactor trip or safety injection, a spurious safety injection', { outcomes: ['reactor trip', 'safety injection'] }],
+    ['a system stated as one', 'the safety injection pumps started', { systems: ['safety injection'], components: ['pumps'] }],
+    ['generators as components', 'the main generator and the EDG', { components: ['main generator', 'EDG'] }],
+    ['an operational mode', 'in Power Operation and then Hot Standby', {}],
+    ['an NRC programme and a form heading', 'Systematic Assessment of Licensee Performance; Assessment of Safety Consequences', {}],
+    ['an event naming its system', 'the diverse auxiliary feedwater actuation system and the actuation', { systems: ['auxiliary feedwater'], outcomes: ['actuation'] }],
+    ['the title of Part 21', 'Reporting of Defects and Noncompliance: DEFECTS AND NONCOMPLIANCE', {}],
+  ])('the built-in lexicon reads %s', (_name, text, expected) => {
+    expect(builtIn.match(text)).toEqual(fields(expected));
+  });
+
   // Its speed is measured by bench/tag-parts.mjs (the gazetteer part), not asserted here.
   it('matches a 1.5 KB text 2,000 times with the reference lexicon, the same every time', () => {
     const text = read('test/fixtures/dackar/ad61d26ecf6e_chunks.jsonl').slice(0, 1500);

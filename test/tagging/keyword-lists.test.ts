@@ -59,6 +59,16 @@ describe('buildKeywordLists with the built-in lists', () => {
       temporal_relations: [{ text: 'Following', sub_label: 'order' }],
     }],
     ['On May 14, 2021 the gasket may weep.', { conjectures: ['may'] }],
+    // A place word in its other uses: the document's layout, a rule or condition, a time.
+    ['Sign below, the above mentioned report and the staff listed below; the drain below the tank.', {
+      locations: [{ text: 'below', sub_label: 'down' }],
+    }],
+    ['acceptable under ASME Section XI and under low flow; the cable runs under the floor.', {
+      locations: [{ text: 'under', sub_label: 'down' }],
+    }],
+    ['found outside design basis, outside the design basis; stored outside the building', {
+      locations: [{ text: 'outside', sub_label: 'proximity' }],
+    }],
     ['It is expected that addressees will review the notice. Valves stroked as expected; the expected isolation came. STEP ACTION/EXPECTED RESPONSE. The seal is expected to degrade.', {
       conjectures: ['expected'],
     }],

@@ -117,7 +117,7 @@ describe('parseLexiconCsv', () => {
       ['syst', 'AFW'],
       ['syst', 'RHR'],
       ['syst', 'CCW'],
-      ['syst', 'EDG'],
+      ['ast_elt', 'EDG'],
       ['syst', 'CVCS'],
       ['ast_hyd_pne', 'MOV'],
       ['ast_hyd_pne', 'AOV'],

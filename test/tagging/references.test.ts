@@ -21,7 +21,10 @@ describe('regulatory references', () => {
     ['an acronym in brackets and a lettered part', 'Technical Specification (TS) 3.6.1.a was entered.', ['Technical Specification (TS) 3.6.1.a']],
     ['a short form needs a number', 'the SR was met and TS were reviewed', []],
     ['ASME sections and articles', 'acceptable under ASME Code, Section XI, IWV-3521 and IWB-3600.', ['ASME Code, Section XI', 'IWV-3521', 'IWB-3600']],
+    ['the OM Code and its subsections', 'tested to the ASME OM Code, ISTC-3500 and ISTB-5121; the ASME Code applies', ['ASME OM Code', 'ISTC-3500', 'ISTB-5121']],
     ['design criteria', 'GDC 17 and General Design Criterion 44 apply', ['GDC 17', 'General Design Criterion 44']],
+    ['an OCR\'d title number: its 0 read as O, or split from the 1', 'per 1 OCFR50.72, 1OCFR 21.21 and 1 0 CFR 50.9', ['1 OCFR50.72', '1OCFR 21.21', '1 0 CFR 50.9']],
+    ['a 1 and an O that open no title stay prose', 'Unit 1 O ring and 1 0 pumps', []],
   ])('%s', (_name, text, expected) => {
     expect(refs(text)).toEqual(expected);
   });
@@ -29,6 +32,9 @@ describe('regulatory references', () => {
 
 describe('document references', () => {
   it.each<[string, string, string[]]>([
+    ['a docket as a form\'s boxes print it', 'DOCKET NUMBER 05000- 298 and Docket No. 05000-354, Docket 05000 387', ['05000- 298', '05000-354', '05000 387']],
+    ['OMB clearance numbers', 'the NEOB-10202 (3150-0104) office', ['3150-0104']],
+    ['generic safety issues and their plans', 'Unresolved Safety Issues A-3, A-4 and A-5, USI A-46 and Generic Safety Issue 191', ['Unresolved Safety Issues A-3', 'A-4', 'A-5', 'USI A-46', 'Generic Safety Issue 191']],
     ['LER numbers', 'LER 50-123/2021-002-00 and Licensee Event Report 2020-004-01 and LER 345/2019-001-00', ['LER 50-123/2021-002-00', 'Licensee Event Report 2020-004-01', 'LER 345/2019-001-00']],
     ['an LER number by its form alone, OCR-spaced too', 'LER NUMBER\n2021 - 003 - 00\nand 2018-011-00', ['2021 - 003 - 00', '2018-011-00']],
     ['the acronym in brackets: the number alone', 'Licensee Event Report (LER) 50-123/2021-002-00 was sent', ['50-123/2021-002-00']],
@@ -62,6 +68,9 @@ describe('document references', () => {
 
 describe('references are never equipment', () => {
   it.each<[string, string]>([
+    ['a surveillance test procedure', 'performed ST-O-052-100-2 and MST-0456 and 2-OHP-4021-001-003'],
+    ['an identifier work is done per', 'in accordance with 0-SI-82-1'],
+    ['a design document', 'installed by DCP-12345 per CALC-M-123'],
     ['a licence', 'License No. NPF-90 for the unit'],
     ['a procedure', 'entered 3-ECA-0.0 and OP-AB-101-105'],
     ['an ASME article', 'flaw evaluated to IWB-3600'],
@@ -72,6 +81,22 @@ describe('references are never equipment', () => {
     const spans = extractPatterns(text);
     expect(spans.equipment_ids).toEqual([]);
     expect(spans.doc_refs.length).toBeGreaterThan(0);
+  });
+
+  it('reads a corrective action record with its plant segment, its serial wrapped too', () => {
+    expect(extractPatterns('CR-XYZ-2019-01234, Condition Report CR-IP3-2015- 05952 and AR-A1-2020-1234').doc_refs).toEqual([
+      'CR-XYZ-2019-01234',
+      'Condition Report CR-IP3-2015- 05952',
+      'AR-A1-2020-1234',
+    ]);
+  });
+
+  it('takes the identifier after "per" or "in accordance with" alone, and nothing that is no identifier', () => {
+    expect(extractPatterns('tested per ST-O-052-100-2, 50 gpm per pump, per the TS and in accordance with 0-SI-82-1').doc_refs).toEqual(['ST-O-052-100-2', '0-SI-82-1']);
+  });
+
+  it('reads a NUREG whose U OCR read as IJ', () => {
+    expect(extractPatterns('NUREG-0844 and NIJREG-0800 apply').doc_refs).toEqual(['NUREG-0844', 'NIJREG-0800']);
   });
 
   it('keeps the doc refs of both readers in text order', () => {

@@ -24,12 +24,16 @@ const HEADS = new Set(
     'blower blowers').split(' '),
 );
 // Nouns a plant writes its equipment numbers after: "Bus 3C", "EDG #2", "Feeder X12", "TR 4".
-const NOUNS = 'Feeder|FEEDER|Feeders|Bus|BUS|Buses|BUSES|DG|EDG|TR|Transformer|TRANSFORMER|Pump|PUMP|pump|Breaker|BREAKER|breaker|Inverter|INVERTER|Charger|CHARGER|Battery|BATTERY|MCC|Fan|FAN|Chiller|CHILLER|Compressor|COMPRESSOR|Diesel|DIESEL';
+const NOUNS =
+  'Feeder|FEEDER|Feeders|feeder|Bus|BUS|Buses|BUSES|bus|buses|DG|EDG|TR|Transformer|TRANSFORMER|transformer|Pump|PUMP|pump|' +
+  'Breaker|BREAKER|breaker|Inverter|INVERTER|inverter|Charger|CHARGER|charger|Battery|BATTERY|battery|MCC|Fan|FAN|Chiller|' +
+  'CHILLER|chiller|Compressor|COMPRESSOR|compressor|Diesel|DIESEL|RCP|SG|Penetration|PENETRATION|penetration';
 
-// Where one may start: a quoted train letter, "No. 12", a unit/train number "3A", or a noun.
+// Where one may start: a quoted train letter, "No. 12", a unit/train number "3A" or "21", a
+// division or train ("Division 1", "Train B"), or a noun.
 const FINDER = buildPattern(
   'tagging/extractors/designators: FINDER',
-  `['"\`\u2018\u2019\u201C\u201D][A-Z]['"\`\u2018\u2019\u201C\u201D]|\\bNo\\. ?\\d|\\b\\d[A-Z]\\b|\\b(?:${NOUNS})\\b`,
+  `['"\`\u2018\u2019\u201C\u201D][A-Z]['"\`\u2018\u2019\u201C\u201D]|\\bNo\\. ?\\d|\\b\\d[A-Z]\\b|\\b[1-4]\\d\\b|\\b(?:Division|DIVISION|Train|TRAIN) |\\b(?:${NOUNS})\\b`,
   'g',
 );
 
@@ -83,7 +87,26 @@ function leadingDesignator(text: string, i: number): number {
     return isAlnum(code(text, j)) ? -1 : j;
   }
   if (isDigit(c) && isUpper(code(text, i + 1)) && !isAlnum(code(text, i + 2))) return i + 2;
+  // "Division 1", "Division II", "Train B": a safety division or train before the equipment's name.
+  if (c === 0x44 || c === 0x54) {
+    const w = wordEnd(text, i);
+    const name = text.slice(i, w).toLowerCase();
+    if (name !== 'division' && name !== 'train') return -1;
+    const d = blanks(text, w);
+    const e = wordEnd(text, d);
+    return e > d && DIVISIONS.has(text.slice(d, e)) ? e : -1;
+  }
   return -1;
+}
+
+const DIVISIONS = new Set(['1', '2', '3', '4', 'I', 'II', 'III', 'IV', 'A', 'B', 'C', 'D']);
+
+/** A plant's two-digit unit-and-train number before a name ("21 charging pump", "the 23 EDG"): its end, or -1. */
+function numberedName(text: string, i: number): number {
+  const before = code(text, i - 1);
+  // Not a number's part ("1,215", "3.21", "May 21, 2019" keeps its comma after).
+  if (before === 0x2c || before === 0x2e || before === 0x2f || before === 0x3a || before === 0x2d) return -1;
+  return isDigit(code(text, i + 1)) && code(text, i + 2) === 0x20 ? i + 2 : -1;
 }
 
 /** One word at i (letters, digits, inner hyphens) or a short bracketed aside "(CW)": its end, or -1. */
@@ -102,6 +125,11 @@ const MAX_NAME_WORDS = 6;
 
 // Words that end the name before any head: the designator then qualifies nothing equipment-like.
 const STOPS = new Set('the a an of to in on at by for from with was were is are be been and or as that which this it its'.split(' '));
+// After a bare number, a unit or a time word makes it a quantity ("12 inch valve", "30 day tank").
+const QUANTITY_WORDS = new Set(
+  ('inch inches in foot feet ft volt volts v kv percent degree degrees gallon gallons gpm psig psi hp horsepower ton tons amp ' +
+    'amps year years month months week weeks day days hour hours minute minutes second seconds times').split(' '),
+);
 
 /** Blanks and at most one line break (a hard wrap inside the name). */
 function wrapGap(text: string, i: number): number {
@@ -112,7 +140,7 @@ function wrapGap(text: string, i: number): number {
 }
 
 /** "'C' Emergency Service Water (ESW) pump": from a leading designator to the head noun within six words. */
-function namedAfter(text: string, start: number, designatorEnd: number): number {
+function namedAfter(text: string, start: number, designatorEnd: number, singular = false): number {
   let j = designatorEnd;
   // "'A' through 'D' DGs", "'A' and 'B' ESW pumps": a second designator joins the first.
   const join = blanks(text, j);
@@ -129,7 +157,9 @@ function namedAfter(text: string, start: number, designatorEnd: number): number 
     const e = wordEnd(text, w);
     if (e < 0) return -1;
     const lower = text.slice(w, e).toLowerCase();
-    if (HEADS.has(lower)) return e;
+    if (singular && words === 0 && QUANTITY_WORDS.has(lower)) return -1;
+    // A bare number before a plural counts things ("23 pumps"): only a singular name is one item.
+    if (HEADS.has(lower)) return singular && lower.endsWith('s') && !lower.endsWith('ss') && lower !== 'bus' ? -1 : e;
     // "diesel generator", "heat exchanger": the head is the last word, read on.
     if (STOPS.has(lower)) return -1;
     j = e;
@@ -170,16 +200,17 @@ export function plainDesignators(text: string): DesignatorSpan[] {
   for (let m = FINDER.exec(text); m !== null; m = FINDER.exec(text)) {
     const start = m.index;
     if (start < from) continue;
-    const lead = leadingDesignator(text, start);
+    const number = isDigit(code(text, start)) && isDigit(code(text, start + 1)) ? numberedName(text, start) : -1;
+    const lead = number > 0 ? number : leadingDesignator(text, start);
     let end = -1;
     if (lead > 0) {
-      const named = namedAfter(text, start, lead);
+      const named = namedAfter(text, start, lead, number > 0);
       if (named > 0) {
         // A name wrapped over two lines is one item: its blanks collapsed.
         out.push({ start, end: named, text: text.slice(start, named).replace(/\s+/g, ' ') });
         end = named;
       }
-    } else {
+    } else if (!isDigit(code(text, start))) {
       end = numberedAfter(text, start, start + m[0].length, out);
     }
     if (end > start) FINDER.lastIndex = from = end;

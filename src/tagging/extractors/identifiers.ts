@@ -11,6 +11,9 @@ const GAP = '[ \\t\\u00A0]+';
 // Prefixes are upper case as in the profile: lower-case "in 2019-20" or "gl" are prose, not refs.
 const DOC_REF_FORMS = [
   `CR-${YEAR}-\\d{3,8}`,
+  // A corrective action record with its plant or site segment ("CR-IP3-2015-05952"), the serial
+  // possibly cut from its hyphen by a line wrap ("CR-IP3-2015- 05952").
+  `(?:CR|AR|NCR|PER|CAP)-[A-Z][A-Z0-9]{0,4}-${YEAR}-[ ]?\\d{3,8}`,
   'CR-\\d{5,8}',
   `CAP-?${YEAR}-\\d{3,8}`,
   'CAP-\\d{5,9}',

@@ -278,7 +278,17 @@ function noticeNumber(text: string, i: number): number {
 // fuel storage), 30-/40- (materials): "50-296", and their eight-digit forms "05000296", "07001151".
 function docketNumber(text: string, i: number): number {
   const d = digitsEnd(text, i);
-  if (d - i === 8 && code(text, i) === 0x30 && (text.startsWith('0500', i) || text.startsWith('0700', i) || text.startsWith('0720', i))) return d;
+  const series = code(text, i) === 0x30 && (text.startsWith('0500', i) || text.startsWith('0700', i) || text.startsWith('0720', i));
+  if (d - i === 8 && series) return d;
+  // The eight-digit form as a form's boxes print it: "05000-298", "05000- 298", "05000 298".
+  if (d - i === 5 && series) {
+    let k = d;
+    if (code(text, k) === 0x20) k++;
+    if (code(text, k) === HYPHEN) k++;
+    if (code(text, k) === 0x20 && code(text, k - 1) === HYPHEN) k++;
+    const n = digitsEnd(text, k);
+    if (k > d && n - k === 3) return n;
+  }
   if (d - i === 2 && code(text, d) === HYPHEN && /^(?:50|52|70|72|30|40)$/.test(text.slice(i, d))) {
     const n = digitsEnd(text, d + 1);
     if (n - d - 1 >= 3 && n - d - 1 <= 5) return n;
@@ -339,6 +349,17 @@ function lerNumber(text: string, i: number): number {
 function cfrAt(text: string, i: number): number {
   const t = digitsEnd(text, i);
   if (t - i < 1 || t - i > 2) return -1;
+  const named = cfrName(text, t);
+  if (named >= 0 || t - i !== 1 || code(text, i) !== 0x31) return named;
+  // OCR'd "10": its 0 read as a capital O, or split from the 1 by a blank ("1 OCFR21", "1OCFR50.72", "1 0 CFR").
+  let k = t;
+  if (code(text, k) === 0x20) k++;
+  const c = code(text, k);
+  return c === LETTER_O || (c === 0x30 && k > t) ? cfrName(text, k + 1) : -1;
+}
+
+/** The title's "CFR" after its number (a slash or a blank between): where it ends, or -1. */
+function cfrName(text: string, t: number): number {
   let j = t;
   if (code(text, j) === SLASH) j++;
   else j = gap(text, j);
@@ -456,6 +477,12 @@ const CHAPTER_CUES = ['Inspection Manual Chapter', 'Manual Chapter', 'IMC', 'MC'
 const PROCEDURE_CUES = ['Inspection Procedures', 'Inspection Procedure', 'IP'];
 const DOCKET_CUES = ['Docket', 'DOCKET'];
 const LICENSE_CUES = ['Operating License', 'License', 'Licence', 'LICENSE', 'Permit'];
+// The NRC's generic safety issues and the plans that resolve them: "Unresolved Safety Issues A-3,
+// A-4 and A-5", "Task Action Plan A-17", "Generic Safety Issue 191", "USI A-46".
+const ISSUE_CUES = [
+  'Unresolved Safety Issues', 'Unresolved Safety Issue', 'Task Action Plans', 'Task Action Plan', 'Generic Safety Issues',
+  'Generic Safety Issue', 'Generic Issues', 'Generic Issue', 'USI', 'GSI',
+];
 const EVENT_CUES = ['Event Notification', 'Event Number', 'EVENT NUMBER', 'Event No.', 'Event #', 'Event#', 'EN'];
 // Words that never start a document's number after "Report", "File", "Letter", "Procedure"…
 // unless a digit is in it (idToken needs one): nothing to list.
@@ -467,7 +494,12 @@ const LICENCE_PREFIXES = new Set(['DPR', 'NPF', 'CPPR', 'CPR', 'SNM', 'SUA', 'SM
 // alarm response, surveillance, maintenance, emergency plan implementing procedures.
 // Instruction sets are numbered the same way: abnormal, general, system and emergency operating
 // instructions, alarm response instructions.
-const PROCEDURE_PREFIXES = new Set(['EOP', 'AOP', 'GOP', 'SOP', 'OP', 'ARP', 'OSP', 'MP', 'SP', 'EPIP', 'FNP', 'ONP', 'AP', 'OI', 'AOI', 'GOI', 'SOI', 'EOI', 'ARI', 'ONI']);
+// Surveillance and test procedure series are numbered alike: surveillance tests and procedures,
+// operations and maintenance surveillance tests, off-normal and operating/test procedures.
+const PROCEDURE_PREFIXES = new Set([
+  'EOP', 'AOP', 'GOP', 'SOP', 'OP', 'ARP', 'OSP', 'MP', 'SP', 'EPIP', 'FNP', 'ONP', 'AP', 'OI', 'AOI', 'GOI', 'SOI', 'EOI', 'ARI', 'ONI',
+  'ST', 'STP', 'OST', 'MST', 'ISTP', 'OHP', 'ONOP', 'OPT', 'GP', 'TP',
+]);
 
 // Vendor topical reports and NRC papers numbered under a series name: Westinghouse WCAP, GE
 // NEDC/NEDE/NEDO, B&W BAW, Combustion Engineering CENPD/CEN, Framatome EMF/ANP/ANF/XN-NF, Duke
@@ -500,6 +532,10 @@ function eopSetName(text: string, i: number): number {
   return k + 3;
 }
 
+// Design documents numbered like procedures: design change packages and requests, engineering
+// change packages, field change requests and notices, calculations and drawings.
+const DESIGN_SERIES = new Set(['DCP', 'DCR', 'DCA', 'ECP', 'FCR', 'FCN', 'TCN', 'CALC', 'DWG']);
+
 /** A plant procedure "OP-2325D", "OP-AB-101-105", "3-SOP-ESP-O01", "2-EOP-3" (unit digit optional). */
 function plantProcedure(text: string, i: number): number {
   let j = i;
@@ -509,7 +545,7 @@ function plantProcedure(text: string, i: number): number {
   if (code(text, p) !== HYPHEN) return -1;
   // "3-E-0", "3-ECA-0.0": an EOP-set name with its unit digit.
   if (prefix === 'E' || prefix === 'ES' || prefix === 'ECA' || prefix === 'FR' || prefix === 'F') return j === i ? -1 : eopSetName(text, j);
-  if (!PROCEDURE_PREFIXES.has(prefix)) return -1;
+  if (!PROCEDURE_PREFIXES.has(prefix) && !DESIGN_SERIES.has(prefix)) return -1;
   let end = p;
   let digit = false;
   let segments = 0;
@@ -594,7 +630,7 @@ function temporaryInstruction(text: string, i: number): number {
 // Where a reference may start: a digit or a capital at a word start, or one of the lower-case
 // cue words. The regex engine skips the prose between far faster than a loop over characters.
 // One character a match (lastIndex - 1 is the start), the lower-case cues by their first letter.
-const FINDER = /\b(?:[0-9A-Z]|p(?=aragraph|rocedure|urchase))/g;
+const FINDER = /\b(?:[0-9A-Z]|p(?=aragraph|rocedure|urchase|er )|i(?=n accordance with ))/g;
 const EVENT_INDEX_RE = /event numbers?/i;
 
 /** The document and regulatory references of a text, in text order, never overlapping. */
@@ -622,6 +658,8 @@ function referenceAt(text: string, i: number, out: Out, eventReport: boolean): n
   if (isDigit(c)) return numberAt(text, i, out, eventReport);
   // Lower-case cues: "paragraph (a)(2)(iv)(B)", "procedure P-1", "purchase order P0116932".
   if (isLower(c)) {
+    const per = anyWord(text, i, ['per', 'in accordance with'], false);
+    if (per >= 0) return performedPer(text, gap(text, per), out);
     const para = word(text, i, 'paragraph', false);
     if (para >= 0) {
       const v = gap(text, para);
@@ -652,7 +690,8 @@ function referenceAt(text: string, i: number, out: Out, eventReport: boolean): n
     if (eop >= 0) return push(out, text, i, eop);
     const proc = plantProcedure(text, i);
     if (proc >= 0) return push(out, text, i, proc);
-    if (w.length === 3 && w.startsWith('IW')) {
+    // ASME Section XI articles (IWB-3600) and OM Code subsections (ISTC-3500).
+    if ((w.length === 3 && w.startsWith('IW')) || (w.length === 4 && w.startsWith('IST'))) {
       const d = digitsEnd(text, wordEnd + 1);
       const end = d - wordEnd - 1 < 3 || d - wordEnd - 1 > 4 ? -1 : tokenEnds(text, d) ? d : dotted(text, wordEnd + 1, 1, false);
       if (end >= 0 && tokenEnds(text, end)) return push(out, text, i, end);
@@ -679,6 +718,18 @@ function referenceAt(text: string, i: number, out: Out, eventReport: boolean): n
   return cuedReference(text, i, out);
 }
 
+/**
+ * "per ST-O-052-100-2", "in accordance with 0-SI-82-1": work is done per a procedure or a
+ * document, never per a piece of equipment, so the hyphenated identifier after the cue is one.
+ */
+function performedPer(text: string, i: number, out: Out): number {
+  const c = code(text, i);
+  if (!isUpper(c) && !(isDigit(c) && code(text, i + 1) === HYPHEN && isUpper(code(text, i + 2)))) return -1;
+  const end = idToken(text, i);
+  if (end < 0 || !tokenEnds(text, end) || text.indexOf('-', i) < 0 || text.indexOf('-', i) >= end) return -1;
+  return push(out, text, i, end);
+}
+
 /** Numbers that open a reference: 10 CFR, docket reports, LER numbers, dockets, accessions, bare sections, event index lines. */
 function numberAt(text: string, i: number, out: Out, eventReport: boolean): number {
   const cfr = cfrAt(text, i);
@@ -695,6 +746,8 @@ function numberAt(text: string, i: number, out: Out, eventReport: boolean): numb
     // A docket number alone on its line, as report headers set it.
     if (aloneOnLine(text, i, docket)) return push(out, text, i, docket);
   }
+  // The NRC's OMB clearance numbers of its information collections: "(3150-0104)".
+  if (text.startsWith('3150-', i) && digitsEnd(text, i + 5) === i + 9 && tokenEnds(text, i + 9)) return push(out, text, i, i + 9);
   const ler = lerNumber(text, i);
   if (ler >= 0 && tokenEnds(text, ler) && code(text, digitsEnd(text, i)) !== SLASH && ler - i >= 10 && /\d{4} ?- ?\d{3} ?- ?\d{2}$/.test(text.slice(i, ler))) return push(out, text, i, ler);
   const accession = legacyAccession(text, i);
@@ -778,6 +831,7 @@ function namedCode(text: string, i: number, out: Out): number {
   const asme = word(text, i, 'ASME', false);
   if (asme >= 0) {
     let j = asme;
+    let om = false;
     for (let words = 0; words < 6; words++) {
       const k = gap(text, code(text, j) === COMMA ? j + 1 : j);
       const sec = anyWord(text, k, ['Section', 'SECTION']);
@@ -787,9 +841,12 @@ function namedCode(text: string, i: number, out: Out): number {
         if (/^[IVX]{1,4}$/.test(roman)) return push(out, text, i, r);
         return -1;
       }
-      const next = anyWord(text, k, ['Boiler', 'and', 'Pressure', 'Vessel', 'Code', '(BPV)', 'B&PV']);
+      const next = anyWord(text, k, ['Boiler', 'and', 'Pressure', 'Vessel', 'Code', '(BPV)', 'B&PV', 'OM']);
       if (next < 0) return -1;
+      if (next === k + 2 && text.startsWith('OM', k)) om = true;
       j = next;
+      // "ASME OM Code": the code of operation and maintenance, named whole unless a section follows.
+      if (om && text.startsWith('Code', k) && anyWord(text, gap(text, code(text, j) === COMMA ? j + 1 : j), ['Section', 'SECTION']) < 0) return push(out, text, i, j);
     }
     return -1;
   }
@@ -866,6 +923,17 @@ function cuedReference(text: string, i: number, out: Out): number {
       j = d;
       while (isBlank(code(text, j))) j++;
     }
+  }
+  const issue = anyWord(text, cueAt, ISSUE_CUES, false);
+  if (issue >= 0) {
+    const { span, value } = afterCue(text, i, issue);
+    const end = cuedList(text, out, span, value, (at) => {
+      // "A-3", "A-46" (unresolved safety issues, task action plans), "191" (generic issues).
+      const letter = isUpper(code(text, at)) && code(text, at + 1) === HYPHEN ? at + 2 : at;
+      const d = digitsEnd(text, letter);
+      return d > letter && d - letter <= 3 ? d : -1;
+    });
+    if (end >= 0) return end;
   }
   const event = anyWord(text, cueAt, EVENT_CUES, false);
   if (event >= 0) {

@@ -44,9 +44,10 @@ const FORMS = [
   `(?:[01]?\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d)?(?:[ \\t]?${ZONE})?`,
   // 1430 CDT, 0624 EDT, 1754 Central Daylight Time: a four-digit time needs its zone
   `${HHMM}[ \\t]?${ZONE_TAG}`,
-  // "at 1515," / "At 1125 on May 24": a bare four-digit time after "at", where the clause goes on
-  // with a comma or "on" (a number after "at" followed by a unit is a measurement)
-  `(?<=\\bat[ \\t])${HHMM}(?=[ \\t]?[,;]|[ \\t]on[ \\t])`,
+  // "at 1515," / "At 1125 on May 24" / "at approximately 0300,": a bare four-digit time after "at"
+  // (and an approximation), where the clause goes on with a comma or "on" (a number after "at"
+  // followed by a unit is a measurement)
+  `(?<=\\bat[ \\t](?:(?:approximately|about|approx\\.)[ \\t])?)${HHMM}(?=[ \\t]?[,;]|[ \\t]on[ \\t])`,
   // within 2 minutes, 48 hours, 0322 hours, 24-hour, for 30 min, 2 to 3 shifts
   `(?:${DURATION_LEAD}${GAP})?${RANGE}(?:[ \\t]?|-)${DURATION_UNIT}`,
 ];
