@@ -27,7 +27,7 @@ const ID_SEP = '[-_ ]?';
 // id of separated segments one of which holds a digit ("SOP-U2-CND-001", "CR:SEC:2026:1042") —
 // or a phrase that is a whole word ("condition report", plural allowed).
 //
-// A scan, not the one regex it replaces (`(?<![\p{L}\p{N}])(?:(s?op(?:[-_ ]?\d|(?:[-_:][\p{L}\p{N}]+)*?[-_:]\p{L}*\p{N}))|…)`,
+// A scan, not the one regex it replaces (`(?<![\p{L}\p{N}])(?:(s?op(?:[-_ ]?\d+(?![\p{L}\p{N}])|(?:[-_:][\p{L}\p{N}]+)*?[-_:]\p{L}*\p{N}))|…)`,
 // held equal by test/patterns/rewrites.property.test.ts): that regex read a chain of segments to
 // its end from every type word in it ("cr-cr-cr-…" was quadratic); here whether a chain holds a
 // digit is worked out once per separator.
@@ -64,11 +64,18 @@ class StrongScan {
   private readonly chain = new Map<number, number>();
   constructor(private readonly text: string) {}
 
-  /** `[-_ ]?\d` at `i`. */
+  /**
+   * `[-_ ]?\d+(?![\p{L}\p{N}])` at `i`: a number that ends where its word does. One that runs on
+   * into more letters or digits is a model or part designation ("OP 38TD8-1/8" is an engine
+   * model, not procedure OP 38); a plant id of separated segments is plantIdAt's.
+   */
   private numberAt(i: number): boolean {
     const t = this.text;
     const digit = (k: number) => k < t.length && t.charCodeAt(k) >= 0x30 && t.charCodeAt(k) <= 0x39;
-    return digit(i) || ((t[i] === '-' || t[i] === '_' || t[i] === ' ') && digit(i + 1));
+    let k = digit(i) ? i : (t[i] === '-' || t[i] === '_' || t[i] === ' ') && digit(i + 1) ? i + 1 : -1;
+    if (k < 0) return false;
+    while (digit(k)) k++;
+    return k >= t.length || !ALNUM_RE.test(codePointAt(t, k));
   }
 
   /** `(?:[-_:][\p{L}\p{N}]+)*?[-_:]\p{L}*\p{N}` at `i`: a chain of separated segments, one holding a digit. */
@@ -221,8 +228,11 @@ export function detectDocForm(evidence: DocTypeEvidence): DocForm {
     if (found !== null) return { type: found, subtype: subtypeOfName(found, lower) };
   }
   if (text === '') return { type: 'OTHER', subtype: null };
-  const reported = reportedUnder(text.slice(0, FORM_WINDOW).toLowerCase());
+  const opening = text.slice(0, FORM_WINDOW).toLowerCase();
+  const reported = reportedUnder(opening);
   if (reported !== null) return formOf(reported);
+  // A letter's form beats a procedure id its subject line happens to hold.
+  if (componentNoticeToNrc(opening)) return formOf('PART21');
   const lower = text.slice(0, TEXT_WINDOW).toLowerCase();
   const found = strongType(lower) ?? hintType(lower);
   if (found !== null) return { type: found, subtype: found === 'SOP' ? 'PROC' : null };
@@ -239,6 +249,36 @@ function reportedUnder(lower: string): DocSubtype | null {
     if (alnumBefore(lower, at) && !/cfr$/.test(lower.slice(Math.max(0, at - 3), at))) continue;
     const next = lower[at + 4];
     if ((next === '3' || next === '2') && !ALNUM_RE.test(lower[at + 5] ?? ' ')) return next === '3' ? 'LER' : 'EN';
+  }
+  return null;
+}
+
+/**
+ * A letter to the NRC (its Document Control Desk, or the Commission in the address block) whose
+ * subject line names a component by its part, model or serial number: a supplier's notification of
+ * a defect in a basic component it supplied (10 CFR 21.21), the one kind of NRC correspondence that
+ * is about a part rather than a docket.
+ */
+function componentNoticeToNrc(lower: string): boolean {
+  if (!lower.includes('document control desk') && !lower.includes('nuclear regulatory commission')) return false;
+  const subject = subjectLine(lower);
+  return subject !== null && COMPONENT_IDS.some((id) => wordAt(subject, id) >= 0);
+}
+/** How a subject line names a component. */
+const COMPONENT_IDS = ['part number', 'part no', 'p/n', 'model number', 'model no', 'serial number', 'serial no'];
+
+/** A letter's subject line (to its end, and the line after it: subjects wrap), or null. OCR may leave "Subject," or "Subj ect:". */
+function subjectLine(lower: string): string | null {
+  for (let at = lower.indexOf('subj'); at >= 0; at = lower.indexOf('subj', at + 1)) {
+    if (alnumBefore(lower, at)) continue;
+    let k = at + 4;
+    if (lower[k] === ' ') k++;
+    if (lower.startsWith('ect', k)) k += 3;
+    else if (lower[k] !== '.' && lower[k] !== ':') continue;
+    if (lower[k] !== ':' && lower[k] !== ',' && lower[k] !== '.' && lower[k] !== ';') continue;
+    const first = lower.indexOf('\n', k);
+    const second = first < 0 ? -1 : lower.indexOf('\n', first + 1);
+    return lower.slice(k + 1, second < 0 ? lower.length : second);
   }
   return null;
 }
@@ -338,6 +378,7 @@ const FORM_MARKERS: ReadonlyArray<readonly [DocSubtype, string, MarkerTail]> = [
   ['PART21', 'defects and non-compliance', 'word'],
   ['PART21', 'defects and noncompliance', 'word'],
   ['PART21', 'substantial safety hazard', 'word'],
+  ['PART21', 'reportable defect', 'word'],
   ['IR', 'inspection report', 'word'],
   ['IR', 'notice of violation', 'word'],
   ['IR', 'inspection summary', 'word'],

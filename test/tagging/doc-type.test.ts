@@ -59,6 +59,14 @@ describe('detectDocType: strong id rules', () => {
     // The separator is optional and single: two separators are not an id (only the "cr-" hint).
     ['cr  12 drafting', 'OTHER'],
     ['cr--12 drafting', 'CR'],
+    // A number ends where its word does: one that runs on into letters or digits is a model or part
+    // designation; a plant id of separated segments stays an id.
+    ['OP 38TD8-1/8 Connecting Rod', 'OTHER'],
+    ['op 12b', 'OTHER'],
+    ['OP 38 rev 2', 'SOP'],
+    ['OP 38.', 'SOP'],
+    ['SOP-101A', 'SOP'],
+    ['cr-2026x', 'CR'],
   ])('%j → %s', (text, expected) => {
     expect(detectDocType({ text })).toBe(expected);
   });
@@ -251,6 +259,18 @@ describe('detectDocForm: the document\'s own form', () => {
     expect(detectDocForm({ text: 'This condition is reportable under 10 CFR 50.73(a)(2)(i)(B).' }).subtype).toBe('LER');
     expect(detectDocForm({ text: 'reported per 10CFR50.72(b)(3)(v)' }).subtype).toBe('EN');
     expect(detectDocForm({ text: 'Section 150.72 applies' }).subtype).toBeNull();
+  });
+
+  it('a supplier\'s letter to the NRC about a part is a Part 21 notification, whatever ids its subject holds', () => {
+    const letter = (subject: string) =>
+      `ACME Engine Division\n12 Main Street\n\n3 September 2031\n\nDocument Control Desk\nU.S. Nuclear Regulatory Commission\nWashington, DC 20555\n\n${subject}\n16701706.\n`;
+    expect(detectDocForm({ docName: '2031510', text: letter('Subject, OP 38TD8-1/8 Connecting Rod: part numbers 16600736,') })).toEqual({ type: 'CR', subtype: 'PART21' });
+    expect(detectDocForm({ text: letter('Subject: Model No. 7 relay, serial numbers 1 through 40') }).subtype).toBe('PART21');
+    expect(detectDocForm({ text: 'Subject: Reportable defect in a pump shaft' })).toEqual({ type: 'CR', subtype: 'PART21' });
+    // A letter about no part, or a part named outside a letter to the NRC, is no such notice.
+    expect(detectDocForm({ text: letter('Subject: Request for relief from the code') }).subtype).toBeNull();
+    expect(detectDocForm({ text: 'Subject: part numbers 1 and 2 of the drawing list' }).subtype).toBeNull();
+    expect(detectDocForm({ text: `${letter('Subject: Subjected to load')} part number 3` }).subtype).toBeNull();
   });
 
   it('not a form: a vendor bulletin, a plant ECA id, an ES page id outside a procedure', () => {
