@@ -211,15 +211,18 @@ export interface DocForm {
  * numbered E-/ES-/ECA-/FR- …; the earliest such marker wins, see FORM_MARKERS), so `cr78016.html`
  * that opens "IE Circular No. 78-16" is a circular, not a CR. Then its own identity (name, source
  * path, id: DESIGN §2's strong ids and hints, and NRC's own names: `LER-2019-001`, an event report
- * page `20191017en.html`), then the rule an event report is made under (10 CFR 50.73: an LER,
- * 50.72: an event notification), then what its text says (§2), then a procedure's section headings.
+ * page `20191017en.html`), and its title (the first section path segment) the same way; then the
+ * rule an event report is made under (10 CFR 50.73: an LER, 50.72: an event notification), a
+ * supplier's letter about a part (Part 21), an LER it cites by number (its cover letter), a
+ * procedure's section headings (a procedure's form beats the ids it cites), then what its text
+ * says (§2).
  */
 export function detectDocForm(evidence: DocTypeEvidence): DocForm {
   const text = typeof evidence.text === 'string' ? evidence.text : '';
   const title = typeof evidence.title === 'string' ? evidence.title : '';
   const marked = formMarked(title, text);
   if (marked !== null) return formOf(marked);
-  for (const own of [evidence.docName, evidence.sourcePath, evidence.docId]) {
+  for (const own of [evidence.docName, evidence.sourcePath, evidence.docId, title]) {
     if (typeof own !== 'string' || own === '') continue;
     const lower = own.toLowerCase();
     const named = nrcName(lower);
@@ -233,10 +236,28 @@ export function detectDocForm(evidence: DocTypeEvidence): DocForm {
   if (reported !== null) return formOf(reported);
   // A letter's form beats a procedure id its subject line happens to hold.
   if (componentNoticeToNrc(opening)) return formOf('PART21');
+  // An opening that cites an LER by its number and names no other form is the LER's cover letter.
+  if (lerNumberAt(opening) >= 0) return formOf('LER');
+  if (hasProcedureHeadings(text.slice(0, TEXT_WINDOW))) return formOf('PROC');
   const lower = text.slice(0, TEXT_WINDOW).toLowerCase();
   const found = strongType(lower) ?? hintType(lower);
   if (found !== null) return { type: found, subtype: found === 'SOP' ? 'PROC' : null };
-  return hasProcedureHeadings(text.slice(0, TEXT_WINDOW)) ? formOf('PROC') : { type: 'OTHER', subtype: null };
+  return { type: 'OTHER', subtype: null };
+}
+
+/** "LER", an optional "No."/"Number", then a number (a digit): where the first such citation starts, or -1. */
+function lerNumberAt(lower: string): number {
+  for (let at = wordAt(lower, 'ler'); at >= 0; at = wordAt(lower, 'ler', at + 1)) {
+    let k = at + 3;
+    if (lower[k] === 's') k++;
+    if (lower[k] === '-' || lower[k] === '_') k++;
+    while (lower[k] === ' ') k++;
+    if (lower.startsWith('no.', k)) k += 3;
+    else if (lower.startsWith('number', k)) k += 6;
+    while (lower[k] === ' ') k++;
+    if (isDigitAt(lower, k)) return at;
+  }
+  return -1;
 }
 
 /**
@@ -379,11 +400,19 @@ const FORM_MARKERS: ReadonlyArray<readonly [DocSubtype, string, MarkerTail]> = [
   ['PART21', 'defects and noncompliance', 'word'],
   ['PART21', 'substantial safety hazard', 'word'],
   ['PART21', 'reportable defect', 'word'],
+  // 10 CFR 21.21's own words for what a supplier evaluates and reports.
+  ['PART21', 'deviation or failure to comply', 'word'],
+  ['PART21', 'defect or failure to comply', 'word'],
   ['IR', 'inspection report', 'word'],
+  ['IR', 'inspection reports', 'word'],
   ['IR', 'notice of violation', 'word'],
   ['IR', 'inspection summary', 'word'],
   ['IR', 'areas inspected', 'word'],
   ['IR', 'inspection conducted', 'word'],
+  // The field block of an inspection report's cover page.
+  ['IR', 'inspection at', 'colon'],
+  ['IR', 'inspection dates', 'colon'],
+  ['IR', 'dates of inspection', 'word'],
   ['IR', 'inspectors identified', 'word'],
   ['IR', 'inspector identified', 'word'],
   ['IR', 'non-cited violation', 'word'],
@@ -395,6 +424,8 @@ const FORM_MARKERS: ReadonlyArray<readonly [DocSubtype, string, MarkerTail]> = [
   ['IR', 'performance deficiency', 'word'],
   ['IR', 'cross-cutting aspect', 'word'],
   ['IR', 'very low safety significance', 'word'],
+  // The words of the significance determination process (IMC 0609) that rates a finding.
+  ['IR', 'significance determination', 'word'],
   ['IR', 'inspection procedure', 'word'],
   ['IR', 'inspectors', 'colon'],
   ['IR', 'inspector', 'colon'],
@@ -471,7 +502,7 @@ function colonAfter(lower: string, end: number): boolean {
   return lower[k] === ':';
 }
 
-/** "s", "no."/"nos.", blanks, then an NRC number: two digits, a hyphen, two digits ("79-05c", "86-01"). */
+/** "s", "no."/"nos.", blanks, then an NRC number: a year of two digits or four, a hyphen, two digits ("79-05c", "86-01", "2012-01"). */
 function numberAfter(lower: string, end: number): boolean {
   let k = end;
   if (lower[k] === 's') k++;
@@ -480,19 +511,27 @@ function numberAfter(lower: string, end: number): boolean {
     k += lower[k + 2] === '.' ? 3 : 4;
     while (lower[k] === ' ') k++;
   }
-  return isDigitAt(lower, k) && isDigitAt(lower, k + 1) && lower[k + 2] === '-' && isDigitAt(lower, k + 3) && isDigitAt(lower, k + 4);
+  const year = isDigitAt(lower, k + 2) && isDigitAt(lower, k + 3) ? 4 : 2;
+  const hyphen = k + year;
+  return isDigitAt(lower, k) && isDigitAt(lower, k + 1) && lower[hyphen] === '-' && isDigitAt(lower, hyphen + 1) && isDigitAt(lower, hyphen + 2);
 }
 
 /**
- * A procedure number of a Westinghouse-style EOP set: E-0, E-3, ES-1.2, ECA-0.0, FR-S.1, with an
+ * A procedure number of a Westinghouse-style EOP set: E-0, E-3, ES-1.2, ECA-0.0, FR-S.1 (or a plant
+ * EOP or AOP number, EOP-1.0, AOP-13, in the title), with an
  * optional unit ("3-ECA-0.0"); in the title, or in an opening that calls itself an EOP or an
  * emergency or abnormal procedure. A plant id such as ECA-2026-0007 (four digits) is none.
  */
+const EOP_PREFIXES = ['eca-', 'es-', 'fr-', 'e-', 'eop-', 'aop-'];
+
 function eopNumberAt(lower: string, titleLength: number): number {
   // In the text, only in an emergency or abnormal procedure's opening (a page id "ES-1" is no EOP).
   const procedure = wordAt(lower, 'eop') >= 0 || (lower.includes('procedure') && (lower.includes('emergency') || lower.includes('abnormal')));
-  for (const prefix of ['eca-', 'es-', 'fr-', 'e-']) {
-    for (let at = lower.indexOf(prefix); at >= 0; at = lower.indexOf(prefix, at + 1)) {
+  for (const prefix of EOP_PREFIXES) {
+    // An EOP or AOP number ("EOP-1.0", "2-AOP-13") names the procedure in its title only: a text
+    // cites the EOP set's numbers, and a procedure that cites one is not one.
+    const titleOnly = prefix === 'eop-' || prefix === 'aop-';
+    for (let at = lower.indexOf(prefix); at >= 0 && !(titleOnly && at >= titleLength); at = lower.indexOf(prefix, at + 1)) {
       // A word start, or a unit number and a hyphen before it ("3-eca-0.0").
       const before = at === 0 ? ' ' : lower[at - 1]!;
       const unit = before === '-' && at >= 2 && isDigitAt(lower, at - 2) && (at === 2 || !ALNUM_RE.test(lower[at - 3]!));
