@@ -268,6 +268,9 @@ function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: Layou
   if (layout.proseChars + layout.otherChars === 0) return OPEN('unknown');
   if (layout.proseChars < layout.otherChars) return SHAPE('header');
   const opening = layout.opening.slice(0, CUE_CHARS).toLowerCase();
+  // What a paragraph opens on is what its first sentence says.
+  const stop = opening.indexOf('. ');
+  const sentence = stop < 0 ? opening : opening.slice(0, stop + 1);
   // A field block flattened into one line ("State: TX NRC Notified by: … Emergency Class: …"), the
   // paperwork notice printed on a federal form (NRC Form 366's burden statement), a transmittal
   // letter's opening ("Enclosed is …"): the form's or the letter's own parts, the header.
@@ -279,11 +282,34 @@ function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: Layou
     if (SAFETY_CUES.some((cue) => opening.includes(cue))) return SHAPE('impact');
     if (opening.includes('reportability')) return SHAPE('reportability');
   }
+  // The other parts of a written report (an LER's narrative, a Part 21 report), by what the
+  // paragraph's first sentence says: the event's safety consequences ("… no effect on the health
+  // and safety of the public"), its reportability ("This event is reportable under …", "This
+  // report is submitted pursuant to …"), its cause ("The cause of the event was …"), the actions
+  // taken ("Corrective actions include …", "… to prevent recurrence"), the previous similar
+  // events. Not an event notification's: its event text is one description, whatever a paragraph
+  // of it opens on ("The cause of the trip was …" reports what the licensee said).
+  if (docType === 'CR' && subtype !== 'EN') {
+    if (MORE_SAFETY_CUES.some((cue) => sentence.includes(cue))) return SHAPE('impact');
+    if (REPORTABILITY_CUES.some((cue) => sentence.includes(cue))) return SHAPE('reportability');
+    if (opensOnCause(sentence)) return SHAPE('cause_statement');
+    if (sentence.startsWith('corrective action') || RECURRENCE_CUES.some((cue) => sentence.includes(cue))) return SHAPE('corrective_actions');
+    if (PREVIOUS_EVENT_CUES.some((cue) => sentence.includes(cue))) return SHAPE('previous_events');
+  }
   if (docType === 'OTHER') {
     if (subtype === 'IN' || subtype === 'GL' || subtype === 'BULLETIN' || subtype === 'CIRCULAR') {
       if (opening.startsWith('all ') || opening.includes('to all ') || opening.includes('purpose of this') || opening.includes('purposes of this')) return SHAPE('purpose');
+      // A generic communication closes on whom to ask ("If you have any questions about …, please
+      // contact …"); what it asks of its addressees opens "Addressees are requested to …".
+      if (CONTACT_CUES.some((cue) => sentence.includes(cue))) return SHAPE('contacts');
+      if (REQUEST_CUES.some((cue) => sentence.includes(cue))) return SHAPE('requested_actions');
     }
     if (subtype === 'IR') {
+      // A finding's enforcement paragraph (the requirement, "Contrary to the above, …", the
+      // Enforcement Policy that makes it non-cited), before the finding's own words it repeats; an
+      // NRC letter on the licensee's reply to a violation is about the licensee's actions.
+      if (ENFORCEMENT_CUES.some((cue) => sentence.includes(cue))) return SHAPE('enforcement');
+      if (sentence.includes('your ') && sentence.includes('violation') && RESPONSE_CUES.some((cue) => sentence.includes(cue))) return SHAPE('corrective_actions');
       if (opening.includes('inspectors identified') || opening.includes('self-reveal') || opening.includes('non-cited violation')) return SHAPE('finding');
       if (opening.includes('significance') || opening.includes('more than minor')) return SHAPE('assessment');
       if (opening.includes('inspection procedure') || opening.includes('inspectors reviewed')) return SHAPE('inspection_scope');
@@ -340,6 +366,30 @@ const TRANSMITTAL_RE = /^(?:enclosed (?:is|are|please find)|attached (?:is|are)|
 
 // What an event report says about the event's safety significance.
 const SAFETY_CUES = ['substantial safety hazard', 'safety significance', 'safety consequences', 'safety implications'];
+const MORE_SAFETY_CUES = ['health and safety of the public', 'safety system functional failure', 'loss of safety function'];
+// How an event report says why it is made (10 CFR 50.72, 50.73, Part 21).
+const REPORTABILITY_CUES = ['is reportable', 'was reportable', 'not reportable', 'reportable under', 'reportable pursuant', 'reportable per ', 'submitted pursuant', 'being reported', 'reported pursuant', 'reported under', 'reporting criteri'];
+const RECURRENCE_CUES = ['prevent recurrence', 'preclude recurrence', 'prevent a recurrence', 'prevent reoccurrence'];
+const PREVIOUS_EVENT_CUES = ['previous similar', 'prior similar', 'similar events', 'previous occurrences', 'similar occurrences'];
+const CONTACT_CUES = ['if you have any questions', 'if you have questions', 'requires no specific action or written response'];
+const REQUEST_CUES = ['are requested to', 'is requested to', 'are required to submit', 'is required to submit'];
+const ENFORCEMENT_CUES = ['contrary to the above', 'contrary to this', 'enforcement policy', 'treated as a non-cited', 'treated as an ncv'];
+const RESPONSE_CUES = ['in response to', 'your response', 'your reply', 'reply to'];
+
+/** How many words of an opening a cause's subject may have before "cause": "The most probable root cause of …". */
+const CAUSE_SUBJECT_WORDS = 4;
+/** The verb or preposition after a cause as the subject of a sentence. */
+const CAUSE_NEXT: ReadonlySet<string> = new Set(['of', 'was', 'is', 'were', 'are', 'for', 'has', 'had', 'appears', 'appeared']);
+
+/** An opening whose subject is a cause ("The cause of the event was …", "The apparent cause was …", "Root causes were …"). */
+function opensOnCause(opening: string): boolean {
+  const words = opening.split(' ', CAUSE_SUBJECT_WORDS + 2);
+  for (let i = 0; i < Math.min(words.length - 1, CAUSE_SUBJECT_WORDS + 1); i++) {
+    const word = words[i]!;
+    if ((word === 'cause' || word === 'causes') && CAUSE_NEXT.has(words[i + 1]!)) return true;
+  }
+  return false;
+}
 const OPEN = (role: string) => ({ role, open: true });
 
 function computeRole(docType: DocType, title: string): string {
