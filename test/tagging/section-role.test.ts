@@ -87,6 +87,18 @@ const CASES: readonly Case[] = [
   ['CR', 'REPORTABILITY', 'reportability'],
   ['CR', 'Previous Similar Events', 'previous_events'],
   ['CR', 'Failed Component Information', 'evidence'],
+  // An LER's narrative sections (NRC Form 366A) and a Part 21 report's
+  ['CR', 'III. ANALYSIS OF THE EVENT', 'impact'],
+  ['CR', 'Event Analysis', 'impact'],
+  ['CR', 'SAFETY SYSTEM FUNCTIONAL FAILURE', 'impact'],
+  ['CR', 'Root Cause Analysis', 'cause_statement'],
+  ['CR', 'Cause Analysis', 'cause_statement'],
+  ['CR', 'ACTIONS TAKEN', 'corrective_actions'],
+  ['CR', 'Immediate Actions Taken', 'immediate_actions'],
+  ['CR', 'Completed Actions', 'corrective_actions'],
+  ['CR', 'Actions to Prevent Recurrence', 'corrective_actions'],
+  ['CR', 'REASON FOR REPORT', 'reportability'],
+  ['CR', 'Enclosure 2', 'evidence'],
   // OTHER: an inspection report's and a generic communication's parts
   ['OTHER', 'Purpose', 'purpose'],
   ['OTHER', 'Addressees:', 'purpose'],
@@ -106,6 +118,9 @@ const CASES: readonly Case[] = [
   ['OTHER', 'References', 'references'],
   ['OTHER', 'Technical Contacts', 'contacts'],
   ['OTHER', 'Persons Contacted', 'contacts'],
+  ['OTHER', 'Exit Meeting Summary', 'contacts'],
+  ['OTHER', 'EXIT INTERVIEW', 'contacts'],
+  ['OTHER', 'LIST OF DOCUMENTS REVIEWED', 'references'],
   ['OTHER', 'Attachment 1', 'unknown'],
   ['OTHER', '', 'unknown'],
 ];
@@ -295,6 +310,32 @@ describe('ContextBuilder: a chunk that continues a section takes the role of the
     expect(roles([en(NARRATIVE, 'Event Notification Report > Corrective Actions'), en(fields), en(NARRATIVE)])).toEqual(['corrective_actions', 'header', 'description']);
     const eop = (text: string, path?: string) => ({ doc_id: 'e', doc_type: 'SOP', ...(path ? { section_path: path } : {}), text });
     expect(roles([eop(NARRATIVE, 'E-0 REACTOR TRIP > B. ENTRY CONDITIONS'), eop(STEPS), eop(NARRATIVE)])).toEqual(['preconditions', 'steps', 'unknown']);
+  });
+});
+
+describe("chunkRole: an inspection report's numbered sections and a finding's parts", () => {
+  const role = (subtype: DocSubtype | null, segments: string[], text: string) => {
+    const reading = readingOf(text);
+    return chunkRole('OTHER', subtype, segments, reading.summary, reading.text).role;
+  };
+  const PROSE = 'The inspectors reviewed the evaluations of the degraded valves and the records of the tests that followed them.';
+
+  it('a numbered section holds what was inspected: its subsections decide, else it is the scope', () => {
+    expect(role('IR', ['REPORT DETAILS', '1R15 Operability Determinations and Functionality Assessments (71111.15)'], PROSE)).toBe('inspection_scope');
+    expect(role('IR', [], `1R15 Operability Determinations (71111.15)\n\n${PROSE}`)).toBe('inspection_scope');
+    expect(role('IR', ['REPORT DETAILS', '1R15 Operability Determinations and Functionality Assessments (71111.15)'], `b. Findings\n\n${PROSE}`)).toBe('finding');
+    expect(role('IR', ['REPORT DETAILS', '4OA6 Meetings, Including Exit'], PROSE)).toBe('contacts');
+    expect(role('IR', ['REPORT DETAILS', '4OA7 Licensee-Identified Violations'], PROSE)).toBe('finding');
+    // Not a section code: a plain number, a lower-case code; nor outside an inspection report.
+    expect(role('IR', ['4 Operability Assessments'], PROSE)).toBe('assessment');
+    expect(role('IN', ['1R15 Operability Assessments'], PROSE)).toBe('assessment');
+  });
+
+  it("a finding's bare Description and Analysis are the finding and its assessment", () => {
+    expect(role('IR', ['1R15 Operability', 'Description'], PROSE)).toBe('finding');
+    expect(role('IR', ['Analysis.'], PROSE)).toBe('assessment');
+    expect(role('IN', ['Description'], PROSE)).toBe('description');
+    expect(role('IR', ['Description of Circumstances'], PROSE)).toBe('description');
   });
 });
 
