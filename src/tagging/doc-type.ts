@@ -27,7 +27,7 @@ const ID_SEP = '[-_ ]?';
 // id of separated segments one of which holds a digit ("SOP-U2-CND-001", "CR:SEC:2026:1042") —
 // or a phrase that is a whole word ("condition report", plural allowed).
 //
-// A scan, not the one regex it replaces (`(?<![\p{L}\p{N}])(?:(s?op(?:[-_ ]?\d|(?:[-_:][\p{L}\p{N}]+)*?[-_:]\p{L}*\p{N}))|…)`,
+// A scan, not the one regex it replaces (`(?<![\p{L}\p{N}])(?:(s?op(?:[-_ ]?\d+(?![\p{L}\p{N}])|(?:[-_:][\p{L}\p{N}]+)*?[-_:]\p{L}*\p{N}))|…)`,
 // held equal by test/patterns/rewrites.property.test.ts): that regex read a chain of segments to
 // its end from every type word in it ("cr-cr-cr-…" was quadratic); here whether a chain holds a
 // digit is worked out once per separator.
@@ -64,11 +64,18 @@ class StrongScan {
   private readonly chain = new Map<number, number>();
   constructor(private readonly text: string) {}
 
-  /** `[-_ ]?\d` at `i`. */
+  /**
+   * `[-_ ]?\d+(?![\p{L}\p{N}])` at `i`: a number that ends where its word does. One that runs on
+   * into more letters or digits is a model or part designation ("OP 38TD8-1/8" is an engine
+   * model, not procedure OP 38); a plant id of separated segments is plantIdAt's.
+   */
   private numberAt(i: number): boolean {
     const t = this.text;
     const digit = (k: number) => k < t.length && t.charCodeAt(k) >= 0x30 && t.charCodeAt(k) <= 0x39;
-    return digit(i) || ((t[i] === '-' || t[i] === '_' || t[i] === ' ') && digit(i + 1));
+    let k = digit(i) ? i : (t[i] === '-' || t[i] === '_' || t[i] === ' ') && digit(i + 1) ? i + 1 : -1;
+    if (k < 0) return false;
+    while (digit(k)) k++;
+    return k >= t.length || !ALNUM_RE.test(codePointAt(t, k));
   }
 
   /** `(?:[-_:][\p{L}\p{N}]+)*?[-_:]\p{L}*\p{N}` at `i`: a chain of separated segments, one holding a digit. */
@@ -204,15 +211,18 @@ export interface DocForm {
  * numbered E-/ES-/ECA-/FR- …; the earliest such marker wins, see FORM_MARKERS), so `cr78016.html`
  * that opens "IE Circular No. 78-16" is a circular, not a CR. Then its own identity (name, source
  * path, id: DESIGN §2's strong ids and hints, and NRC's own names: `LER-2019-001`, an event report
- * page `20191017en.html`), then the rule an event report is made under (10 CFR 50.73: an LER,
- * 50.72: an event notification), then what its text says (§2), then a procedure's section headings.
+ * page `20191017en.html`), and its title (the first section path segment) the same way; then the
+ * rule an event report is made under (10 CFR 50.73: an LER, 50.72: an event notification), a
+ * supplier's letter about a part (Part 21), an LER it cites by number (its cover letter), a
+ * procedure's section headings (a procedure's form beats the ids it cites), then what its text
+ * says (§2).
  */
 export function detectDocForm(evidence: DocTypeEvidence): DocForm {
   const text = typeof evidence.text === 'string' ? evidence.text : '';
   const title = typeof evidence.title === 'string' ? evidence.title : '';
   const marked = formMarked(title, text);
   if (marked !== null) return formOf(marked);
-  for (const own of [evidence.docName, evidence.sourcePath, evidence.docId]) {
+  for (const own of [evidence.docName, evidence.sourcePath, evidence.docId, title]) {
     if (typeof own !== 'string' || own === '') continue;
     const lower = own.toLowerCase();
     const named = nrcName(lower);
@@ -221,12 +231,33 @@ export function detectDocForm(evidence: DocTypeEvidence): DocForm {
     if (found !== null) return { type: found, subtype: subtypeOfName(found, lower) };
   }
   if (text === '') return { type: 'OTHER', subtype: null };
-  const reported = reportedUnder(text.slice(0, FORM_WINDOW).toLowerCase());
+  const opening = text.slice(0, FORM_WINDOW).toLowerCase();
+  const reported = reportedUnder(opening);
   if (reported !== null) return formOf(reported);
+  // A letter's form beats a procedure id its subject line happens to hold.
+  if (componentNoticeToNrc(opening)) return formOf('PART21');
+  // An opening that cites an LER by its number and names no other form is the LER's cover letter.
+  if (lerNumberAt(opening) >= 0) return formOf('LER');
+  if (hasProcedureHeadings(text.slice(0, TEXT_WINDOW))) return formOf('PROC');
   const lower = text.slice(0, TEXT_WINDOW).toLowerCase();
   const found = strongType(lower) ?? hintType(lower);
   if (found !== null) return { type: found, subtype: found === 'SOP' ? 'PROC' : null };
-  return hasProcedureHeadings(text.slice(0, TEXT_WINDOW)) ? formOf('PROC') : { type: 'OTHER', subtype: null };
+  return { type: 'OTHER', subtype: null };
+}
+
+/** "LER", an optional "No."/"Number", then a number (a digit): where the first such citation starts, or -1. */
+function lerNumberAt(lower: string): number {
+  for (let at = wordAt(lower, 'ler'); at >= 0; at = wordAt(lower, 'ler', at + 1)) {
+    let k = at + 3;
+    if (lower[k] === 's') k++;
+    if (lower[k] === '-' || lower[k] === '_') k++;
+    while (lower[k] === ' ') k++;
+    if (lower.startsWith('no.', k)) k += 3;
+    else if (lower.startsWith('number', k)) k += 6;
+    while (lower[k] === ' ') k++;
+    if (isDigitAt(lower, k)) return at;
+  }
+  return -1;
 }
 
 /**
@@ -239,6 +270,36 @@ function reportedUnder(lower: string): DocSubtype | null {
     if (alnumBefore(lower, at) && !/cfr$/.test(lower.slice(Math.max(0, at - 3), at))) continue;
     const next = lower[at + 4];
     if ((next === '3' || next === '2') && !ALNUM_RE.test(lower[at + 5] ?? ' ')) return next === '3' ? 'LER' : 'EN';
+  }
+  return null;
+}
+
+/**
+ * A letter to the NRC (its Document Control Desk, or the Commission in the address block) whose
+ * subject line names a component by its part, model or serial number: a supplier's notification of
+ * a defect in a basic component it supplied (10 CFR 21.21), the one kind of NRC correspondence that
+ * is about a part rather than a docket.
+ */
+function componentNoticeToNrc(lower: string): boolean {
+  if (!lower.includes('document control desk') && !lower.includes('nuclear regulatory commission')) return false;
+  const subject = subjectLine(lower);
+  return subject !== null && COMPONENT_IDS.some((id) => wordAt(subject, id) >= 0);
+}
+/** How a subject line names a component. */
+const COMPONENT_IDS = ['part number', 'part no', 'p/n', 'model number', 'model no', 'serial number', 'serial no'];
+
+/** A letter's subject line (to its end, and the line after it: subjects wrap), or null. OCR may leave "Subject," or "Subj ect:". */
+function subjectLine(lower: string): string | null {
+  for (let at = lower.indexOf('subj'); at >= 0; at = lower.indexOf('subj', at + 1)) {
+    if (alnumBefore(lower, at)) continue;
+    let k = at + 4;
+    if (lower[k] === ' ') k++;
+    if (lower.startsWith('ect', k)) k += 3;
+    else if (lower[k] !== '.' && lower[k] !== ':') continue;
+    if (lower[k] !== ':' && lower[k] !== ',' && lower[k] !== '.' && lower[k] !== ';') continue;
+    const first = lower.indexOf('\n', k);
+    const second = first < 0 ? -1 : lower.indexOf('\n', first + 1);
+    return lower.slice(k + 1, second < 0 ? lower.length : second);
   }
   return null;
 }
@@ -338,11 +399,20 @@ const FORM_MARKERS: ReadonlyArray<readonly [DocSubtype, string, MarkerTail]> = [
   ['PART21', 'defects and non-compliance', 'word'],
   ['PART21', 'defects and noncompliance', 'word'],
   ['PART21', 'substantial safety hazard', 'word'],
+  ['PART21', 'reportable defect', 'word'],
+  // 10 CFR 21.21's own words for what a supplier evaluates and reports.
+  ['PART21', 'deviation or failure to comply', 'word'],
+  ['PART21', 'defect or failure to comply', 'word'],
   ['IR', 'inspection report', 'word'],
+  ['IR', 'inspection reports', 'word'],
   ['IR', 'notice of violation', 'word'],
   ['IR', 'inspection summary', 'word'],
   ['IR', 'areas inspected', 'word'],
   ['IR', 'inspection conducted', 'word'],
+  // The field block of an inspection report's cover page.
+  ['IR', 'inspection at', 'colon'],
+  ['IR', 'inspection dates', 'colon'],
+  ['IR', 'dates of inspection', 'word'],
   ['IR', 'inspectors identified', 'word'],
   ['IR', 'inspector identified', 'word'],
   ['IR', 'non-cited violation', 'word'],
@@ -354,6 +424,8 @@ const FORM_MARKERS: ReadonlyArray<readonly [DocSubtype, string, MarkerTail]> = [
   ['IR', 'performance deficiency', 'word'],
   ['IR', 'cross-cutting aspect', 'word'],
   ['IR', 'very low safety significance', 'word'],
+  // The words of the significance determination process (IMC 0609) that rates a finding.
+  ['IR', 'significance determination', 'word'],
   ['IR', 'inspection procedure', 'word'],
   ['IR', 'inspectors', 'colon'],
   ['IR', 'inspector', 'colon'],
@@ -430,7 +502,7 @@ function colonAfter(lower: string, end: number): boolean {
   return lower[k] === ':';
 }
 
-/** "s", "no."/"nos.", blanks, then an NRC number: two digits, a hyphen, two digits ("79-05c", "86-01"). */
+/** "s", "no."/"nos.", blanks, then an NRC number: a year of two digits or four, a hyphen, two digits ("79-05c", "86-01", "2012-01"). */
 function numberAfter(lower: string, end: number): boolean {
   let k = end;
   if (lower[k] === 's') k++;
@@ -439,19 +511,27 @@ function numberAfter(lower: string, end: number): boolean {
     k += lower[k + 2] === '.' ? 3 : 4;
     while (lower[k] === ' ') k++;
   }
-  return isDigitAt(lower, k) && isDigitAt(lower, k + 1) && lower[k + 2] === '-' && isDigitAt(lower, k + 3) && isDigitAt(lower, k + 4);
+  const year = isDigitAt(lower, k + 2) && isDigitAt(lower, k + 3) ? 4 : 2;
+  const hyphen = k + year;
+  return isDigitAt(lower, k) && isDigitAt(lower, k + 1) && lower[hyphen] === '-' && isDigitAt(lower, hyphen + 1) && isDigitAt(lower, hyphen + 2);
 }
 
 /**
- * A procedure number of a Westinghouse-style EOP set: E-0, E-3, ES-1.2, ECA-0.0, FR-S.1, with an
+ * A procedure number of a Westinghouse-style EOP set: E-0, E-3, ES-1.2, ECA-0.0, FR-S.1 (or a plant
+ * EOP or AOP number, EOP-1.0, AOP-13, in the title), with an
  * optional unit ("3-ECA-0.0"); in the title, or in an opening that calls itself an EOP or an
  * emergency or abnormal procedure. A plant id such as ECA-2026-0007 (four digits) is none.
  */
+const EOP_PREFIXES = ['eca-', 'es-', 'fr-', 'e-', 'eop-', 'aop-'];
+
 function eopNumberAt(lower: string, titleLength: number): number {
   // In the text, only in an emergency or abnormal procedure's opening (a page id "ES-1" is no EOP).
   const procedure = wordAt(lower, 'eop') >= 0 || (lower.includes('procedure') && (lower.includes('emergency') || lower.includes('abnormal')));
-  for (const prefix of ['eca-', 'es-', 'fr-', 'e-']) {
-    for (let at = lower.indexOf(prefix); at >= 0; at = lower.indexOf(prefix, at + 1)) {
+  for (const prefix of EOP_PREFIXES) {
+    // An EOP or AOP number ("EOP-1.0", "2-AOP-13") names the procedure in its title only: a text
+    // cites the EOP set's numbers, and a procedure that cites one is not one.
+    const titleOnly = prefix === 'eop-' || prefix === 'aop-';
+    for (let at = lower.indexOf(prefix); at >= 0 && !(titleOnly && at >= titleLength); at = lower.indexOf(prefix, at + 1)) {
       // A word start, or a unit number and a hyphen before it ("3-eca-0.0").
       const before = at === 0 ? ' ' : lower[at - 1]!;
       const unit = before === '-' && at >= 2 && isDigitAt(lower, at - 2) && (at === 2 || !ALNUM_RE.test(lower[at - 3]!));

@@ -37,11 +37,12 @@ const RULES: { readonly [T in DocType]: RoleRules<T> } = {
     ['header', ['condition report', 'cr', 'initiator', 'date']],
     ['description', ['problem', 'condition', 'description', 'issue', 'symptom', 'observation', 'event text', 'narrative', 'abstract', 'occurrence', 'background']],
     ['immediate_actions', ['immediate action', 'compensatory']],
-    ['impact', ['impact', 'operability', 'safety significance', 'safety consequence', 'assessment of safety consequence', 'safety assessment', 'safety implication']],
-    ['cause_statement', ['cause', 'apparent cause', 'cause statement', 'evaluation', 'assessment', 'discussion']],
-    ['corrective_actions', ['corrective action', 'planned action']],
-    ['evidence', ['attachment', 'evidence', 'data', 'photo', 'failed component', 'component failure']],
-    ['reportability', ['reportability', 'reportable', 'reporting requirement', 'reporting criteria', 'reporting criterion']],
+    // An LER's analysis of the event is its assessment of the safety consequences (10 CFR 50.73(b)(3)).
+    ['impact', ['impact', 'operability', 'safety significance', 'safety consequence', 'assessment of safety consequence', 'safety assessment', 'safety implication', 'safety analysis', 'event analysis', 'analysis of event', 'analysis of the event', 'safety system functional failure']],
+    ['cause_statement', ['cause', 'apparent cause', 'root cause', 'cause analysis', 'cause statement', 'evaluation', 'assessment', 'discussion']],
+    ['corrective_actions', ['corrective action', 'planned action', 'completed action', 'action taken', 'actions taken', 'action to prevent recurrence', 'actions to prevent recurrence', 'corrective measure']],
+    ['evidence', ['attachment', 'enclosure', 'evidence', 'data', 'photo', 'failed component', 'component failure']],
+    ['reportability', ['reportability', 'reportable', 'reporting requirement', 'reporting criteria', 'reporting criterion', 'reason for report', 'reason for reporting']],
     ['previous_events', ['previous event', 'previous similar event', 'similar event', 'previous occurrence', 'prior occurrence', 'prior similar event']],
   ],
   WO: [
@@ -76,8 +77,9 @@ const RULES: { readonly [T in DocType]: RoleRules<T> } = {
     ['enforcement', ['enforcement', 'notice of violation']],
     ['corrective_actions', ['corrective action', 'licensee action', 'licensee response']],
     ['requested_actions', ['requested action', 'actions requested', 'action requested', 'required action', 'actions required', 'required response', 'requested response']],
-    ['references', ['reference']],
-    ['contacts', ['contact', 'persons contacted', 'distribution', 'attendee']],
+    ['references', ['reference', 'documents reviewed']],
+    // An inspection's exit meeting (or interview) is the inspectors' meeting with the licensee's staff.
+    ['contacts', ['contact', 'persons contacted', 'distribution', 'attendee', 'meeting', 'exit meeting', 'exit interview']],
   ],
 };
 
@@ -183,18 +185,58 @@ export const NOT_INHERITED: ReadonlySet<string> = new Set(['unknown', 'header'])
  * The role of the last segment of a section path; when it has none, the nearest ancestor's
  * ("6. Procedure > 6.1 Pump Start" is steps), marked inherited.
  */
-export function sectionRoleInPath(docType: DocType, segments: readonly string[]): RoleInPath {
+export function sectionRoleInPath(docType: DocType, segments: readonly string[], subtype: DocSubtype | null = null): RoleInPath {
   // A first segment that names the document's form is its title, not a section
   // ("Information Notice No. 90-39: Recent Problems …", "E-3 STEAM GENERATOR TUBE RUPTURE").
   const first = segments.length > 0 && namesAForm(segments[0]!) ? 1 : 0;
-  const own = segments.length > first ? sectionRole(docType, segments[segments.length - 1]!) : 'unknown';
+  const own = segments.length > first ? formRole(docType, subtype, segments[segments.length - 1]!) : 'unknown';
   if (own !== 'unknown') return { role: own, inherited: false };
   for (let i = segments.length - 2; i >= first; i--) {
-    const role = sectionRole(docType, segments[i]!);
+    const role = formRole(docType, subtype, segments[i]!);
     if (!NOT_INHERITED.has(role)) return { role, inherited: true };
   }
   return { role: own, inherited: false };
 }
+
+/**
+ * A heading's role in a document of a known form. An inspection report's numbered section ("1R15
+ * Operability Determinations (71111.15)", "4OA3 Follow-up of Events") holds what was inspected
+ * under one inspection procedure, its scope and its findings: its words name the area inspected,
+ * not a part of the report, so it gives no role of its own (chunkRole falls back on it) unless they
+ * name the inspectors' meetings or a violation ("4OA6 Meetings, Including Exit", "4OA7
+ * Licensee-Identified Violations"). Under a finding, an inspection report's bare "Description"
+ * and "Analysis" are the finding's description and its significance assessment (the finding
+ * format of IMC 0611).
+ */
+function formRole(docType: DocType, subtype: DocSubtype | null, heading: string): string {
+  const role = sectionRole(docType, heading);
+  if (docType !== 'OTHER' || subtype !== 'IR') return role;
+  if (reportSectionCode(heading)) return role === 'contacts' || role === 'finding' ? role : 'unknown';
+  if (role === 'description' || role === 'discussion') {
+    const plain = comparableTitle(heading).replace(TRAILING_MARK_RE, '');
+    if (plain === 'description') return 'finding';
+    if (plain === 'analysis') return 'assessment';
+  }
+  return role;
+}
+const TRAILING_MARK_RE = /[.:]$/;
+
+/**
+ * An inspection report's section code opening a heading: a digit, one to three capitals, a digit
+ * or two ("1R15", "4OA3", "2RS1", "1EP6"), then a blank.
+ */
+function reportSectionCode(heading: string): boolean {
+  const t = heading.trimStart();
+  if (!isDigitCode(t.charCodeAt(0))) return false;
+  let k = 1;
+  while (k < 4 && isUpperCode(t.charCodeAt(k))) k++;
+  if (k === 1) return false;
+  const digits = k;
+  while (k < digits + 2 && isDigitCode(t.charCodeAt(k))) k++;
+  return k > digits && t.charCodeAt(k) === 0x20;
+}
+const isDigitCode = (c: number): boolean => c >= 0x30 && c <= 0x39;
+const isUpperCode = (c: number): boolean => c >= 0x41 && c <= 0x5a;
 
 /**
  * Where a chunk's role comes from: `section`, its section path or a heading it opens a section with
@@ -218,23 +260,27 @@ export function chunkRole(docType: DocType, subtype: DocSubtype | null, segments
   // OTHER's roles are the parts of the NRC forms it holds (inspection reports, generic
   // communications); an OTHER of no known form (an FMEA, a vendor's bulletin) has none.
   if (docType === 'OTHER' && subtype === null) return { role: 'unknown', inherited: false, source: 'shape' };
-  const inPath = sectionRoleInPath(docType, segments);
+  const inPath = sectionRoleInPath(docType, segments, subtype);
   if (inPath.role !== 'unknown') return { ...inPath, source: 'section' };
-  let first = true;
   let opensSection = false;
+  // In an inspection report's numbered section, what no heading or shape says otherwise is what
+  // was inspected.
+  const inspected = subtype === 'IR' && (segments.some(reportSectionCode) || layout.headings.some(reportSectionCode));
+  let first = true;
   for (const heading of layout.headings) {
     if (namesAForm(heading)) continue;
     // The chunk's first heading opens its section; a later one counts only as a heading is
     // written ("Addressees:", "4.2 Cause"), not a letterhead line or a field's value in capitals.
     const written = SECTION_HEADING_RE.test(heading);
     if (first || written) {
-      const role = sectionRole(docType, heading);
+      const role = formRole(docType, subtype, heading);
       if (role !== 'unknown') return { role, inherited: false, source: 'section' };
     }
     if (written) opensSection = true;
     first = false;
   }
   const shape = roleByShape(docType, subtype, layout, text);
+  if (shape.open && inspected) return { role: 'inspection_scope', inherited: false, source: 'section' };
   if (shape.open && opensSection) return { role: shape.role, inherited: false, source: 'section' };
   return { role: shape.role, inherited: false, source: shape.open ? 'open' : 'shape' };
 }
@@ -268,6 +314,9 @@ function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: Layou
   if (layout.proseChars + layout.otherChars === 0) return OPEN('unknown');
   if (layout.proseChars < layout.otherChars) return SHAPE('header');
   const opening = layout.opening.slice(0, CUE_CHARS).toLowerCase();
+  // What a paragraph opens on is what its first sentence says.
+  const stop = opening.indexOf('. ');
+  const sentence = stop < 0 ? opening : opening.slice(0, stop + 1);
   // A field block flattened into one line ("State: TX NRC Notified by: … Emergency Class: …"), the
   // paperwork notice printed on a federal form (NRC Form 366's burden statement), a transmittal
   // letter's opening ("Enclosed is …"): the form's or the letter's own parts, the header.
@@ -279,11 +328,34 @@ function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: Layou
     if (SAFETY_CUES.some((cue) => opening.includes(cue))) return SHAPE('impact');
     if (opening.includes('reportability')) return SHAPE('reportability');
   }
+  // The other parts of a written report (an LER's narrative, a Part 21 report), by what the
+  // paragraph's first sentence says: the event's safety consequences ("… no effect on the health
+  // and safety of the public"), its reportability ("This event is reportable under …", "This
+  // report is submitted pursuant to …"), its cause ("The cause of the event was …"), the actions
+  // taken ("Corrective actions include …", "… to prevent recurrence"), the previous similar
+  // events. Not an event notification's: its event text is one description, whatever a paragraph
+  // of it opens on ("The cause of the trip was …" reports what the licensee said).
+  if (docType === 'CR' && subtype !== 'EN') {
+    if (MORE_SAFETY_CUES.some((cue) => sentence.includes(cue))) return SHAPE('impact');
+    if (REPORTABILITY_CUES.some((cue) => sentence.includes(cue))) return SHAPE('reportability');
+    if (opensOnCause(sentence)) return SHAPE('cause_statement');
+    if (sentence.startsWith('corrective action') || RECURRENCE_CUES.some((cue) => sentence.includes(cue))) return SHAPE('corrective_actions');
+    if (PREVIOUS_EVENT_CUES.some((cue) => sentence.includes(cue))) return SHAPE('previous_events');
+  }
   if (docType === 'OTHER') {
     if (subtype === 'IN' || subtype === 'GL' || subtype === 'BULLETIN' || subtype === 'CIRCULAR') {
       if (opening.startsWith('all ') || opening.includes('to all ') || opening.includes('purpose of this') || opening.includes('purposes of this')) return SHAPE('purpose');
+      // A generic communication closes on whom to ask ("If you have any questions about …, please
+      // contact …"); what it asks of its addressees opens "Addressees are requested to …".
+      if (CONTACT_CUES.some((cue) => sentence.includes(cue))) return SHAPE('contacts');
+      if (REQUEST_CUES.some((cue) => sentence.includes(cue))) return SHAPE('requested_actions');
     }
     if (subtype === 'IR') {
+      // A finding's enforcement paragraph (the requirement, "Contrary to the above, …", the
+      // Enforcement Policy that makes it non-cited), before the finding's own words it repeats; an
+      // NRC letter on the licensee's reply to a violation is about the licensee's actions.
+      if (ENFORCEMENT_CUES.some((cue) => sentence.includes(cue))) return SHAPE('enforcement');
+      if (sentence.includes('your ') && sentence.includes('violation') && RESPONSE_CUES.some((cue) => sentence.includes(cue))) return SHAPE('corrective_actions');
       if (opening.includes('inspectors identified') || opening.includes('self-reveal') || opening.includes('non-cited violation')) return SHAPE('finding');
       if (opening.includes('significance') || opening.includes('more than minor')) return SHAPE('assessment');
       if (opening.includes('inspection procedure') || opening.includes('inspectors reviewed')) return SHAPE('inspection_scope');
@@ -340,6 +412,30 @@ const TRANSMITTAL_RE = /^(?:enclosed (?:is|are|please find)|attached (?:is|are)|
 
 // What an event report says about the event's safety significance.
 const SAFETY_CUES = ['substantial safety hazard', 'safety significance', 'safety consequences', 'safety implications'];
+const MORE_SAFETY_CUES = ['health and safety of the public', 'safety system functional failure', 'loss of safety function'];
+// How an event report says why it is made (10 CFR 50.72, 50.73, Part 21).
+const REPORTABILITY_CUES = ['is reportable', 'was reportable', 'not reportable', 'reportable under', 'reportable pursuant', 'reportable per ', 'submitted pursuant', 'being reported', 'reported pursuant', 'reported under', 'reporting criteri'];
+const RECURRENCE_CUES = ['prevent recurrence', 'preclude recurrence', 'prevent a recurrence', 'prevent reoccurrence'];
+const PREVIOUS_EVENT_CUES = ['previous similar', 'prior similar', 'similar events', 'previous occurrences', 'similar occurrences'];
+const CONTACT_CUES = ['if you have any questions', 'if you have questions', 'requires no specific action or written response'];
+const REQUEST_CUES = ['are requested to', 'is requested to', 'are required to submit', 'is required to submit'];
+const ENFORCEMENT_CUES = ['contrary to the above', 'contrary to this', 'enforcement policy', 'treated as a non-cited', 'treated as an ncv'];
+const RESPONSE_CUES = ['in response to', 'your response', 'your reply', 'reply to'];
+
+/** How many words of an opening a cause's subject may have before "cause": "The most probable root cause of …". */
+const CAUSE_SUBJECT_WORDS = 4;
+/** The verb or preposition after a cause as the subject of a sentence. */
+const CAUSE_NEXT: ReadonlySet<string> = new Set(['of', 'was', 'is', 'were', 'are', 'for', 'has', 'had', 'appears', 'appeared']);
+
+/** An opening whose subject is a cause ("The cause of the event was …", "The apparent cause was …", "Root causes were …"). */
+function opensOnCause(opening: string): boolean {
+  const words = opening.split(' ', CAUSE_SUBJECT_WORDS + 2);
+  for (let i = 0; i < Math.min(words.length - 1, CAUSE_SUBJECT_WORDS + 1); i++) {
+    const word = words[i]!;
+    if ((word === 'cause' || word === 'causes') && CAUSE_NEXT.has(words[i + 1]!)) return true;
+  }
+  return false;
+}
 const OPEN = (role: string) => ({ role, open: true });
 
 function computeRole(docType: DocType, title: string): string {

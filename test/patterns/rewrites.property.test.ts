@@ -37,8 +37,9 @@ describe('rewritten patterns equal the ones they replace', () => {
 
   it('strongType = the one strong doc-type regex, leftmost match, first group', () => {
     const PLANT = String.raw`(?:[-_:][\p{L}\p{N}]+)*?[-_:](?:\p{L}*\p{N})`;
-    const id = (prefix: string) => `${prefix}(?:[-_ ]?\\d|${PLANT})`;
     const R = '(?![\\p{L}\\p{N}])';
+    // A number ends where its word does ("op 38td8" is a model designation, no id).
+    const id = (prefix: string) => `${prefix}(?:[-_ ]?\\d+${R}|${PLANT})`;
     const OLD = new RegExp(
       '(?<![\\p{L}\\p{N}])(?:' +
         `(${id('s?op')})|(${id('cr')}|condition reports?${R})|(${id('wo')}|work orders?${R})` +

@@ -143,7 +143,7 @@ export const UNDECIDED = new Map<string, string>([
     "SOP's keywords. An alternation of literal keywords at a word start, a fixed plural ending and a one-character lookahead: each start reads at most the longest keyword plus two; the prefix form `applicab\\p{L}*` reads one word.",
   ],
   [
-    "buildPattern('tagging/section-role: keywords') #31ef2ad8",
+    "buildPattern('tagging/section-role: keywords') #62fa1fa1",
     "OTHER's keywords, of the same shape as SOP's: literal keywords at a word start, a fixed plural ending, a one-character lookahead, and the prefix form `applicab\\p{L}*` reading one word.",
   ],
   [

@@ -59,6 +59,14 @@ describe('detectDocType: strong id rules', () => {
     // The separator is optional and single: two separators are not an id (only the "cr-" hint).
     ['cr  12 drafting', 'OTHER'],
     ['cr--12 drafting', 'CR'],
+    // A number ends where its word does: one that runs on into letters or digits is a model or part
+    // designation; a plant id of separated segments stays an id.
+    ['OP 38TD8-1/8 Connecting Rod', 'OTHER'],
+    ['op 12b', 'OTHER'],
+    ['OP 38 rev 2', 'SOP'],
+    ['OP 38.', 'SOP'],
+    ['SOP-101A', 'SOP'],
+    ['cr-2026x', 'CR'],
   ])('%j → %s', (text, expected) => {
     expect(detectDocType({ text })).toBe(expected);
   });
@@ -251,6 +259,41 @@ describe('detectDocForm: the document\'s own form', () => {
     expect(detectDocForm({ text: 'This condition is reportable under 10 CFR 50.73(a)(2)(i)(B).' }).subtype).toBe('LER');
     expect(detectDocForm({ text: 'reported per 10CFR50.72(b)(3)(v)' }).subtype).toBe('EN');
     expect(detectDocForm({ text: 'Section 150.72 applies' }).subtype).toBeNull();
+  });
+
+  it('a supplier\'s letter to the NRC about a part is a Part 21 notification, whatever ids its subject holds', () => {
+    const letter = (subject: string) =>
+      `ACME Engine Division\n12 Main Street\n\n3 September 2031\n\nDocument Control Desk\nU.S. Nuclear Regulatory Commission\nWashington, DC 20555\n\n${subject}\n16701706.\n`;
+    expect(detectDocForm({ docName: '2031510', text: letter('Subject, OP 38TD8-1/8 Connecting Rod: part numbers 16600736,') })).toEqual({ type: 'CR', subtype: 'PART21' });
+    expect(detectDocForm({ text: letter('Subject: Model No. 7 relay, serial numbers 1 through 40') }).subtype).toBe('PART21');
+    expect(detectDocForm({ text: 'Subject: Reportable defect in a pump shaft' })).toEqual({ type: 'CR', subtype: 'PART21' });
+    // A letter about no part, or a part named outside a letter to the NRC, is no such notice.
+    expect(detectDocForm({ text: letter('Subject: Request for relief from the code') }).subtype).toBeNull();
+    expect(detectDocForm({ text: 'Subject: part numbers 1 and 2 of the drawing list' }).subtype).toBeNull();
+    expect(detectDocForm({ text: `${letter('Subject: Subjected to load')} part number 3` }).subtype).toBeNull();
+  });
+
+  it.each<[string, DocTypeEvidence, DocForm]>([
+    ['an NRC number with a four-digit year', { text: 'Bulletin 2031-01: Design Vulnerability in Electric Power Systems' }, { type: 'OTHER', subtype: 'BULLETIN' }],
+    ['an inspection report\'s cover fields', { text: 'Report No. 50-999/31009(DRS)\nDocket No. 50-999\nInspection At: Anyplace Site' }, { type: 'OTHER', subtype: 'IR' }],
+    ['inspection reports, plural', { text: 'Inspection Reports No. 50-998/31036; No. 50-999/31028' }, { type: 'OTHER', subtype: 'IR' }],
+    ['a significance determination', { text: 'SUBJECT: FINAL SIGNIFICANCE DETERMINATION OF A WHITE FINDING' }, { type: 'OTHER', subtype: 'IR' }],
+    ['10 CFR 21.21\'s words', { text: 'Subject: Interim Report of a Deviation or Failure to Comply' }, { type: 'CR', subtype: 'PART21' }],
+    ['an LER\'s cover letter', { text: 'Dear Sir:\nEnclosed is LER 50-999/2031-001-00 for Anyplace Unit 1.' }, { type: 'CR', subtype: 'LER' }],
+    ['an EOP number in the title', { title: 'EOP-1.0 REACTOR SCRAM', text: 'STEP ACTION' }, { type: 'SOP', subtype: 'EOP' }],
+    ['an AOP number in the title, with a unit', { title: '2-AOP-13 LOSS OF INSTRUMENT AIR', text: '1. CHECK air pressure' }, { type: 'SOP', subtype: 'EOP' }],
+    ['a hint in the title', { title: 'Surveillance Test Procedure', text: 'This test verifies the pump.' }, { type: 'SOP', subtype: 'PROC' }],
+    // A procedure's form beats the ids it cites.
+    ['a procedure that cites a NUREG', { text: 'References: NUREG-0737\n1.0 PURPOSE\nTo test the pump.\n2.0 PRECAUTIONS\nWear gloves.' }, { type: 'SOP', subtype: 'PROC' }],
+    ['a procedure written for a CR', { text: 'Revised per CR-2031-1234.\n1.0 PURPOSE\nTo test.\n2.0 PREREQUISITES\nNone.' }, { type: 'SOP', subtype: 'PROC' }],
+  ])('%s', (_label, evidence, expected) => {
+    expect(detectDocForm(evidence)).toEqual(expected);
+  });
+
+  it('an EOP or AOP number in the text names no form, nor does an LER cited after another form', () => {
+    expect(detectDocForm({ text: 'Operators entered EOP-1.0 and AOP-13.' }).subtype).toBeNull();
+    expect(detectDocForm({ text: 'INSPECTION REPORT 05000999/2031001\n(Closed) LER 05000999/2031-004-00' }).subtype).toBe('IR');
+    expect(detectDocForm({ text: 'the lerp 2' }).subtype).toBeNull();
   });
 
   it('not a form: a vendor bulletin, a plant ECA id, an ES page id outside a procedure', () => {

@@ -87,6 +87,18 @@ const CASES: readonly Case[] = [
   ['CR', 'REPORTABILITY', 'reportability'],
   ['CR', 'Previous Similar Events', 'previous_events'],
   ['CR', 'Failed Component Information', 'evidence'],
+  // An LER's narrative sections (NRC Form 366A) and a Part 21 report's
+  ['CR', 'III. ANALYSIS OF THE EVENT', 'impact'],
+  ['CR', 'Event Analysis', 'impact'],
+  ['CR', 'SAFETY SYSTEM FUNCTIONAL FAILURE', 'impact'],
+  ['CR', 'Root Cause Analysis', 'cause_statement'],
+  ['CR', 'Cause Analysis', 'cause_statement'],
+  ['CR', 'ACTIONS TAKEN', 'corrective_actions'],
+  ['CR', 'Immediate Actions Taken', 'immediate_actions'],
+  ['CR', 'Completed Actions', 'corrective_actions'],
+  ['CR', 'Actions to Prevent Recurrence', 'corrective_actions'],
+  ['CR', 'REASON FOR REPORT', 'reportability'],
+  ['CR', 'Enclosure 2', 'evidence'],
   // OTHER: an inspection report's and a generic communication's parts
   ['OTHER', 'Purpose', 'purpose'],
   ['OTHER', 'Addressees:', 'purpose'],
@@ -106,6 +118,9 @@ const CASES: readonly Case[] = [
   ['OTHER', 'References', 'references'],
   ['OTHER', 'Technical Contacts', 'contacts'],
   ['OTHER', 'Persons Contacted', 'contacts'],
+  ['OTHER', 'Exit Meeting Summary', 'contacts'],
+  ['OTHER', 'EXIT INTERVIEW', 'contacts'],
+  ['OTHER', 'LIST OF DOCUMENTS REVIEWED', 'references'],
   ['OTHER', 'Attachment 1', 'unknown'],
   ['OTHER', '', 'unknown'],
 ];
@@ -298,6 +313,32 @@ describe('ContextBuilder: a chunk that continues a section takes the role of the
   });
 });
 
+describe("chunkRole: an inspection report's numbered sections and a finding's parts", () => {
+  const role = (subtype: DocSubtype | null, segments: string[], text: string) => {
+    const reading = readingOf(text);
+    return chunkRole('OTHER', subtype, segments, reading.summary, reading.text).role;
+  };
+  const PROSE = 'The inspectors reviewed the evaluations of the degraded valves and the records of the tests that followed them.';
+
+  it('a numbered section holds what was inspected: its subsections decide, else it is the scope', () => {
+    expect(role('IR', ['REPORT DETAILS', '1R15 Operability Determinations and Functionality Assessments (71111.15)'], PROSE)).toBe('inspection_scope');
+    expect(role('IR', [], `1R15 Operability Determinations (71111.15)\n\n${PROSE}`)).toBe('inspection_scope');
+    expect(role('IR', ['REPORT DETAILS', '1R15 Operability Determinations and Functionality Assessments (71111.15)'], `b. Findings\n\n${PROSE}`)).toBe('finding');
+    expect(role('IR', ['REPORT DETAILS', '4OA6 Meetings, Including Exit'], PROSE)).toBe('contacts');
+    expect(role('IR', ['REPORT DETAILS', '4OA7 Licensee-Identified Violations'], PROSE)).toBe('finding');
+    // Not a section code: a plain number, a lower-case code; nor outside an inspection report.
+    expect(role('IR', ['4 Operability Assessments'], PROSE)).toBe('assessment');
+    expect(role('IN', ['1R15 Operability Assessments'], PROSE)).toBe('assessment');
+  });
+
+  it("a finding's bare Description and Analysis are the finding and its assessment", () => {
+    expect(role('IR', ['1R15 Operability', 'Description'], PROSE)).toBe('finding');
+    expect(role('IR', ['Analysis.'], PROSE)).toBe('assessment');
+    expect(role('IN', ['Description'], PROSE)).toBe('description');
+    expect(role('IR', ['Description of Circumstances'], PROSE)).toBe('description');
+  });
+});
+
 describe('chunkRole: the parts of a report its form makes plain without a heading', () => {
   const role = (docType: DocType, subtype: DocSubtype | null, text: string) => {
     const reading = readingOf(text);
@@ -325,5 +366,38 @@ describe('chunkRole: the parts of a report its form makes plain without a headin
     expect(role('CR', 'LER', 'The report is the mechanism that starts the management review and the determination of reportability of an event at the station.')).toBe('reportability');
     // Only an event report's.
     expect(role('OTHER', 'IN', 'The safety significance of these events is discussed below for the addressees who use the valves.')).toBe('description');
+  });
+
+  it("a written report's paragraph by what its first sentence says: reportability, cause, actions, previous events, consequences", () => {
+    expect(role('CR', 'LER', 'This event is reportable under 10 CFR 50.73(a)(2)(iv)(A) because of the valid actuation of the reactor protection system.')).toBe('reportability');
+    expect(role('CR', 'LER', 'This report is submitted pursuant to 10 CFR 50.73(a)(2)(i)(B) as a condition prohibited by the Technical Specifications.')).toBe('reportability');
+    expect(role('CR', 'LER', 'The cause of the event was a failed relay in the logic cabinet that de-energized the coil of the breaker.')).toBe('cause_statement');
+    expect(role('CR', 'PART21', 'The most probable root cause was an inadequate torque value for the sleeve of the fuel line connection.')).toBe('cause_statement');
+    expect(role('CR', 'LER', 'Corrective actions include replacing the relay and revising the test procedure before the next refueling outage.')).toBe('corrective_actions');
+    expect(role('CR', 'PART21', 'Internal changes to the manufacturing process are in place to prevent recurrence of this situation at the plant.')).toBe('corrective_actions');
+    expect(role('CR', 'LER', 'There were no previous similar events at the station in the last three years of operation of the units.')).toBe('previous_events');
+    expect(role('CR', 'LER', 'This event had no significant effect on the health and safety of the public, and the plant responded as designed.')).toBe('impact');
+    // The cue is in the first sentence, not later in the paragraph.
+    expect(role('CR', 'LER', 'On a spring morning the operators found the pump tripped and the valve closed. The cause of the event was a failed relay.')).toBe('description');
+    // "Reportable Occurrence No." names a report, it says nothing on reportability.
+    expect(role('CR', 'LER', 'This letter forwards three copies of Reportable Occurrence No. 50-999/82-45 to the staff of the regional office.')).toBe('description');
+  });
+
+  it("an event notification's text is its description, whatever a paragraph of it opens on", () => {
+    expect(role('CR', 'EN', 'The cause of the trip was dirty windings on an over voltage relay that prevented the wiper from contacting them.')).toBe('description');
+    expect(role('CR', 'EN', 'Corrective actions include cleaning the relay windings and checking the other relays of the same model at the site.')).toBe('description');
+  });
+
+  it("an inspection report's enforcement paragraph, and an NRC letter on the licensee's reply to a violation", () => {
+    expect(role('OTHER', 'IR', 'Contrary to the above, on May 2, 2031, the licensee failed to follow the procedure for the valve lineup of the pump.')).toBe('enforcement');
+    expect(role('OTHER', 'IR', 'This violation is being treated as a non-cited violation, consistent with Section 2.3.2 of the Enforcement Policy.')).toBe('enforcement');
+    expect(role('OTHER', 'IR', 'The inspectors identified a Green non-cited violation of Technical Specification 5.4.1 for the failure to follow a procedure.')).toBe('finding');
+    expect(role('OTHER', 'IR', 'This will acknowledge receipt of your letter dated May 2, 2031, in response to our Notice of Violation of April 1, 2031.')).toBe('corrective_actions');
+  });
+
+  it("a generic communication's closing contacts and its requests of the addressees", () => {
+    expect(role('OTHER', 'IN', 'This information notice requires no specific action or written response from the addressees of this notice.')).toBe('contacts');
+    expect(role('OTHER', 'IN', 'If you have any questions about the information in this notice, please contact the technical contact listed below.')).toBe('contacts');
+    expect(role('OTHER', 'GL', 'Addressees are requested to review the information and to take the actions below within 90 days of this letter.')).toBe('requested_actions');
   });
 });
