@@ -17,6 +17,7 @@ import { negationScopes, type NegationScope } from '../tagging/negation.js';
 import { collapseWhitespace } from '../tagging/spacing.js';
 import { ACTION_VERBS, readingOf, readsAsProse, type Reading } from '../tagging/layout.js';
 import { GroundingText, numbersIn } from './grounding.js';
+import { isFormText } from './form-text.js';
 import type { ExtractiveInput } from './kinds/kind.js';
 import { QUALITY_GATES } from './kinds/retrieval-summary.js';
 import { emptyView } from './view-skeleton.js';
@@ -569,8 +570,9 @@ function push(units: UnitSink, text: string, start: number, end: number, kind: T
   const lead = raw.length - raw.trimStart().length;
   const body = raw.trim();
   if (!HAS_CONTENT_RE.test(body) || LIST_MARKER_ONLY_RE.test(body)) return;
-  // A sentence that is no prose (a title, a name, an address run into a line of prose) is no item.
-  if (kind === 'sentence' && !readsAsProse(body)) return;
+  // A sentence that is no prose (a title, a name, an address run into a line of prose) is no item,
+  // nor one a form prints on every copy, a list of people, or a line OCR garbled (views/form-text.ts).
+  if (kind === 'sentence' && (!readsAsProse(body) || isFormText(body))) return;
   units.push({ text: body, start: start + lead, kind });
 }
 
