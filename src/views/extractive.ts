@@ -315,6 +315,9 @@ function ruledOut(seed: NerSeed, kind: string): Set<string> {
 }
 
 const WORD_CHAR_AT = /[\p{L}\p{N}_]/u;
+const LINE_BREAK_IN_RE = /[\r\n]/;
+const SPACED_NUMBER_RE = /\d\s/;
+const HAS_LETTER_RE = /\p{L}/u;
 
 /** Seed terms kept only where they occur in the text, in the spelling the text uses. */
 class SeedTerms {
@@ -353,8 +356,10 @@ class SeedTerms {
   }
 
 
+  // A number with no letter and blanks in it ("2016 - 002 - 00") is a form's spaced field value, not
+  // a search term as anyone writes one; its reference keeps its family word where the text has one.
   identifiers(terms: readonly string[]): string[] {
-    return this.keep(terms, (t) => this.grounding.hasIdentifier(t));
+    return this.keep(terms, (t) => this.grounding.hasIdentifier(t) && !(SPACED_NUMBER_RE.test(t) && !HAS_LETTER_RE.test(t)));
   }
 
   /**
@@ -370,7 +375,8 @@ class SeedTerms {
     const out: string[] = [];
     for (const term of terms) {
       const written = this.asWritten(term.trim());
-      if (written !== null && grounded(written)) out.push(written);
+      // A term across a line break of the reader's text joins two lines that are not one sentence (a label and the next field).
+      if (written !== null && !LINE_BREAK_IN_RE.test(written) && grounded(written)) out.push(written);
     }
     return dedupe(out);
   }
