@@ -1,8 +1,9 @@
 // Sentences that read as prose but say nothing of the event: what a federal form prints on every
 // copy (the paperwork-burden notice, the legend of the Energy Industry Identification System
-// codes), a list of people and their titles (an inspection report's "persons contacted", a
-// signature block run into one line), and a line an OCR pass garbled past reading. The extractive
-// views take no item from them. Each test is a single pass over the sentence's words.
+// codes), a listing of part numbers, a list of people and their titles (an inspection report's
+// "persons contacted", a signature block run into one line), and a line an OCR pass garbled past
+// reading. The extractive views take no item from them. Each test is a single pass over the
+// sentence's words.
 
 // The Paperwork Reduction Act notice every NRC and OMB-cleared form carries.
 const PAPERWORK_NOTICE_RE = /\b(?:burden (?:estimate|per response)|information collections?|OMB control number|Paperwork Reduction Act)\b/i;
@@ -13,12 +14,27 @@ const CODES_RE = /\bcodes?\b/i;
 // its comma ("L. Barnes, Regulatory Assurance Supervisor").
 const PERSON_FIRST_RE = /^\p{Lu}\.(?: ?\p{Lu}\.)* ?\p{Lu}[\p{Ll}'’-]+, \p{Lu}\p{Ll}+ \p{Lu}/u;
 
+// A listing of parts: it cites part, model or serial numbers and has no verb that would make it a
+// sentence ("Connecting rod: part numbers 16600736, 16600737"; "Fuel injector pump P/N 9041367").
+const PART_NUMBER_RE = /\b(?:part (?:numbers?|nos?\.)|P\/Ns?|model (?:numbers?|nos?\.)|serial (?:numbers?|nos?\.)|S\/Ns?)(?![\p{L}])/iu;
+// Auxiliaries and modals, and the past forms that report what happened, mark a clause.
+const AUXILIARIES = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being', 'has', 'have', 'had', 'will', 'would', 'shall', 'should', 'may', 'might', 'can', 'could', 'must', 'do', 'does', 'did']);
+
+function hasFiniteVerb(sentence: string): boolean {
+  for (const word of sentence.toLowerCase().split(/[^a-z]+/)) {
+    if (AUXILIARIES.has(word)) return true;
+    if (word.length > 4 && word.endsWith('ed')) return true;
+  }
+  return false;
+}
+
 /** Whether a sentence is form text, a list of people or OCR noise rather than something the document reports. */
 export function isFormText(sentence: string): boolean {
   if (PAPERWORK_NOTICE_RE.test(sentence)) return true;
   if (EIIS_NAME_RE.test(sentence) && CODES_RE.test(sentence)) return true;
   if (PERSON_FIRST_RE.test(sentence)) return true;
   if (personsIn(sentence) >= 2) return true;
+  if (PART_NUMBER_RE.test(sentence) && !hasFiniteVerb(sentence)) return true;
   return isGarbled(sentence);
 }
 

@@ -18,6 +18,13 @@ describe('form text the extractive views skip', () => {
     expect(isFormText('The licensee (J. Smith, Plant Manager) said the pump tripped.')).toBe(false);
   });
 
+  it('takes a listing of part numbers for form text, not a sentence about a part', () => {
+    expect(isFormText('Subject: Model 40 governor, part numbers 1234567, 1234568 and 1234570.')).toBe(true);
+    expect(isFormText('Relay coil assembly P/N 55-1012 Emergency Diesel Generator 1A - starting circuit')).toBe(true);
+    expect(isFormText('The licensee replaced the relay with part number 55-1013.')).toBe(false);
+    expect(isFormText('The relay, P/N 55-1012, was found with a cracked coil.')).toBe(false);
+  });
+
   it('takes a line whose words OCR broke for noise, but not ids, units, names or accents', () => {
     expect(isGarbled('qRESULTSof REPCRT Inspcct.ion for the dicsel gencrator vaIve ~Rp4 tcst')).toBe(true);
     expect(isGarbled('Unit 2 at FitzPatrick and McGuire: 1-FCV-62-93 read 3.2 mmHg and 97 degF; FM_AIR_INLEAK, e.g. P-101A.')).toBe(false);
