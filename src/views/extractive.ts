@@ -17,6 +17,7 @@ import { negationScopes, type NegationScope } from '../tagging/negation.js';
 import { collapseWhitespace } from '../tagging/spacing.js';
 import { ACTION_VERBS, readingOf, readsAsProse, type Reading } from '../tagging/layout.js';
 import { GroundingText, numbersIn } from './grounding.js';
+import { isFormText } from './form-text.js';
 import type { ExtractiveInput } from './kinds/kind.js';
 import { QUALITY_GATES } from './kinds/retrieval-summary.js';
 import { emptyView } from './view-skeleton.js';
@@ -314,6 +315,9 @@ function ruledOut(seed: NerSeed, kind: string): Set<string> {
 }
 
 const WORD_CHAR_AT = /[\p{L}\p{N}_]/u;
+const LINE_BREAK_IN_RE = /[\r\n]/;
+const SPACED_NUMBER_RE = /\d\s/;
+const HAS_LETTER_RE = /\p{L}/u;
 
 /** Seed terms kept only where they occur in the text, in the spelling the text uses. */
 class SeedTerms {
@@ -352,8 +356,10 @@ class SeedTerms {
   }
 
 
+  // A number with no letter and blanks in it ("2016 - 002 - 00") is a form's spaced field value, not
+  // a search term as anyone writes one; its reference keeps its family word where the text has one.
   identifiers(terms: readonly string[]): string[] {
-    return this.keep(terms, (t) => this.grounding.hasIdentifier(t));
+    return this.keep(terms, (t) => this.grounding.hasIdentifier(t) && !(SPACED_NUMBER_RE.test(t) && !HAS_LETTER_RE.test(t)));
   }
 
   /**
@@ -369,7 +375,8 @@ class SeedTerms {
     const out: string[] = [];
     for (const term of terms) {
       const written = this.asWritten(term.trim());
-      if (written !== null && grounded(written)) out.push(written);
+      // A term across a line break of the reader's text joins two lines that are not one sentence (a label and the next field).
+      if (written !== null && !LINE_BREAK_IN_RE.test(written) && grounded(written)) out.push(written);
     }
     return dedupe(out);
   }
@@ -569,8 +576,9 @@ function push(units: UnitSink, text: string, start: number, end: number, kind: T
   const lead = raw.length - raw.trimStart().length;
   const body = raw.trim();
   if (!HAS_CONTENT_RE.test(body) || LIST_MARKER_ONLY_RE.test(body)) return;
-  // A sentence that is no prose (a title, a name, an address run into a line of prose) is no item.
-  if (kind === 'sentence' && !readsAsProse(body)) return;
+  // A sentence that is no prose (a title, a name, an address run into a line of prose) is no item,
+  // nor one a form prints on every copy, a list of people, or a line OCR garbled (views/form-text.ts).
+  if (kind === 'sentence' && (!readsAsProse(body) || isFormText(body))) return;
   units.push({ text: body, start: start + lead, kind });
 }
 

@@ -266,6 +266,14 @@ const CTX: ChunkContext = {
 };
 const seed = (fields: Partial<NerSeed>): NerSeed => ({ ...EMPTY_SEED, ...fields });
 
+describe('extractiveView: keywords a search would use', () => {
+  it('takes no term across a line the reader did not join, nor a bare number with blanks in it', () => {
+    const text = 'Accession No.:\n          IEC 99-01\nLER NUMBER 2019 - 004 - 00\nThe AFW pump tripped; LER 2019-004-00 reports it.';
+    const out = extractiveView('retrieval_summary', { context: CTX, nerSeed: seed({ doc_refs: ['Accession No.:\n          IEC 99-01', 'IEC 99-01', '2019 - 004 - 00', 'LER 2019-004-00'] }), text });
+    expect(out.keywords_synonyms).toEqual(['IEC 99-01', 'LER 2019-004-00']);
+  });
+});
+
 describe('extractiveView: never invents', () => {
   it('an empty chunk gives empty lists, fixed notes and honest quality flags', () => {
     const summary = extractiveView('retrieval_summary', { context: CTX, nerSeed: EMPTY_SEED, text: '' });
