@@ -17,6 +17,9 @@
 
 import { TokenBuffer } from './phrase-matcher.js';
 import { buildPattern } from '../runtime/patterns.js';
+import {
+  CONTRADICTION, EVIDENCE_NOUNS, EXCLUSION_PARTICIPLES, FAILED_TO_VERBS, FORWARD_EXCLUSIONS, FORWARD_PHRASES, LIMIT_PHRASES, NEGATION_WORDS, cueFirstWords,
+} from './negation-cues.js';
 
 /** Seed lists a negated scope takes mentions out of: the conditions a text can rule out. */
 export const NEGATABLE_FIELDS = ['mechanisms', 'outcomes'] as const;
@@ -35,14 +38,20 @@ export interface NegationScope {
 const L = '(?<![\\p{L}\\p{N}_])';
 const R = '(?![\\p{L}\\p{N}_])';
 const S = '\\s+';
-const EVIDENCE = '(?:evidence|signs?|indications?|traces?|history|symptoms?)';
+// The cue words come from the one negation vocabulary (negation-cues.ts); this file adds the grammar
+// of their scopes. A phrase's words are joined by blank runs.
+const phrase = (p: string): string => p.split(' ').join(S);
+const anyOf = (list: readonly string[]): string => `(?:${list.map(phrase).join('|')})`;
+const EVIDENCE = anyOf(EVIDENCE_NOUNS);
+/** The words after `first` of the limit phrases that open with it. */
+const limitsAfter = (first: string): string[] => LIMIT_PHRASES.filter((p) => p.startsWith(`${first} `)).map((p) => p.slice(first.length + 1));
 const COPULA = '(?:is|are|was|were|has been|have been|had been|been|being)';
 const NOT = `(?:${S}not|n[\u2019']t)`;
 
 // Backward cues: the ruled-out mention precedes the cue.
 const BACKWARD = [
-  `${COPULA}(?:${S}\\p{L}+ly)?${S}(?:ruled${S}out|excluded|eliminated|discounted|dismissed|refuted|disproved|contradicted${S}by)`,
-  `contradicted${S}by`,
+  `${COPULA}(?:${S}\\p{L}+ly)?${S}${anyOf([...EXCLUSION_PARTICIPLES, CONTRADICTION])}`,
+  phrase(CONTRADICTION),
   `${COPULA}${NOT}${S}(?:found|observed|detected|identified|present|seen|noted|evident|indicated|reproduced|experienced|reported)`,
   // What an event report says did not happen: "A reactor trip did not occur", "no release resulted".
   `(?:did|does|do)${NOT}${S}(?:occur|happen|result|exist)(?!${S}in${R})`,
@@ -53,12 +62,10 @@ const BACKWARD = [
 const FORWARD = [
   `no${S}${EVIDENCE}${S}of`,
   `without${S}(?:any${S})?${EVIDENCE}${S}of`,
-  `failed${S}to${S}(?:reproduce|show|reveal|find|detect|identify|produce)(?:${S}any)?(?:${S}${EVIDENCE}${S}of)?`,
+  `failed${S}to${S}${anyOf(FAILED_TO_VERBS)}(?:${S}any)?(?:${S}${EVIDENCE}${S}of)?`,
   `(?:${COPULA}${S})?(?:not${S}consistent|inconsistent)${S}with`,
-  `(?:ruled${S}out|excluded|eliminated)`,
-  `rather${S}than`,
-  `instead${S}of`,
-  `(?:absence|free)${S}(?:of|from)`,
+  anyOf(FORWARD_EXCLUSIONS),
+  anyOf(FORWARD_PHRASES),
   // What a vendor or licensee reports knowing of none of: "is not aware of any other similar failures".
   `(?:${COPULA}${S})?not${S}aware${S}of`,
   `neither`,
@@ -66,15 +73,16 @@ const FORWARD = [
   `none${S}of`,
   `(?:did|does|do|has|have|had|was|were|is|are|could|can|would|will)${NOT}`,
   `cannot`,
-  // Limits and quantities are not negations: "no more than 2.5", "not to exceed", "not only".
-  `no(?!${S}(?:more|less|later|earlier|sooner|greater|fewer|longer)${S}than)(?!\\.)(?=${S}\\p{L})`,
-  `not(?!${S}(?:to${S}exceed|more${S}than|less${S}than|only|yet)${R})`,
+  // Limits are not negations ("no more than 2.5", "not to exceed"), nor "not only", "not yet" (a
+  // fact still open).
+  `no(?!${S}${anyOf(limitsAfter('no'))}${R})(?!\\.)(?=${S}\\p{L})`,
+  `not(?!${S}${anyOf([...limitsAfter('not'), 'only', 'yet'])}${R})`,
   `without`,
 ];
 
 // Doubt about an exclusion is a hedge, not a negation: "cannot be ruled out", "not yet excluded".
 // Matched first so that its "cannot"/"not" opens no scope.
-const HEDGED = [`(?:${COPULA}${NOT}|cannot|can${S}not|could${NOT}|can[\u2019']t|(?:has|have|had)${NOT}${S}been|not)(?:${S}yet)?(?:${S}be(?:en)?)?${S}(?:ruled${S}out|excluded|eliminated)`];
+const HEDGED = [`(?:${COPULA}${NOT}|cannot|can${S}not|could${NOT}|can[\u2019']t|(?:has|have|had)${NOT}${S}been|not)(?:${S}yet)?(?:${S}be(?:en)?)?${S}${anyOf(FORWARD_EXCLUSIONS)}`];
 
 // Sticky: tried only where HEAD_RE finds a word a cue can open with, which gives what one global scan
 // of it would (every alternative opens with such a word, at a word start); the global scan tried
@@ -85,12 +93,19 @@ export const CUE_SOURCE = `${L}(?:(${HEDGED.join('|')})|(${BACKWARD.join('|')})|
 let cueRe: RegExp | undefined;
 
 const HEAD_CHAR_RE = /[A-Za-z'\u2019]/;
-const HEAD_RE =
-  /\b(?:no|not|without|failed|inconsistent|ruled|excluded|eliminated|rather|instead|absence|free|neither|never|none|cannot|can|could|would|will|did|does|do|is|are|was|were|has|have|had|been|being|contradicted|[a-z]+n['\u2019]t)\b/gi;
-
-// A cheap test first: no text without one of these words holds a cue. ASCII word boundaries and
-// no "u" flag keep it one fast scan; a cue after a non-ASCII letter is rare and only loses the test.
-const PREFILTER_RE = /\b(?:no|not|never|neither|none|without|cannot|ruled|excluded|eliminated|contradicted|inconsistent|rather|instead|absence|free|failed)\b|n['\u2019]t\b/i;
+// A cheap test first: no text without one of these words holds a cue (the first words of the
+// vocabulary's cues). ASCII word boundaries and no "u" flag keep it one fast scan; a cue after a
+// non-ASCII letter is rare and only loses the test.
+const PREFILTER_WORDS = cueFirstWords().join('|');
+// The words a cue can open with: the vocabulary's first words, and the auxiliaries and copulas of
+// the negated and backward forms.
+const HEAD_WORDS = `${PREFILTER_WORDS}|can|could|would|will|did|does|do|is|are|was|were|has|have|had|been|being`;
+let heads: { head: RegExp; prefilter: RegExp } | undefined;
+const headRes = () =>
+  (heads ??= {
+    head: buildPattern('tagging/negation: head words', `\\b(?:${HEAD_WORDS}|[a-z]+n['\u2019]t)\\b`, 'gi'),
+    prefilter: buildPattern('tagging/negation: prefilter', `\\b(?:${PREFILTER_WORDS})\\b|n['\u2019]t\\b`, 'i'),
+  });
 
 // Where a forward scope ends: sentence end, semicolon, colon, spaced dash, line break, pipe, or a
 // contrastive conjunction (after a comma or not).
@@ -109,7 +124,8 @@ const BACKWARD_STOPS = new Set([0x2e, 0x21, 0x3f, 0x3b, 0x3a, 0x7c, 0x0a, 0x0d, 
 
 /** The negated scopes of a text, in text order; [] when it has no cue. */
 export function negationScopes(text: string): NegationScope[] {
-  if (!PREFILTER_RE.test(text)) return [];
+  const { head: HEAD_RE, prefilter } = headRes();
+  if (!prefilter.test(text)) return [];
   const scopes: NegationScope[] = [];
   HEAD_RE.lastIndex = 0;
   const heads = new HeadsSeen();
@@ -215,11 +231,8 @@ function cueAt(text: string, headEnd: number, scopes: NegationScope[], ends: Cla
   return next;
 }
 
-// The words of HEAD_RE and PREFILTER_RE (less their `n't` forms), by token hash: the tables are
-// made on the first text.
-const HEAD_WORDS =
-  'no|not|without|failed|inconsistent|ruled|excluded|eliminated|rather|instead|absence|free|neither|never|none|cannot|can|could|would|will|did|does|do|is|are|was|were|has|have|had|been|being|contradicted';
-const PREFILTER_WORDS = 'no|not|never|neither|none|without|cannot|ruled|excluded|eliminated|contradicted|inconsistent|rather|instead|absence|free|failed';
+// The head and prefilter words (less their `n't` forms), by token hash: the tables are made on the
+// first text.
 let wordTables: { head: WordTable; prefilter: WordTable } | undefined;
 
 interface WordTable {

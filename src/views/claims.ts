@@ -4,6 +4,7 @@
 // "5.0 mils", "5.0 MILS" and "| 5.0 | mils |" are the same quantity.
 import { normaliseTokens, normalisedForm, tokensOf, type Clause, type EvidenceText, type Token } from './evidence-text.js';
 import { stem } from './evidence-match.js';
+import { negationCueTokens } from '../tagging/negation-cues.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -163,25 +164,12 @@ function quantityFlagsOf(item: string, tokens: readonly Token[], text: EvidenceT
 
 // --- negation ---------------------------------------------------------------------------------
 
-const NEGATION_CUES = new Set(['no', 'not', 'never', 'none', 'neither', 'nor', 'without', 'cannot', 'absent', 'absence', 'excluded', 'unable']);
-const CONTRACTED = new Set(['didn', 'doesn', 'don', 'wasn', 'weren', 'isn', 'aren', 'hasn', 'haven', 'hadn', 'won', 'wouldn', 'couldn', 'shouldn', 'can', 'mustn']);
-// Limits and times written with a negation word are not negated facts.
-const NOT_A_NEGATION = ['not to exceed', 'not exceed', 'not more than', 'no more than', 'not less than', 'no less than', 'no later than', 'not later than', 'not greater than', 'not above', 'not below', 'no sooner than'];
-
-const NOT_A_NEGATION_WORDS = NOT_A_NEGATION.map((p) => p.split(' '));
-
-/** Indexes of the negation cues among normalised tokens. */
+/**
+ * Indexes of the negation cues among normalised tokens: the toolkit's one negation vocabulary
+ * (tagging/negation-cues.ts), which rca-tag's negation scopes are built from too.
+ */
 export function negationCues(norms: readonly string[]): number[] {
-  const cues: number[] = [];
-  for (let i = 0; i < norms.length; i++) {
-    const w = norms[i]!;
-    let cue = NEGATION_CUES.has(w) || (CONTRACTED.has(w) && norms[i + 1] === 't') || (w === 'ruled' && norms[i + 1] === 'out');
-    // "No. 2" is a number; "no" before a number token is an abbreviation.
-    if (w === 'no' && NUMBER_TOKEN_RE.test(norms[i + 1] ?? '')) cue = false;
-    if (cue && NOT_A_NEGATION_WORDS.some((p) => p.every((pw, k) => norms[i + k] === pw))) cue = false;
-    if (cue) cues.push(i);
-  }
-  return cues;
+  return negationCueTokens(norms);
 }
 
 /** Whether a string states something as not so. */
