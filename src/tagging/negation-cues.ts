@@ -18,15 +18,26 @@ export const CONTRACTED_NEGATIONS = ['didn', 'doesn', 'don', 'wasn', 'weren', 'i
  * Participles that exclude what they are said of ("fouling was ruled out", "ruled out fouling"):
  * after a copula they rule out the clause before them; the first three also open a scope forward.
  */
-export const EXCLUSION_PARTICIPLES = ['ruled out', 'excluded', 'eliminated', 'discounted', 'dismissed', 'refuted', 'disproved'] as const;
-/** Of EXCLUSION_PARTICIPLES, those written before what they exclude too ("excluded fouling"). */
-export const FORWARD_EXCLUSIONS = ['ruled out', 'excluded', 'eliminated'] as const;
+export const EXCLUSION_PARTICIPLES = ['ruled out', 'excluded', 'eliminated', 'discounted', 'dismissed', 'refuted', 'disproved', 'precluded', 'prevented'] as const;
+/**
+ * Of EXCLUSION_PARTICIPLES, those written before what they exclude too ("excluded fouling", "the
+ * trip precluded fuel damage", "the relief valve prevented overpressurization"). After a modal and
+ * "have" they are a counterfactual, which rules nothing out: "earlier detection could have
+ * prevented the failure" (the failure happened).
+ */
+export const FORWARD_EXCLUSIONS = ['ruled out', 'excluded', 'eliminated', 'precluded', 'prevented'] as const;
 
 /** What contradicts the clause before it: "Tube fouling is contradicted by the flat trend". */
 export const CONTRADICTION = 'contradicted by';
 
 /** Phrases that rule out what follows them: "ramped off instead of tripping off", "free of debris". */
-export const FORWARD_PHRASES = ['rather than', 'instead of', 'absence of', 'absence from', 'free of', 'free from', 'inconsistent with'] as const;
+export const FORWARD_PHRASES = ['rather than', 'instead of', 'absence of', 'absence from', 'free of', 'free from', 'unaware of', 'inconsistent with'] as const;
+/**
+ * Of FORWARD_PHRASES, those whose object is the thing ruled out, whatever the lexicon knows
+ * ("is unaware of any other similar occurrence", "ramped off instead of tripping off"): tag reads
+ * the noun phrase after them (negation.ts ruledOutPhrases).
+ */
+export const NOUN_PHRASE_CUES = ['absence of', 'free of', 'free from', 'unaware of', 'instead of', 'rather than'] as const;
 
 /** Verbs after "failed to" that report finding nothing ("failed to reproduce the fault"); "failed to start" is a failure, asserted. */
 export const FAILED_TO_VERBS = ['reproduce', 'show', 'reveal', 'find', 'detect', 'identify', 'produce'] as const;

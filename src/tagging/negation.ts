@@ -18,7 +18,7 @@
 import { TokenBuffer } from './phrase-matcher.js';
 import { buildPattern } from '../runtime/patterns.js';
 import {
-  CONTRADICTION, EVIDENCE_NOUNS, EXCLUSION_PARTICIPLES, FAILED_TO_VERBS, FORWARD_EXCLUSIONS, FORWARD_PHRASES, LIMIT_PHRASES, NEGATION_WORDS, cueFirstWords,
+  CONTRADICTION, EVIDENCE_NOUNS, EXCLUSION_PARTICIPLES, FAILED_TO_VERBS, FORWARD_EXCLUSIONS, FORWARD_PHRASES, LIMIT_PHRASES, NOUN_PHRASE_CUES, cueFirstWords,
 } from './negation-cues.js';
 
 /** Seed lists a negated scope takes mentions out of: the conditions a text can rule out. */
@@ -82,7 +82,11 @@ const FORWARD = [
 
 // Doubt about an exclusion is a hedge, not a negation: "cannot be ruled out", "not yet excluded".
 // Matched first so that its "cannot"/"not" opens no scope.
-const HEDGED = [`(?:${COPULA}${NOT}|cannot|can${S}not|could${NOT}|can[\u2019']t|(?:has|have|had)${NOT}${S}been|not)(?:${S}yet)?(?:${S}be(?:en)?)?${S}${anyOf(FORWARD_EXCLUSIONS)}`];
+// A counterfactual ("could have prevented the failure", "would not have precluded it") rules nothing out.
+const HEDGED = [
+  `(?:${COPULA}${NOT}|cannot|can${S}not|could${NOT}|can[\u2019']t|(?:has|have|had)${NOT}${S}been|not)(?:${S}yet)?(?:${S}be(?:en)?)?${S}${anyOf(FORWARD_EXCLUSIONS)}`,
+  `(?:could|would|might|may|should|must)(?:${NOT})?${S}have(?:${S}been)?${S}${anyOf(FORWARD_EXCLUSIONS)}`,
+];
 
 // Sticky: tried only where HEAD_RE finds a word a cue can open with, which gives what one global scan
 // of it would (every alternative opens with such a word, at a word start); the global scan tried
@@ -99,7 +103,7 @@ const HEAD_CHAR_RE = /[A-Za-z'\u2019]/;
 const PREFILTER_WORDS = cueFirstWords().join('|');
 // The words a cue can open with: the vocabulary's first words, and the auxiliaries and copulas of
 // the negated and backward forms.
-const HEAD_WORDS = `${PREFILTER_WORDS}|can|could|would|will|did|does|do|is|are|was|were|has|have|had|been|being`;
+const HEAD_WORDS = `${PREFILTER_WORDS}|can|could|would|will|might|may|should|must|did|does|do|is|are|was|were|has|have|had|been|being`;
 let heads: { head: RegExp; prefilter: RegExp } | undefined;
 const headRes = () =>
   (heads ??= {
@@ -552,6 +556,7 @@ const NOT_A_THING = wordSet('one ones way time times other others more longer fu
 const NOT_AN_EVENT = wordSet('action actions response responses reply replies question questions comment comments');
 // Forward cues that take a noun phrase.
 const NOUN_CUE_RE = /^(?:no|without|neither|none of|absence of|free of|free from|(?:(?:is|are|was|were|has been|have been|had been|been|being) )?not aware of|(?:no|without(?: any)?) (?:evidence|signs?|indications?|traces?|history|symptoms?) of|failed to \p{L}+(?: any)?(?: (?:evidence|signs?|indications?|traces?|history|symptoms?) of)?)$/u;
+const NOUN_CUES = new Set<string>(NOUN_PHRASE_CUES);
 // A negated auxiliary, then one of these verbs of finding, having or causing: its object is ruled out.
 // Past or perfect only: what did not happen; "X does not cause Y" is a general claim, "could not" a
 // hypothesis, and a cause ruled out ("did not cause") says nothing of the effect.
@@ -601,6 +606,8 @@ function phraseAt(words: readonly Word[], i: number): { first: number; last: num
   const first = k;
   while (k < words.length && k - first < PHRASE_WORDS && inPhrase(words[k], k - first)) k++;
   if (k === first) return null;
+  // A gerund takes its particle: "instead of tripping off", "without shutting down".
+  if (k - first < PHRASE_WORDS && /ing$/.test(words[k - 1]!.lower) && PARTICLES.has(words[k]?.lower ?? '')) k++;
   // A phrase cut by the length bound is no whole phrase.
   if (k - first === PHRASE_WORDS && inPhrase(words[k], PHRASE_WORDS)) return null;
   const last = k - 1;
@@ -651,7 +658,7 @@ export function ruledOutPhrases(text: string, scopes: readonly NegationScope[]):
       if (words[0]?.lower === 'result' && words[1]?.lower === 'in') i = 2;
       else if (FINDING_VERBS.has(words[0]?.lower ?? '')) i = 1;
       else continue;
-    } else if (!NOUN_CUE_RE.test(cue) || formAnswer(text, scope.cueStart)) continue;
+    } else if (!(NOUN_CUES.has(cue) || NOUN_CUE_RE.test(cue)) || formAnswer(text, scope.cueStart)) continue;
     // "without stopping the pump": a verb, not a thing.
     else if (cue === 'without' && /ing$/.test(words[0]?.lower ?? '')) continue;
     // A list of phrases: "no injuries, releases or damage".

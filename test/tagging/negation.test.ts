@@ -136,6 +136,8 @@ describe('ner_seed: negation as event reports write it', () => {
     ['what did not result from it', 'The transient did not result in a loss of safety function.', ['loss of safety function']],
     ['an inspection that did not confirm a flaw', 'The follow-up examination did not confirm a flaw.', ['flaw']],
     ['Part 21 wording', 'The evaluation concluded that no substantial safety hazard exists.', ['substantial safety hazard']],
+    ['what a protective action precluded', 'Core damage was precluded by the automatic scram.', ['Core damage']],
+    ['what a protective action prevented', 'The relief valve lift prevented a radiological release.', ['radiological release']],
   ])('%s', (_name, text, expected) => {
     expect(negatedOf(text)).toEqual(expected);
   });
@@ -152,6 +154,8 @@ describe('ner_seed: negation as event reports write it', () => {
   it.each([
     ['a hedge rules nothing out', 'The gap may allow degradation to go undetected.'],
     ['an attributive participle is no negation', 'The affected detectors were replaced.'],
+    ['a counterfactual rules nothing out', 'An earlier walkdown could have prevented the fire.'],
+    ['a counterfactual with "not" rules nothing out', 'The interlock would not have precluded the radiological release.'],
   ])('%s', (_name, text) => {
     expect(seedOf(text).negated ?? []).toEqual([]);
   });
@@ -173,6 +177,9 @@ describe('ner_seed: the phrase a cue rules out, whatever the lexicon knows', () 
     ['a subject and a spared state: the state', 'No plant workers were injured.', ['injured']],
     ['"without" and a thing', 'The train ran for an hour without interruption.', ['interruption']],
     ['what a reporter knows of none of', 'The vendor is not aware of any other similar failures.', ['failures']],
+    ['"unaware of"', 'The supplier is unaware of any other field returns for this model.', ['field returns']],
+    ['what was done instead: a gerund and its particle', 'The fans coasted down instead of shutting down.', ['shutting down']],
+    ['"rather than"', 'The operators throttled the valve rather than isolating it.', ['isolating']],
   ])('%s', (_name, text, expected) => {
     expect(negatedOf(text)).toEqual(expected);
   });
