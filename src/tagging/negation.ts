@@ -537,6 +537,8 @@ export interface RuledOutPhrase {
   /** Where the cue's scope ends. */
   scopeEnd: number;
   state: boolean;
+  /** When the phrase opens with "such" or a demonstrative that refers back ("such a set screw"): the phrase without it. */
+  bare?: string;
 }
 
 const PHRASE_WORDS = 4;
@@ -634,10 +636,21 @@ const SUBJECT_CHARS = 200;
 /** The phrases the scopes of a text rule out (see above), in scope order. */
 export function ruledOutPhrases(text: string, scopes: readonly NegationScope[]): RuledOutPhrase[] {
   const found: RuledOutPhrase[] = [];
-  const add = (words: readonly Word[], p: { first: number; last: number }, scope: NegationScope) => {
-    const start = words[p.first]!.start;
+  // "did not contain such a set screw", "these conditions did not exist": the phrase refers back to
+  // what the text stated before and rules out its like here, so it keeps its anaphor and stays
+  // ruled out though the text states the bare phrase elsewhere. "such" anywhere; a demonstrative
+  // only as the subject of what did not exist or occur (after a verb of finding, "did not identify
+  // this condition", the condition is presupposed).
+  const add = (words: readonly Word[], p: { first: number; last: number }, scope: NegationScope, subject = false) => {
+    let first = p.first;
+    const before = words[first - 1]?.lower;
+    if ((before === 'a' || before === 'an') && words[first - 2]?.lower === 'such') first -= 2;
+    else if (before === 'such' || (subject && (before === 'these' || before === 'those'))) first -= 1;
+    const start = words[first]!.start;
     const end = words[p.last]!.end;
-    found.push({ text: text.slice(start, end), cue: scope.cue, start, end, scopeEnd: scope.end, state: false });
+    const phrase: RuledOutPhrase = { text: text.slice(start, end), cue: scope.cue, start, end, scopeEnd: scope.end, state: false };
+    if (first < p.first) phrase.bare = text.slice(words[p.first]!.start, end);
+    found.push(phrase);
   };
   for (const scope of scopes) {
     const cue = scope.cue.toLowerCase().replace(WHITESPACE_RUN, ' ');
@@ -649,7 +662,7 @@ export function ruledOutPhrases(text: string, scopes: readonly NegationScope[]):
       const words = wordsOf(text, from, scope.cueStart, SCOPE_WORDS);
       const p = phraseBefore(words, words.length);
       // Cut short, the window's first word is no clause start.
-      if (p !== null && (from === scope.start || p.first > 0)) add(words, p, scope);
+      if (p !== null && (from === scope.start || p.first > 0)) add(words, p, scope, true);
       continue;
     }
     const words = wordsOf(text, scope.start, scope.end, SCOPE_WORDS);
@@ -700,7 +713,7 @@ export function ruledOutPhrases(text: string, scopes: readonly NegationScope[]):
   }
   if (found.length === 0) return found;
   const elsewhere = statedElsewhere(text, scopes, found);
-  return found.filter((p) => p.state || !elsewhere.has(p.text.toLowerCase()));
+  return found.filter((p) => p.state || p.bare !== undefined || !elsewhere.has(p.text.toLowerCase()));
 }
 
 /**

@@ -180,6 +180,8 @@ describe('ner_seed: the phrase a cue rules out, whatever the lexicon knows', () 
     ['"unaware of"', 'The supplier is unaware of any other field returns for this model.', ['field returns']],
     ['what was done instead: a gerund and its particle', 'The fans coasted down instead of shutting down.', ['shutting down']],
     ['"rather than"', 'The operators throttled the valve rather than isolating it.', ['isolating']],
+    ['"such a …" refers back: ruled out here though stated before', 'A shim was found in the fixture. The other fixtures did not contain such a shim.', ['such a shim']],
+    ['a demonstrative subject of what did not exist', 'The interlock opens on high pressure or low level. At the time of the trip, these conditions did not exist.', ['these conditions']],
   ])('%s', (_name, text, expected) => {
     expect(negatedOf(text)).toEqual(expected);
   });
