@@ -501,8 +501,10 @@ class SpanIndex {
 // States an event report says a unit, a system or the public was spared ("Unit 1 is not affected",
 // "was not damaged", "remained unaffected"): the participle is the outcome ruled out. Predicative
 // only (after a negated copula, or the un- form), so "the affected detectors" rules nothing out.
-const SPARED_RE = /\b(?:(?:is|was|were|are|been|be)\s+not\s+(affected|impacted|damaged|injured|challenged|compromised)|un(affected|impacted|damaged|injured|challenged|compromised))\b/gi;
-const SPARED_HINT_RE = /affected|impacted|damaged|injured|challenged|compromised/i;
+// "was not released", "was not lost", "was not breached": what an event report says a barrier, a
+// power supply or radioactive material was spared (predicative only; these have no un- form).
+const SPARED_RE = /\b(?:(?:is|was|were|are|been|be)\s+not\s+(affected|impacted|damaged|injured|challenged|compromised|released|lost|breached)|un(affected|impacted|damaged|injured|challenged|compromised))\b/gi;
+const SPARED_HINT_RE = /affected|impacted|damaged|injured|challenged|compromised|released|lost|breached/i;
 
 /** The outcomes a text says did not befall something: the participle, with its cue. */
 export function sparedStates(text: string): Array<{ text: string; cue: string }> {
@@ -564,13 +566,15 @@ const NOUN_CUES = new Set<string>(NOUN_PHRASE_CUES);
 // hypothesis, and a cause ruled out ("did not cause") says nothing of the effect.
 const VERB_CUE_RE = /^(?:did|has|have|had)(?: not|n['\u2019]t)$/;
 const FINDING_VERBS = wordSet(
-  'find found identify identified detect detected observe observed reveal revealed show shown showed confirm confirmed contain contained have had experience experienced exhibit exhibited indicate indicated produce produced involve involved see seen note noted receive received sustain sustained suffer suffered',
+  'find found identify identified detect detected observe observed reveal revealed show shown showed confirm confirmed contain contained have had experience experienced exhibit exhibited indicate indicated produce produced involve involved see seen note noted receive received sustain sustained suffer suffered declare declared',
 );
 // Backward cues whose clause before them is the thing that did not happen or was not found.
 const SUBJECT_CUE_RE = /(?:occur|happen|result|exist|found|observed|detected|identified|present|seen|noted|evident|indicated|reproduced|experienced|reported)$/;
 // After "No <subject> was/were": a reporting participle keeps the subject ruled out; a spared state is itself what is ruled out.
 const REPORTING = wordSet('found observed detected identified noted seen reported evident present experienced declared required needed received');
-const SPARED = wordSet('affected impacted damaged injured challenged compromised harmed contaminated exposed');
+const SPARED = wordSet('affected impacted damaged injured challenged compromised harmed contaminated exposed released lost breached');
+// After "No <subject>": what says it did not happen ("No ECCS injection occurred"), not a reduced clause.
+const HAPPENED = wordSet('occurred happened resulted existed developed ensued');
 const COPULAS = wordSet('is are was were been be');
 // Adverbs that open a predicate after a subject ("no systems out of service", "no pumps off").
 const PARTICLES = wordSet('out off up down back');
@@ -705,7 +709,7 @@ export function ruledOutPhrases(text: string, scopes: readonly NegationScope[]):
         continue;
       }
       if (participle === undefined || !REPORTING.has(participle.lower)) continue;
-    } else if (after !== undefined && isLetterWord(after) && (/ed$/.test(after.lower) || PARTICLES.has(after.lower))) {
+    } else if (after !== undefined && isLetterWord(after) && !HAPPENED.has(after.lower) && (/ed$/.test(after.lower) || PARTICLES.has(after.lower))) {
       // "without the screw locked", "no safety systems out of service": the subject of what follows.
       continue;
     }

@@ -138,6 +138,10 @@ describe('ner_seed: negation as event reports write it', () => {
     ['Part 21 wording', 'The evaluation concluded that no substantial safety hazard exists.', ['substantial safety hazard']],
     ['what a protective action precluded', 'Core damage was precluded by the automatic scram.', ['Core damage']],
     ['what a protective action prevented', 'The relief valve lift prevented a radiological release.', ['radiological release']],
+    ['an emergency class not declared', 'The licensee did not declare an emergency.', ['emergency']],
+    ['material not released: the state', 'No radioactive material was released.', ['released']],
+    ['a supply not lost: the state', 'Offsite power was not lost during the event.', ['lost']],
+    ['a barrier not breached: the state', 'Containment integrity was not breached.', ['breached']],
   ])('%s', (_name, text, expected) => {
     expect(negatedOf(text)).toEqual(expected);
   });
@@ -173,6 +177,7 @@ describe('ner_seed: the phrase a cue rules out, whatever the lexicon knows', () 
     ['the subject of what was not found', 'Foreign objects were not found in the sump.', ['Foreign objects']],
     ['the object of a negated past verb of finding', 'The licensee did not identify any nonconforming welds.', ['nonconforming welds']],
     ['"did not result in"', 'The transient did not result in any spurious openings.', ['spurious openings']],
+    ['the subject of what did not occur', 'No spurious openings occurred.', ['spurious openings']],
     ['a subject and a reporting participle', 'No unusual odors were noted.', ['unusual odors']],
     ['a subject and a spared state: the state', 'No plant workers were injured.', ['injured']],
     ['"without" and a thing', 'The train ran for an hour without interruption.', ['interruption']],
