@@ -225,6 +225,7 @@ function cueAt(text: string, headEnd: number, scopes: NegationScope[], ends: Cla
   if (m[1] !== undefined) return next;
   // "Do not attribute …", "Never open …": a prohibition instructs; it states nothing did not happen.
   if (m[3] !== undefined && PROHIBITION_RE.test(m[0]) && opensClause(text, cueStart)) return next;
+  if (conditional(text, cueStart, m[0])) return next;
   if (m[2] !== undefined) {
     // Kept even when empty: a mention inside the cue is still no mention.
     scopes.push({ start: clauseStartBefore(text, cueStart), end: cueStart, cue: m[0], cueStart, cueEnd });
@@ -307,6 +308,28 @@ function lettersNt(tokens: TokenBuffer, k: number): boolean {
 }
 
 const PROHIBITION_RE = /^(?:do(?:\s+not|n['\u2019]t)|never)$/i;
+
+// A negation inside a condition states no fact: "IF SI has NOT actuated, THEN …", "if one has not
+// occurred", "unless the pump is not running", "when reactor trip is not verified" (an entry
+// condition). Read back over the cue's clause (to a comma or a clause mark, at most CONDITION_CHARS):
+// "if", "unless" or "whether" there makes it a condition; "when"/"whenever" only with a present
+// auxiliary ("when the pump did not start, …" is what happened).
+const CONDITION_CHARS = 120;
+const CLAUSE_WORD_RE = /[A-Za-z]+/g;
+const PRESENT_CUE_RE = /^(?:is|are|does|do|has|have)(?:\s+not|n['\u2019]t)$/i;
+function conditional(text: string, cueStart: number, cue: string): boolean {
+  const from = Math.max(0, cueStart - CONDITION_CHARS);
+  let i = cueStart;
+  while (i > from && !BACKWARD_STOPS.has(text.charCodeAt(i - 1))) i--;
+  const present = PRESENT_CUE_RE.test(cue);
+  CLAUSE_WORD_RE.lastIndex = i;
+  for (let w = CLAUSE_WORD_RE.exec(text); w !== null && w.index < cueStart; w = CLAUSE_WORD_RE.exec(text)) {
+    const word = w[0].toLowerCase();
+    if (word === 'if' || word === 'unless' || word === 'whether') return true;
+    if (present && (word === 'when' || word === 'whenever')) return true;
+  }
+  return false;
+}
 
 /** Whether only a clause boundary (or a step number) precedes `at`. */
 function opensClause(text: string, at: number): boolean {

@@ -138,6 +138,7 @@ describe('ner_seed: negation as event reports write it', () => {
     ['Part 21 wording', 'The evaluation concluded that no substantial safety hazard exists.', ['substantial safety hazard']],
     ['what a protective action precluded', 'Core damage was precluded by the automatic scram.', ['Core damage']],
     ['what a protective action prevented', 'The relief valve lift prevented a radiological release.', ['radiological release']],
+    ['"when" with a past auxiliary is what happened', 'When the operator opened the valve, no leakage was found.', ['leakage']],
     ['an emergency class not declared', 'The licensee did not declare an emergency.', ['emergency']],
     ['material not released: the state', 'No radioactive material was released.', ['released']],
     ['a supply not lost: the state', 'Offsite power was not lost during the event.', ['lost']],
@@ -159,6 +160,9 @@ describe('ner_seed: negation as event reports write it', () => {
     ['a hedge rules nothing out', 'The gap may allow degradation to go undetected.'],
     ['an attributive participle is no negation', 'The affected detectors were replaced.'],
     ['a counterfactual rules nothing out', 'An earlier walkdown could have prevented the fire.'],
+    ['a negation inside a condition states no fact', 'If a reactor trip has not occurred, trip the reactor manually.'],
+    ['an entry condition: "when" and a present auxiliary', 'This procedure is entered when reactor trip is not verified and manual trip is not effective.'],
+    ['a step table condition in capitals', 'IF SI has NOT actuated and no leakage is indicated, THEN go to step 5.'],
     ['a counterfactual with "not" rules nothing out', 'The interlock would not have precluded the radiological release.'],
   ])('%s', (_name, text) => {
     expect(seedOf(text).negated ?? []).toEqual([]);
