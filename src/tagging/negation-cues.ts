@@ -55,6 +55,15 @@ export const LIMIT_PHRASES = [
 ] as const;
 
 /**
+ * Where a sentence turns, so a negation's scope ends before it: a contrast ("Leakage was observed,
+ * although no cracking was found") or a consequence ("shipped without the screw locked and
+ * therefore the settings could drift from vibration": the vibration is asserted).
+ */
+export const TURN_WORDS = ['although', 'but', 'however', 'though', 'whereas', 'while', 'yet', 'except', 'therefore', 'thus', 'consequently', 'hence'] as const;
+/** After a comma, the start of what followed: "was not met, resulting in the seal failure" (the failure is asserted). */
+export const TURN_AFTER_COMMA = ['which', 'resulting', 'causing', 'leading', 'thereby'] as const;
+
+/**
  * Words that state a claim's negative polarity without ruling a mention out ("was unable to
  * start": the failure is asserted): the claim check reads them, tag opens no scope at them.
  */

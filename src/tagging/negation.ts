@@ -18,7 +18,8 @@
 import { TokenBuffer } from './phrase-matcher.js';
 import { buildPattern } from '../runtime/patterns.js';
 import {
-  CONTRADICTION, EVIDENCE_NOUNS, EXCLUSION_PARTICIPLES, FAILED_TO_VERBS, FORWARD_EXCLUSIONS, FORWARD_PHRASES, LIMIT_PHRASES, NOUN_PHRASE_CUES, cueFirstWords,
+  CONTRADICTION, EVIDENCE_NOUNS, EXCLUSION_PARTICIPLES, FAILED_TO_VERBS, FORWARD_EXCLUSIONS, FORWARD_PHRASES, LIMIT_PHRASES, NOUN_PHRASE_CUES, TURN_AFTER_COMMA, TURN_WORDS,
+  cueFirstWords,
 } from './negation-cues.js';
 
 /** Seed lists a negated scope takes mentions out of: the conditions a text can rule out. */
@@ -112,7 +113,8 @@ const headRes = () =>
   });
 
 // Where a forward scope ends: sentence end, semicolon, colon, spaced dash, line break, pipe, or a
-// contrastive conjunction (after a comma or not).
+// contrastive or consequential conjunction (after a comma or not): "shipped without the screw
+// locked and therefore the settings could drift from vibration" keeps the vibration.
 // A new predicate after "and" ("… is NOT expected with fouling and is diagnostic for …") ends it too.
 // A blank run before a conjunction is tried from its first character only (after a comma, the
 // comma's): from each of its characters the run would be read to its end again, quadratic on a
@@ -122,7 +124,11 @@ const headRes = () =>
 let clauseEndRe: RegExp | undefined;
 const clauseEndRegex = (): RegExp =>
   (clauseEndRe ??=
-    /[.!?](?=\s|$)|[;:|\n\r]|\s[-\u2013\u2014]\s|[\u2013\u2014]|(?:,|(?<![\s,]))\s+(?:although|but|however|though|whereas|while|yet|except)(?![\p{L}\p{N}_])|,\s+(?:which|resulting|causing|leading|thereby)(?![\p{L}\p{N}_])|(?:,|(?<![\s,]))\s+and\s+(?=(?:is|are|was|were|should|shall|must|has|have|had|will|can|may)(?![\p{L}\p{N}_]))/giu);
+    buildPattern(
+      'tagging/negation: clause end',
+      `[.!?](?=\\s|$)|[;:|\\n\\r]|\\s[-\u2013\u2014]\\s|[\u2013\u2014]|(?:,|(?<![\\s,]))\\s+${anyOf(TURN_WORDS)}${R}|,\\s+${anyOf(TURN_AFTER_COMMA)}${R}|(?:,|(?<![\\s,]))\\s+and\\s+(?=(?:is|are|was|were|should|shall|must|has|have|had|will|can|may)${R})`,
+      'giu',
+    ));
 // Where a backward scope starts (searching back from the cue): the same, and any comma.
 const BACKWARD_STOPS = new Set([0x2e, 0x21, 0x3f, 0x3b, 0x3a, 0x7c, 0x0a, 0x0d, 0x2c, 0x2013, 0x2014]);
 

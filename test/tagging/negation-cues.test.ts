@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { negationCueTokens } from '../../src/tagging/negation-cues.js';
 import { negationScopes } from '../../src/tagging/negation.js';
-import { isNegated, negationCues } from '../../src/views/claims.js';
-import { normaliseTokens } from '../../src/views/evidence-text.js';
+import { isNegated, negationCues, spanNegated } from '../../src/views/claims.js';
+import { EvidenceText, normaliseTokens } from '../../src/views/evidence-text.js';
 
 // Sentences of the kind event reports, Part 21 notices and inspection findings write.
 const NEGATED = [
@@ -58,6 +58,16 @@ describe('the negation vocabulary (tagging/negation-cues.ts)', () => {
     }
     expect(cues).toBeGreaterThan(NEGATED.length);
     expect(unread).toEqual([]);
+  });
+
+  it('the claim check ends a cue where the sentence turns, as tag does', () => {
+    const raw = 'The switch was shipped without the screw staked and therefore its setting could drift from vibration.';
+    const text = new EvidenceText(raw);
+    const clause = text.clauses[0]!;
+    const at = raw.indexOf('vibration');
+    expect(spanNegated(text, clause, { start: at, end: at })).toBe(false);
+    const screw = raw.indexOf('screw');
+    expect(spanNegated(text, clause, { start: screw, end: screw })).toBe(true);
   });
 
   it.each([

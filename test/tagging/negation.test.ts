@@ -150,6 +150,7 @@ describe('ner_seed: negation as event reports write it', () => {
   it.each<[string, string, string[], string]>([
     ['the scope ends where the sentence turns (resulting in)', 'The seal water requirement was not met, resulting in the seal failure.', ['seal failure'], 'outcomes'],
     ['the scope ends where the sentence turns (which)', 'The procedure did not address the humidity, which caused corrosion of the terminals.', ['corrosion'], 'mechanisms'],
+    ['the scope ends where the sentence turns (and therefore)', 'The switch was shipped without the screw staked and therefore its setting could drift from vibration.', ['vibration'], 'mechanisms'],
   ])('%s', (_name, text, asserted, field) => {
     const seed = seedOf(text);
     expect(seed[field as 'outcomes' | 'mechanisms']).toEqual(expect.arrayContaining(asserted));
