@@ -83,11 +83,7 @@ const FORWARD = [
 
 // Doubt about an exclusion is a hedge, not a negation: "cannot be ruled out", "not yet excluded".
 // Matched first so that its "cannot"/"not" opens no scope.
-// A counterfactual ("could have prevented the failure", "would not have precluded it") rules nothing out.
-const HEDGED = [
-  `(?:${COPULA}${NOT}|cannot|can${S}not|could${NOT}|can[\u2019']t|(?:has|have|had)${NOT}${S}been|not)(?:${S}yet)?(?:${S}be(?:en)?)?${S}${anyOf(FORWARD_EXCLUSIONS)}`,
-  `(?:could|would|might|may|should|must)(?:${NOT})?${S}have(?:${S}been)?${S}${anyOf(FORWARD_EXCLUSIONS)}`,
-];
+const HEDGED = [`(?:${COPULA}${NOT}|cannot|can${S}not|could${NOT}|can[\u2019']t|(?:has|have|had)${NOT}${S}been|not)(?:${S}yet)?(?:${S}be(?:en)?)?${S}${anyOf(FORWARD_EXCLUSIONS)}`];
 
 // Sticky: tried only where HEAD_RE finds a word a cue can open with, which gives what one global scan
 // of it would (every alternative opens with such a word, at a word start); the global scan tried
@@ -104,7 +100,7 @@ const HEAD_CHAR_RE = /[A-Za-z'\u2019]/;
 const PREFILTER_WORDS = cueFirstWords().join('|');
 // The words a cue can open with: the vocabulary's first words, and the auxiliaries and copulas of
 // the negated and backward forms.
-const HEAD_WORDS = `${PREFILTER_WORDS}|can|could|would|will|might|may|should|must|did|does|do|is|are|was|were|has|have|had|been|being`;
+const HEAD_WORDS = `${PREFILTER_WORDS}|can|could|would|will|did|does|do|is|are|was|were|has|have|had|been|being`;
 let heads: { head: RegExp; prefilter: RegExp } | undefined;
 const headRes = () =>
   (heads ??= {
@@ -231,7 +227,7 @@ function cueAt(text: string, headEnd: number, scopes: NegationScope[], ends: Cla
   if (m[1] !== undefined) return next;
   // "Do not attribute …", "Never open …": a prohibition instructs; it states nothing did not happen.
   if (m[3] !== undefined && PROHIBITION_RE.test(m[0]) && opensClause(text, cueStart)) return next;
-  if (conditional(text, cueStart, m[0])) return next;
+  if (conditional(text, cueStart, m[0]) || (m[3] !== undefined && (counterfactual(text, cueStart) || counterfactualNot(text, cueStart, cueEnd, m[0])))) return next;
   if (m[2] !== undefined) {
     // Kept even when empty: a mention inside the cue is still no mention.
     scopes.push({ start: clauseStartBefore(text, cueStart), end: cueStart, cue: m[0], cueStart, cueEnd });
@@ -314,6 +310,48 @@ function lettersNt(tokens: TokenBuffer, k: number): boolean {
 }
 
 const PROHIBITION_RE = /^(?:do(?:\s+not|n['\u2019]t)|never)$/i;
+
+// A counterfactual rules nothing out: "earlier detection could have prevented the fire" (the fire
+// happened), "would not have precluded it". Read as the words before the cue, a modal, "not",
+// "have", "been": a hand scan of at most COUNTERFACTUAL_CHARS characters.
+const COUNTERFACTUAL_CHARS = 40;
+const MODALS = new Set(['could', 'would', 'might', 'may', 'should', 'must']);
+const BLANKS_RE = /\s+/;
+function counterfactual(text: string, cueStart: number): boolean {
+  const words = text.slice(Math.max(0, cueStart - COUNTERFACTUAL_CHARS), cueStart).toLowerCase().split(BLANKS_RE);
+  let k = words.length - 1;
+  if (words[k] === '') k--;
+  if (words[k] === 'been') k--;
+  if (words[k] !== 'have') return false;
+  k--;
+  if (words[k] === 'not') k--;
+  const modal = (words[k] ?? '').replace(CONTRACTED_NOT_RE, '');
+  return MODALS.has(modal);
+}
+const CONTRACTED_NOT_RE = /n['\u2019]t$/;
+const EXCLUSION_HEADS = new Set(FORWARD_EXCLUSIONS.map((p) => p.split(' ')[0]!));
+/**
+ * The "not" of a counterfactual exclusion ("would not have precluded", "might not have prevented"):
+ * the exclusion decides; and the "not" of "did not prevent", which asserts what followed.
+ */
+function counterfactualNot(text: string, cueStart: number, cueEnd: number, cue: string): boolean {
+  const words = cue.toLowerCase().split(BLANKS_RE);
+  const last = words[words.length - 1]!;
+  if (last !== 'not' && !CONTRACTED_NOT_RE.test(last)) return false;
+  const after = text.slice(cueEnd, cueEnd + COUNTERFACTUAL_CHARS).toLowerCase().split(BLANKS_RE).filter((w) => w !== '');
+  // "did not prevent the release": the release happened.
+  if (after[0] === 'prevent' || after[0] === 'preclude') return true;
+  let k = 0;
+  if (after[k] !== 'have') return false;
+  k++;
+  if (after[k] === 'been') k++;
+  if (!EXCLUSION_HEADS.has(after[k] ?? '')) return false;
+  const modal = words.length > 1 ? words[0]! : last.replace(CONTRACTED_NOT_RE, '');
+  if (MODALS.has(modal)) return true;
+  // A bare "not": the modal is the word before it ("might not have prevented").
+  const before = text.slice(Math.max(0, cueStart - COUNTERFACTUAL_CHARS), cueStart).toLowerCase().split(BLANKS_RE).filter((w) => w !== '');
+  return MODALS.has(before[before.length - 1] ?? '');
+}
 
 // A negation inside a condition states no fact: "IF SI has NOT actuated, THEN …", "if one has not
 // occurred", "unless the pump is not running", "when reactor trip is not verified" (an entry

@@ -31,7 +31,7 @@ export const UNDECIDED = new Map<string, string>([
     "Anchored at the start: one start. At most three fixed lead words, each with its blank run, then one fixed word or a number's first character: a bounded number of bounded attempts.",
   ],
   [
-    "buildPattern('tagging/negation: head words') #a4bdbaa5",
+    "buildPattern('tagging/negation: head words') #07a74877",
     "Fixed words (negation-cues.ts's first words, auxiliaries and copulas) between word boundaries, and `[a-z]+n't`, which starts only at a word boundary and so reads each word once: linear, as any alternation of literals is.",
   ],
   [
@@ -147,7 +147,7 @@ export const UNDECIDED = new Map<string, string>([
     "OTHER's keywords, of the same shape as SOP's: literal keywords at a word start, a fixed plural ending, a one-character lookahead, and the prefix form `applicab\\p{L}*` reading one word.",
   ],
   [
-    "buildPattern('tagging/negation: cue') #e9419218",
+    "buildPattern('tagging/negation: cue') #ae90d53b",
     "Sticky, tried at head words only. Each form is fixed words joined by single blank runs (and one optional `\\p{L}+ly` word): an attempt reads at most the words of the longest form and the blank runs between them, so a blank run is read by a bounded number of attempts. The lookahead after \"did not result\" (or occur, happen, exist) reads one blank run and one word.",
   ],
 ]);

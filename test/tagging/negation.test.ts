@@ -165,6 +165,8 @@ describe('ner_seed: negation as event reports write it', () => {
     ['an entry condition: "when" and a present auxiliary', 'This procedure is entered when reactor trip is not verified and manual trip is not effective.'],
     ['a step table condition in capitals', 'IF SI has NOT actuated and no leakage is indicated, THEN go to step 5.'],
     ['a counterfactual with "not" rules nothing out', 'The interlock would not have precluded the radiological release.'],
+    ['a counterfactual after a modal that opens no cue', 'The interlock might not have prevented the radiological release.'],
+    ['what was not prevented happened', 'The operator did not prevent the radiological release.'],
   ])('%s', (_name, text) => {
     expect(seedOf(text).negated ?? []).toEqual([]);
   });
