@@ -17,6 +17,10 @@
 
 import { TokenBuffer } from './phrase-matcher.js';
 import { buildPattern } from '../runtime/patterns.js';
+import {
+  CONTRADICTION, EVIDENCE_NOUNS, EXCLUSION_PARTICIPLES, FAILED_TO_VERBS, FORWARD_EXCLUSIONS, FORWARD_PHRASES, LIMIT_PHRASES, NOUN_PHRASE_CUES, TURN_AFTER_COMMA, TURN_WORDS,
+  cueFirstWords,
+} from './negation-cues.js';
 
 /** Seed lists a negated scope takes mentions out of: the conditions a text can rule out. */
 export const NEGATABLE_FIELDS = ['mechanisms', 'outcomes'] as const;
@@ -35,14 +39,20 @@ export interface NegationScope {
 const L = '(?<![\\p{L}\\p{N}_])';
 const R = '(?![\\p{L}\\p{N}_])';
 const S = '\\s+';
-const EVIDENCE = '(?:evidence|signs?|indications?|traces?|history|symptoms?)';
+// The cue words come from the one negation vocabulary (negation-cues.ts); this file adds the grammar
+// of their scopes. A phrase's words are joined by blank runs.
+const phrase = (p: string): string => p.split(' ').join(S);
+const anyOf = (list: readonly string[]): string => `(?:${list.map(phrase).join('|')})`;
+const EVIDENCE = anyOf(EVIDENCE_NOUNS);
+/** The words after `first` of the limit phrases that open with it. */
+const limitsAfter = (first: string): string[] => LIMIT_PHRASES.filter((p) => p.startsWith(`${first} `)).map((p) => p.slice(first.length + 1));
 const COPULA = '(?:is|are|was|were|has been|have been|had been|been|being)';
 const NOT = `(?:${S}not|n[\u2019']t)`;
 
 // Backward cues: the ruled-out mention precedes the cue.
 const BACKWARD = [
-  `${COPULA}(?:${S}\\p{L}+ly)?${S}(?:ruled${S}out|excluded|eliminated|discounted|dismissed|refuted|disproved|contradicted${S}by)`,
-  `contradicted${S}by`,
+  `${COPULA}(?:${S}\\p{L}+ly)?${S}${anyOf([...EXCLUSION_PARTICIPLES, CONTRADICTION])}`,
+  phrase(CONTRADICTION),
   `${COPULA}${NOT}${S}(?:found|observed|detected|identified|present|seen|noted|evident|indicated|reproduced|experienced|reported)`,
   // What an event report says did not happen: "A reactor trip did not occur", "no release resulted".
   `(?:did|does|do)${NOT}${S}(?:occur|happen|result|exist)(?!${S}in${R})`,
@@ -53,12 +63,10 @@ const BACKWARD = [
 const FORWARD = [
   `no${S}${EVIDENCE}${S}of`,
   `without${S}(?:any${S})?${EVIDENCE}${S}of`,
-  `failed${S}to${S}(?:reproduce|show|reveal|find|detect|identify|produce)(?:${S}any)?(?:${S}${EVIDENCE}${S}of)?`,
+  `failed${S}to${S}${anyOf(FAILED_TO_VERBS)}(?:${S}any)?(?:${S}${EVIDENCE}${S}of)?`,
   `(?:${COPULA}${S})?(?:not${S}consistent|inconsistent)${S}with`,
-  `(?:ruled${S}out|excluded|eliminated)`,
-  `rather${S}than`,
-  `instead${S}of`,
-  `(?:absence|free)${S}(?:of|from)`,
+  anyOf(FORWARD_EXCLUSIONS),
+  anyOf(FORWARD_PHRASES),
   // What a vendor or licensee reports knowing of none of: "is not aware of any other similar failures".
   `(?:${COPULA}${S})?not${S}aware${S}of`,
   `neither`,
@@ -66,15 +74,16 @@ const FORWARD = [
   `none${S}of`,
   `(?:did|does|do|has|have|had|was|were|is|are|could|can|would|will)${NOT}`,
   `cannot`,
-  // Limits and quantities are not negations: "no more than 2.5", "not to exceed", "not only".
-  `no(?!${S}(?:more|less|later|earlier|sooner|greater|fewer|longer)${S}than)(?!\\.)(?=${S}\\p{L})`,
-  `not(?!${S}(?:to${S}exceed|more${S}than|less${S}than|only|yet)${R})`,
+  // Limits are not negations ("no more than 2.5", "not to exceed"), nor "not only", "not yet" (a
+  // fact still open).
+  `no(?!${S}${anyOf(limitsAfter('no'))}${R})(?!\\.)(?=${S}\\p{L})`,
+  `not(?!${S}${anyOf([...limitsAfter('not'), 'only', 'yet'])}${R})`,
   `without`,
 ];
 
 // Doubt about an exclusion is a hedge, not a negation: "cannot be ruled out", "not yet excluded".
 // Matched first so that its "cannot"/"not" opens no scope.
-const HEDGED = [`(?:${COPULA}${NOT}|cannot|can${S}not|could${NOT}|can[\u2019']t|(?:has|have|had)${NOT}${S}been|not)(?:${S}yet)?(?:${S}be(?:en)?)?${S}(?:ruled${S}out|excluded|eliminated)`];
+const HEDGED = [`(?:${COPULA}${NOT}|cannot|can${S}not|could${NOT}|can[\u2019']t|(?:has|have|had)${NOT}${S}been|not)(?:${S}yet)?(?:${S}be(?:en)?)?${S}${anyOf(FORWARD_EXCLUSIONS)}`];
 
 // Sticky: tried only where HEAD_RE finds a word a cue can open with, which gives what one global scan
 // of it would (every alternative opens with such a word, at a word start); the global scan tried
@@ -85,15 +94,23 @@ export const CUE_SOURCE = `${L}(?:(${HEDGED.join('|')})|(${BACKWARD.join('|')})|
 let cueRe: RegExp | undefined;
 
 const HEAD_CHAR_RE = /[A-Za-z'\u2019]/;
-const HEAD_RE =
-  /\b(?:no|not|without|failed|inconsistent|ruled|excluded|eliminated|rather|instead|absence|free|neither|never|none|cannot|can|could|would|will|did|does|do|is|are|was|were|has|have|had|been|being|contradicted|[a-z]+n['\u2019]t)\b/gi;
-
-// A cheap test first: no text without one of these words holds a cue. ASCII word boundaries and
-// no "u" flag keep it one fast scan; a cue after a non-ASCII letter is rare and only loses the test.
-const PREFILTER_RE = /\b(?:no|not|never|neither|none|without|cannot|ruled|excluded|eliminated|contradicted|inconsistent|rather|instead|absence|free|failed)\b|n['\u2019]t\b/i;
+// A cheap test first: no text without one of these words holds a cue (the first words of the
+// vocabulary's cues). ASCII word boundaries and no "u" flag keep it one fast scan; a cue after a
+// non-ASCII letter is rare and only loses the test.
+const PREFILTER_WORDS = cueFirstWords().join('|');
+// The words a cue can open with: the vocabulary's first words, and the auxiliaries and copulas of
+// the negated and backward forms.
+const HEAD_WORDS = `${PREFILTER_WORDS}|can|could|would|will|did|does|do|is|are|was|were|has|have|had|been|being`;
+let heads: { head: RegExp; prefilter: RegExp } | undefined;
+const headRes = () =>
+  (heads ??= {
+    head: buildPattern('tagging/negation: head words', `\\b(?:${HEAD_WORDS}|[a-z]+n['\u2019]t)\\b`, 'gi'),
+    prefilter: buildPattern('tagging/negation: prefilter', `\\b(?:${PREFILTER_WORDS})\\b|n['\u2019]t\\b`, 'i'),
+  });
 
 // Where a forward scope ends: sentence end, semicolon, colon, spaced dash, line break, pipe, or a
-// contrastive conjunction (after a comma or not).
+// contrastive or consequential conjunction (after a comma or not): "shipped without the screw
+// locked and therefore the settings could drift from vibration" keeps the vibration.
 // A new predicate after "and" ("… is NOT expected with fouling and is diagnostic for …") ends it too.
 // A blank run before a conjunction is tried from its first character only (after a comma, the
 // comma's): from each of its characters the run would be read to its end again, quadratic on a
@@ -103,13 +120,18 @@ const PREFILTER_RE = /\b(?:no|not|never|neither|none|without|cannot|ruled|exclud
 let clauseEndRe: RegExp | undefined;
 const clauseEndRegex = (): RegExp =>
   (clauseEndRe ??=
-    /[.!?](?=\s|$)|[;:|\n\r]|\s[-\u2013\u2014]\s|[\u2013\u2014]|(?:,|(?<![\s,]))\s+(?:although|but|however|though|whereas|while|yet|except)(?![\p{L}\p{N}_])|,\s+(?:which|resulting|causing|leading|thereby)(?![\p{L}\p{N}_])|(?:,|(?<![\s,]))\s+and\s+(?=(?:is|are|was|were|should|shall|must|has|have|had|will|can|may)(?![\p{L}\p{N}_]))/giu);
+    buildPattern(
+      'tagging/negation: clause end',
+      `[.!?](?=\\s|$)|[;:|\\n\\r]|\\s[-\u2013\u2014]\\s|[\u2013\u2014]|(?:,|(?<![\\s,]))\\s+${anyOf(TURN_WORDS)}${R}|,\\s+${anyOf(TURN_AFTER_COMMA)}${R}|(?:,|(?<![\\s,]))\\s+and\\s+(?=(?:is|are|was|were|should|shall|must|has|have|had|will|can|may)${R})`,
+      'giu',
+    ));
 // Where a backward scope starts (searching back from the cue): the same, and any comma.
 const BACKWARD_STOPS = new Set([0x2e, 0x21, 0x3f, 0x3b, 0x3a, 0x7c, 0x0a, 0x0d, 0x2c, 0x2013, 0x2014]);
 
 /** The negated scopes of a text, in text order; [] when it has no cue. */
 export function negationScopes(text: string): NegationScope[] {
-  if (!PREFILTER_RE.test(text)) return [];
+  const { head: HEAD_RE, prefilter } = headRes();
+  if (!prefilter.test(text)) return [];
   const scopes: NegationScope[] = [];
   HEAD_RE.lastIndex = 0;
   const heads = new HeadsSeen();
@@ -205,6 +227,7 @@ function cueAt(text: string, headEnd: number, scopes: NegationScope[], ends: Cla
   if (m[1] !== undefined) return next;
   // "Do not attribute …", "Never open …": a prohibition instructs; it states nothing did not happen.
   if (m[3] !== undefined && PROHIBITION_RE.test(m[0]) && opensClause(text, cueStart)) return next;
+  if (conditional(text, cueStart, m[0]) || (m[3] !== undefined && (counterfactual(text, cueStart) || counterfactualNot(text, cueStart, cueEnd, m[0])))) return next;
   if (m[2] !== undefined) {
     // Kept even when empty: a mention inside the cue is still no mention.
     scopes.push({ start: clauseStartBefore(text, cueStart), end: cueStart, cue: m[0], cueStart, cueEnd });
@@ -215,11 +238,8 @@ function cueAt(text: string, headEnd: number, scopes: NegationScope[], ends: Cla
   return next;
 }
 
-// The words of HEAD_RE and PREFILTER_RE (less their `n't` forms), by token hash: the tables are
-// made on the first text.
-const HEAD_WORDS =
-  'no|not|without|failed|inconsistent|ruled|excluded|eliminated|rather|instead|absence|free|neither|never|none|cannot|can|could|would|will|did|does|do|is|are|was|were|has|have|had|been|being|contradicted';
-const PREFILTER_WORDS = 'no|not|never|neither|none|without|cannot|ruled|excluded|eliminated|contradicted|inconsistent|rather|instead|absence|free|failed';
+// The head and prefilter words (less their `n't` forms), by token hash: the tables are made on the
+// first text.
 let wordTables: { head: WordTable; prefilter: WordTable } | undefined;
 
 interface WordTable {
@@ -290,6 +310,70 @@ function lettersNt(tokens: TokenBuffer, k: number): boolean {
 }
 
 const PROHIBITION_RE = /^(?:do(?:\s+not|n['\u2019]t)|never)$/i;
+
+// A counterfactual rules nothing out: "earlier detection could have prevented the fire" (the fire
+// happened), "would not have precluded it". Read as the words before the cue, a modal, "not",
+// "have", "been": a hand scan of at most COUNTERFACTUAL_CHARS characters.
+const COUNTERFACTUAL_CHARS = 40;
+const MODALS = new Set(['could', 'would', 'might', 'may', 'should', 'must']);
+const BLANKS_RE = /\s+/;
+function counterfactual(text: string, cueStart: number): boolean {
+  const words = text.slice(Math.max(0, cueStart - COUNTERFACTUAL_CHARS), cueStart).toLowerCase().split(BLANKS_RE);
+  let k = words.length - 1;
+  if (words[k] === '') k--;
+  if (words[k] === 'been') k--;
+  if (words[k] !== 'have') return false;
+  k--;
+  if (words[k] === 'not') k--;
+  const modal = (words[k] ?? '').replace(CONTRACTED_NOT_RE, '');
+  return MODALS.has(modal);
+}
+const CONTRACTED_NOT_RE = /n['\u2019]t$/;
+const EXCLUSION_HEADS = new Set(FORWARD_EXCLUSIONS.map((p) => p.split(' ')[0]!));
+/**
+ * The "not" of a counterfactual exclusion ("would not have precluded", "might not have prevented"):
+ * the exclusion decides; and the "not" of "did not prevent", which asserts what followed.
+ */
+function counterfactualNot(text: string, cueStart: number, cueEnd: number, cue: string): boolean {
+  const words = cue.toLowerCase().split(BLANKS_RE);
+  const last = words[words.length - 1]!;
+  if (last !== 'not' && !CONTRACTED_NOT_RE.test(last)) return false;
+  const after = text.slice(cueEnd, cueEnd + COUNTERFACTUAL_CHARS).toLowerCase().split(BLANKS_RE).filter((w) => w !== '');
+  // "did not prevent the release": the release happened.
+  if (after[0] === 'prevent' || after[0] === 'preclude') return true;
+  let k = 0;
+  if (after[k] !== 'have') return false;
+  k++;
+  if (after[k] === 'been') k++;
+  if (!EXCLUSION_HEADS.has(after[k] ?? '')) return false;
+  const modal = words.length > 1 ? words[0]! : last.replace(CONTRACTED_NOT_RE, '');
+  if (MODALS.has(modal)) return true;
+  // A bare "not": the modal is the word before it ("might not have prevented").
+  const before = text.slice(Math.max(0, cueStart - COUNTERFACTUAL_CHARS), cueStart).toLowerCase().split(BLANKS_RE).filter((w) => w !== '');
+  return MODALS.has(before[before.length - 1] ?? '');
+}
+
+// A negation inside a condition states no fact: "IF SI has NOT actuated, THEN …", "if one has not
+// occurred", "unless the pump is not running", "when reactor trip is not verified" (an entry
+// condition). Read back over the cue's clause (to a comma or a clause mark, at most CONDITION_CHARS):
+// "if", "unless" or "whether" there makes it a condition; "when"/"whenever" only with a present
+// auxiliary ("when the pump did not start, …" is what happened).
+const CONDITION_CHARS = 120;
+const CLAUSE_WORD_RE = /[A-Za-z]+/g;
+const PRESENT_CUE_RE = /^(?:is|are|does|do|has|have)(?:\s+not|n['\u2019]t)$/i;
+function conditional(text: string, cueStart: number, cue: string): boolean {
+  const from = Math.max(0, cueStart - CONDITION_CHARS);
+  let i = cueStart;
+  while (i > from && !BACKWARD_STOPS.has(text.charCodeAt(i - 1))) i--;
+  const present = PRESENT_CUE_RE.test(cue);
+  CLAUSE_WORD_RE.lastIndex = i;
+  for (let w = CLAUSE_WORD_RE.exec(text); w !== null && w.index < cueStart; w = CLAUSE_WORD_RE.exec(text)) {
+    const word = w[0].toLowerCase();
+    if (word === 'if' || word === 'unless' || word === 'whether') return true;
+    if (present && (word === 'when' || word === 'whenever')) return true;
+  }
+  return false;
+}
 
 /** Whether only a clause boundary (or a step number) precedes `at`. */
 function opensClause(text: string, at: number): boolean {
@@ -484,8 +568,10 @@ class SpanIndex {
 // States an event report says a unit, a system or the public was spared ("Unit 1 is not affected",
 // "was not damaged", "remained unaffected"): the participle is the outcome ruled out. Predicative
 // only (after a negated copula, or the un- form), so "the affected detectors" rules nothing out.
-const SPARED_RE = /\b(?:(?:is|was|were|are|been|be)\s+not\s+(affected|impacted|damaged|injured|challenged|compromised)|un(affected|impacted|damaged|injured|challenged|compromised))\b/gi;
-const SPARED_HINT_RE = /affected|impacted|damaged|injured|challenged|compromised/i;
+// "was not released", "was not lost", "was not breached": what an event report says a barrier, a
+// power supply or radioactive material was spared (predicative only; these have no un- form).
+const SPARED_RE = /\b(?:(?:is|was|were|are|been|be)\s+not\s+(affected|impacted|damaged|injured|challenged|compromised|released|lost|breached)|un(affected|impacted|damaged|injured|challenged|compromised))\b/gi;
+const SPARED_HINT_RE = /affected|impacted|damaged|injured|challenged|compromised|released|lost|breached/i;
 
 /** The outcomes a text says did not befall something: the participle, with its cue. */
 export function sparedStates(text: string): Array<{ text: string; cue: string }> {
@@ -520,6 +606,8 @@ export interface RuledOutPhrase {
   /** Where the cue's scope ends. */
   scopeEnd: number;
   state: boolean;
+  /** When the phrase opens with "such" or a demonstrative that refers back ("such a set screw"): the phrase without it. */
+  bare?: string;
 }
 
 const PHRASE_WORDS = 4;
@@ -539,18 +627,21 @@ const NOT_A_THING = wordSet('one ones way time times other others more longer fu
 const NOT_AN_EVENT = wordSet('action actions response responses reply replies question questions comment comments');
 // Forward cues that take a noun phrase.
 const NOUN_CUE_RE = /^(?:no|without|neither|none of|absence of|free of|free from|(?:(?:is|are|was|were|has been|have been|had been|been|being) )?not aware of|(?:no|without(?: any)?) (?:evidence|signs?|indications?|traces?|history|symptoms?) of|failed to \p{L}+(?: any)?(?: (?:evidence|signs?|indications?|traces?|history|symptoms?) of)?)$/u;
+const NOUN_CUES = new Set<string>(NOUN_PHRASE_CUES);
 // A negated auxiliary, then one of these verbs of finding, having or causing: its object is ruled out.
 // Past or perfect only: what did not happen; "X does not cause Y" is a general claim, "could not" a
 // hypothesis, and a cause ruled out ("did not cause") says nothing of the effect.
 const VERB_CUE_RE = /^(?:did|has|have|had)(?: not|n['\u2019]t)$/;
 const FINDING_VERBS = wordSet(
-  'find found identify identified detect detected observe observed reveal revealed show shown showed confirm confirmed contain contained have had experience experienced exhibit exhibited indicate indicated produce produced involve involved see seen note noted receive received sustain sustained suffer suffered',
+  'find found identify identified detect detected observe observed reveal revealed show shown showed confirm confirmed contain contained have had experience experienced exhibit exhibited indicate indicated produce produced involve involved see seen note noted receive received sustain sustained suffer suffered declare declared',
 );
 // Backward cues whose clause before them is the thing that did not happen or was not found.
 const SUBJECT_CUE_RE = /(?:occur|happen|result|exist|found|observed|detected|identified|present|seen|noted|evident|indicated|reproduced|experienced|reported)$/;
 // After "No <subject> was/were": a reporting participle keeps the subject ruled out; a spared state is itself what is ruled out.
 const REPORTING = wordSet('found observed detected identified noted seen reported evident present experienced declared required needed received');
-const SPARED = wordSet('affected impacted damaged injured challenged compromised harmed contaminated exposed');
+const SPARED = wordSet('affected impacted damaged injured challenged compromised harmed contaminated exposed released lost breached');
+// After "No <subject>": what says it did not happen ("No ECCS injection occurred"), not a reduced clause.
+const HAPPENED = wordSet('occurred happened resulted existed developed ensued');
 const COPULAS = wordSet('is are was were been be');
 // Adverbs that open a predicate after a subject ("no systems out of service", "no pumps off").
 const PARTICLES = wordSet('out off up down back');
@@ -588,6 +679,8 @@ function phraseAt(words: readonly Word[], i: number): { first: number; last: num
   const first = k;
   while (k < words.length && k - first < PHRASE_WORDS && inPhrase(words[k], k - first)) k++;
   if (k === first) return null;
+  // A gerund takes its particle: "instead of tripping off", "without shutting down".
+  if (k - first < PHRASE_WORDS && /ing$/.test(words[k - 1]!.lower) && PARTICLES.has(words[k]?.lower ?? '')) k++;
   // A phrase cut by the length bound is no whole phrase.
   if (k - first === PHRASE_WORDS && inPhrase(words[k], PHRASE_WORDS)) return null;
   const last = k - 1;
@@ -614,10 +707,21 @@ const SUBJECT_CHARS = 200;
 /** The phrases the scopes of a text rule out (see above), in scope order. */
 export function ruledOutPhrases(text: string, scopes: readonly NegationScope[]): RuledOutPhrase[] {
   const found: RuledOutPhrase[] = [];
-  const add = (words: readonly Word[], p: { first: number; last: number }, scope: NegationScope) => {
-    const start = words[p.first]!.start;
+  // "did not contain such a set screw", "these conditions did not exist": the phrase refers back to
+  // what the text stated before and rules out its like here, so it keeps its anaphor and stays
+  // ruled out though the text states the bare phrase elsewhere. "such" anywhere; a demonstrative
+  // only as the subject of what did not exist or occur (after a verb of finding, "did not identify
+  // this condition", the condition is presupposed).
+  const add = (words: readonly Word[], p: { first: number; last: number }, scope: NegationScope, subject = false) => {
+    let first = p.first;
+    const before = words[first - 1]?.lower;
+    if ((before === 'a' || before === 'an') && words[first - 2]?.lower === 'such') first -= 2;
+    else if (before === 'such' || (subject && (before === 'these' || before === 'those'))) first -= 1;
+    const start = words[first]!.start;
     const end = words[p.last]!.end;
-    found.push({ text: text.slice(start, end), cue: scope.cue, start, end, scopeEnd: scope.end, state: false });
+    const phrase: RuledOutPhrase = { text: text.slice(start, end), cue: scope.cue, start, end, scopeEnd: scope.end, state: false };
+    if (first < p.first) phrase.bare = text.slice(words[p.first]!.start, end);
+    found.push(phrase);
   };
   for (const scope of scopes) {
     const cue = scope.cue.toLowerCase().replace(WHITESPACE_RUN, ' ');
@@ -629,7 +733,7 @@ export function ruledOutPhrases(text: string, scopes: readonly NegationScope[]):
       const words = wordsOf(text, from, scope.cueStart, SCOPE_WORDS);
       const p = phraseBefore(words, words.length);
       // Cut short, the window's first word is no clause start.
-      if (p !== null && (from === scope.start || p.first > 0)) add(words, p, scope);
+      if (p !== null && (from === scope.start || p.first > 0)) add(words, p, scope, true);
       continue;
     }
     const words = wordsOf(text, scope.start, scope.end, SCOPE_WORDS);
@@ -638,7 +742,7 @@ export function ruledOutPhrases(text: string, scopes: readonly NegationScope[]):
       if (words[0]?.lower === 'result' && words[1]?.lower === 'in') i = 2;
       else if (FINDING_VERBS.has(words[0]?.lower ?? '')) i = 1;
       else continue;
-    } else if (!NOUN_CUE_RE.test(cue) || formAnswer(text, scope.cueStart)) continue;
+    } else if (!(NOUN_CUES.has(cue) || NOUN_CUE_RE.test(cue)) || formAnswer(text, scope.cueStart)) continue;
     // "without stopping the pump": a verb, not a thing.
     else if (cue === 'without' && /ing$/.test(words[0]?.lower ?? '')) continue;
     // A list of phrases: "no injuries, releases or damage".
@@ -672,7 +776,7 @@ export function ruledOutPhrases(text: string, scopes: readonly NegationScope[]):
         continue;
       }
       if (participle === undefined || !REPORTING.has(participle.lower)) continue;
-    } else if (after !== undefined && isLetterWord(after) && (/ed$/.test(after.lower) || PARTICLES.has(after.lower))) {
+    } else if (after !== undefined && isLetterWord(after) && !HAPPENED.has(after.lower) && (/ed$/.test(after.lower) || PARTICLES.has(after.lower))) {
       // "without the screw locked", "no safety systems out of service": the subject of what follows.
       continue;
     }
@@ -680,7 +784,7 @@ export function ruledOutPhrases(text: string, scopes: readonly NegationScope[]):
   }
   if (found.length === 0) return found;
   const elsewhere = statedElsewhere(text, scopes, found);
-  return found.filter((p) => p.state || !elsewhere.has(p.text.toLowerCase()));
+  return found.filter((p) => p.state || p.bare !== undefined || !elsewhere.has(p.text.toLowerCase()));
 }
 
 /**

@@ -104,7 +104,8 @@ function addRuledOutPhrases(text: string, scopes: readonly NegationScope[], lexi
   const added = new Set<string>();
   for (const phrase of phrases) {
     if (formLabels.length > 0 && insideSpan(formLabels, phrase.start, phrase.end)) continue;
-    const key = wordKey(phrase.text);
+    // The lexicon is asked about the phrase without its anaphor ("such a set screw": a set screw).
+    const key = wordKey(phrase.bare ?? phrase.text);
     if (added.has(key) || ruledOut.overlaps(key)) continue;
     // A lexicon term ruled out after it in its scope: the phrase is that term's subject.
     if (!phrase.state && ruledOut.holdsAnyIn(wordKey(text.slice(phrase.end, Math.min(phrase.scopeEnd, phrase.end + FOLLOWING_CHARS))))) continue;

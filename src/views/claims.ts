@@ -4,6 +4,7 @@
 // "5.0 mils", "5.0 MILS" and "| 5.0 | mils |" are the same quantity.
 import { normaliseTokens, normalisedForm, tokensOf, type Clause, type EvidenceText, type Token } from './evidence-text.js';
 import { stem } from './evidence-match.js';
+import { negationCueTokens, TURN_AFTER_COMMA, TURN_WORDS } from '../tagging/negation-cues.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -163,25 +164,12 @@ function quantityFlagsOf(item: string, tokens: readonly Token[], text: EvidenceT
 
 // --- negation ---------------------------------------------------------------------------------
 
-const NEGATION_CUES = new Set(['no', 'not', 'never', 'none', 'neither', 'nor', 'without', 'cannot', 'absent', 'absence', 'excluded', 'unable']);
-const CONTRACTED = new Set(['didn', 'doesn', 'don', 'wasn', 'weren', 'isn', 'aren', 'hasn', 'haven', 'hadn', 'won', 'wouldn', 'couldn', 'shouldn', 'can', 'mustn']);
-// Limits and times written with a negation word are not negated facts.
-const NOT_A_NEGATION = ['not to exceed', 'not exceed', 'not more than', 'no more than', 'not less than', 'no less than', 'no later than', 'not later than', 'not greater than', 'not above', 'not below', 'no sooner than'];
-
-const NOT_A_NEGATION_WORDS = NOT_A_NEGATION.map((p) => p.split(' '));
-
-/** Indexes of the negation cues among normalised tokens. */
+/**
+ * Indexes of the negation cues among normalised tokens: the toolkit's one negation vocabulary
+ * (tagging/negation-cues.ts), which rca-tag's negation scopes are built from too.
+ */
 export function negationCues(norms: readonly string[]): number[] {
-  const cues: number[] = [];
-  for (let i = 0; i < norms.length; i++) {
-    const w = norms[i]!;
-    let cue = NEGATION_CUES.has(w) || (CONTRACTED.has(w) && norms[i + 1] === 't') || (w === 'ruled' && norms[i + 1] === 'out');
-    // "No. 2" is a number; "no" before a number token is an abbreviation.
-    if (w === 'no' && NUMBER_TOKEN_RE.test(norms[i + 1] ?? '')) cue = false;
-    if (cue && NOT_A_NEGATION_WORDS.some((p) => p.every((pw, k) => norms[i + k] === pw))) cue = false;
-    if (cue) cues.push(i);
-  }
-  return cues;
+  return negationCueTokens(norms);
 }
 
 /** Whether a string states something as not so. */
@@ -195,9 +183,43 @@ export function isNegated(value: string): boolean {
  * injection or reactor trip occurred"; "started without incident" does not negate "started").
  */
 export function spanNegated(text: EvidenceText, clause: Clause, span: { start: number; end: number }): boolean {
-  // Cues come in text order: only the first can decide.
   const cues = clauseCues(text, clause);
-  return cues.length > 0 && text.tokens[clause.first + cues[0]!]!.start < span.end;
+  if (cues.length === 0) return false;
+  // Cues come in text order: the first that reaches the span decides. A turn of the sentence
+  // between a cue and the span ends the cue's scope, as it ends tag's (tagging/negation-cues.ts
+  // TURN_WORDS): "without the screw locked and therefore … from vibration" keeps the vibration.
+  const turns = clauseTurns(text, clause);
+  for (const cue of cues) {
+    const at = text.tokens[clause.first + cue]!.start;
+    if (at >= span.end) return false;
+    if (at >= span.start || !turns.some((t) => t > cue && text.tokens[clause.first + t]!.start < span.start)) return true;
+  }
+  return false;
+}
+
+const TURNS = new Set<string>(TURN_WORDS);
+const TURNS_AFTER_COMMA = new Set<string>(TURN_AFTER_COMMA);
+
+// The turn words of a clause (indexes into it), found once per clause.
+function clauseTurns(text: EvidenceText, clause: Clause): number[] {
+  const byClause = (text.derived.clauseTurns ??= new Map());
+  let turns = byClause.get(clause);
+  if (turns === undefined) {
+    turns = [];
+    for (let i = clause.first; i < clause.last; i++) {
+      const token = text.tokens[i]!;
+      if (TURNS.has(token.norm) || (TURNS_AFTER_COMMA.has(token.norm) && commaBefore(text.raw, token.start))) turns.push(i - clause.first);
+    }
+    byClause.set(clause, turns);
+  }
+  return turns;
+}
+
+/** Whether a comma stands before `at`, blanks aside. */
+function commaBefore(raw: string, at: number): boolean {
+  let i = at;
+  while (i > 0 && (raw[i - 1] === ' ' || raw[i - 1] === '\t' || raw[i - 1] === '\n' || raw[i - 1] === '\r')) i--;
+  return raw[i - 1] === ',';
 }
 
 // The negation cues of a clause of a text, found once per clause.

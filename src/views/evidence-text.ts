@@ -48,6 +48,8 @@ export interface DerivedOfText {
   stems?: string[];
   quantities?: Map<string, unknown[]>;
   clauseCues?: Map<Clause, number[]>;
+  /** claims.ts: the turn words of a clause ("therefore", ", resulting"), where a negation's scope ends. */
+  clauseTurns?: Map<Clause, number[]>;
   words?: Set<string>;
   /** Words looked up before the set was built: claims.ts's hasWord. */
   wordsAsked?: Map<string, boolean>;

@@ -249,7 +249,8 @@ function negationFlags(value: string, text: EvidenceText, whole: Located): strin
     if (located.match === 'exact' || located.match === 'normalised') {
       // The item is a span of the text, its own words included: only a negation before it in
       // the same clause can reverse it ("No safety injection or reactor trip occurred" → "reactor trip").
-      textNegated = itemNegated || clauses.some((c) => c.start < span.start && spanNegated(text, c, { start: c.start, end: span.start }));
+      // A zero-width span at the item's start: a cue before it reaches it unless the sentence turns between.
+      textNegated = itemNegated || clauses.some((c) => c.start < span.start && spanNegated(text, c, { start: span.start, end: span.start }));
     } else {
       textNegated = clauses.some((c) => spanNegated(text, c, { start: Math.max(span.start, c.start), end: Math.min(span.end, c.end) }));
     }

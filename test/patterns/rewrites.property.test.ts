@@ -107,7 +107,7 @@ describe('rewritten patterns equal the ones they replace', () => {
   });
 
   it('clauseEndAfter finds the first clause end the old pattern found from the same start', () => {
-    const OLD = /[.!?](?=\s|$)|[;:|\n\r]|\s[-\u2013\u2014]\s|[\u2013\u2014]|,?\s+(?:although|but|however|though|whereas|while|yet|except)(?![\p{L}\p{N}_])|,?\s+and\s+(?=(?:is|are|was|were|should|shall|must|has|have|had|will|can|may)(?![\p{L}\p{N}_]))/giu;
+    const OLD = /[.!?](?=\s|$)|[;:|\n\r]|\s[-\u2013\u2014]\s|[\u2013\u2014]|,?\s+(?:although|but|however|though|whereas|while|yet|except|therefore|thus|consequently|hence)(?![\p{L}\p{N}_])|,\s+(?:which|resulting|causing|leading|thereby)(?![\p{L}\p{N}_])|,?\s+and\s+(?=(?:is|are|was|were|should|shall|must|has|have|had|will|can|may)(?![\p{L}\p{N}_]))/giu;
     const text = pieces([' ', ',', 'but', 'and', 'is', 'x', '.', '\n', '-', ' - ', 'while', 'yet', 'ab', '\t'], 12);
     fc.assert(fc.property(text, fc.nat(), (t, n) => {
       const from = t.length === 0 ? 0 : n % (t.length + 1);

@@ -31,16 +31,16 @@ export const UNDECIDED = new Map<string, string>([
     "Anchored at the start: one start. At most three fixed lead words, each with its blank run, then one fixed word or a number's first character: a bounded number of bounded attempts.",
   ],
   [
-    "dist/tagging/negation.js HEAD_RE #a61f09c9",
-    "Fixed words between word boundaries, and `[a-z]+n't`, which starts only at a word boundary and so reads each word once: linear, as any alternation of literals is.",
+    "buildPattern('tagging/negation: head words') #07a74877",
+    "Fixed words (negation-cues.ts's first words, auxiliaries and copulas) between word boundaries, and `[a-z]+n't`, which starts only at a word boundary and so reads each word once: linear, as any alternation of literals is.",
   ],
   [
     "dist/tagging/negation.js NOUN_CUE_RE #02564ef5",
     "Anchored at both ends and tried only on a cue as matched (a few words): alternatives of fixed words joined by single spaces; the one letter run (the verb after \"failed to\") is followed by a fixed space or the end, which no letter matches, so it is never given back and retried.",
   ],
   [
-    "dist/tagging/negation.js #cf31a702",
-    "Clause ends (src/tagging/negation.ts): single marks, or a blank run tried only from its first character (after a comma, the comma), which clauseEndAfter's slice makes the search's own start; the lookaheads read one word. The turn words after a comma (which, resulting, …) open with the comma, so their blank run is read once from it.",
+    "buildPattern('tagging/negation: clause end') #a3bf7c27",
+    "Clause ends (src/tagging/negation.ts, the turn words from negation-cues.ts): single marks, or a blank run tried only from its first character (after a comma, the comma), which clauseEndAfter's slice makes the search's own start; the lookaheads read one word. The turn words after a comma (which, resulting, …) open with the comma, so their blank run is read once from it.",
   ],
   [
     "dist/tagging/section-path.js #f31eed41",
@@ -147,7 +147,7 @@ export const UNDECIDED = new Map<string, string>([
     "OTHER's keywords, of the same shape as SOP's: literal keywords at a word start, a fixed plural ending, a one-character lookahead, and the prefix form `applicab\\p{L}*` reading one word.",
   ],
   [
-    "buildPattern('tagging/negation: cue') #a5ec6fa1",
+    "buildPattern('tagging/negation: cue') #ae90d53b",
     "Sticky, tried at head words only. Each form is fixed words joined by single blank runs (and one optional `\\p{L}+ly` word): an attempt reads at most the words of the longest form and the blank runs between them, so a blank run is read by a bounded number of attempts. The lookahead after \"did not result\" (or occur, happen, exist) reads one blank run and one word.",
   ],
 ]);

@@ -136,6 +136,13 @@ describe('ner_seed: negation as event reports write it', () => {
     ['what did not result from it', 'The transient did not result in a loss of safety function.', ['loss of safety function']],
     ['an inspection that did not confirm a flaw', 'The follow-up examination did not confirm a flaw.', ['flaw']],
     ['Part 21 wording', 'The evaluation concluded that no substantial safety hazard exists.', ['substantial safety hazard']],
+    ['what a protective action precluded', 'Core damage was precluded by the automatic scram.', ['Core damage']],
+    ['what a protective action prevented', 'The relief valve lift prevented a radiological release.', ['radiological release']],
+    ['"when" with a past auxiliary is what happened', 'When the operator opened the valve, no leakage was found.', ['leakage']],
+    ['an emergency class not declared', 'The licensee did not declare an emergency.', ['emergency']],
+    ['material not released: the state', 'No radioactive material was released.', ['released']],
+    ['a supply not lost: the state', 'Offsite power was not lost during the event.', ['lost']],
+    ['a barrier not breached: the state', 'Containment integrity was not breached.', ['breached']],
   ])('%s', (_name, text, expected) => {
     expect(negatedOf(text)).toEqual(expected);
   });
@@ -143,6 +150,7 @@ describe('ner_seed: negation as event reports write it', () => {
   it.each<[string, string, string[], string]>([
     ['the scope ends where the sentence turns (resulting in)', 'The seal water requirement was not met, resulting in the seal failure.', ['seal failure'], 'outcomes'],
     ['the scope ends where the sentence turns (which)', 'The procedure did not address the humidity, which caused corrosion of the terminals.', ['corrosion'], 'mechanisms'],
+    ['the scope ends where the sentence turns (and therefore)', 'The switch was shipped without the screw staked and therefore its setting could drift from vibration.', ['vibration'], 'mechanisms'],
   ])('%s', (_name, text, asserted, field) => {
     const seed = seedOf(text);
     expect(seed[field as 'outcomes' | 'mechanisms']).toEqual(expect.arrayContaining(asserted));
@@ -152,6 +160,13 @@ describe('ner_seed: negation as event reports write it', () => {
   it.each([
     ['a hedge rules nothing out', 'The gap may allow degradation to go undetected.'],
     ['an attributive participle is no negation', 'The affected detectors were replaced.'],
+    ['a counterfactual rules nothing out', 'An earlier walkdown could have prevented the fire.'],
+    ['a negation inside a condition states no fact', 'If a reactor trip has not occurred, trip the reactor manually.'],
+    ['an entry condition: "when" and a present auxiliary', 'This procedure is entered when reactor trip is not verified and manual trip is not effective.'],
+    ['a step table condition in capitals', 'IF SI has NOT actuated and no leakage is indicated, THEN go to step 5.'],
+    ['a counterfactual with "not" rules nothing out', 'The interlock would not have precluded the radiological release.'],
+    ['a counterfactual after a modal that opens no cue', 'The interlock might not have prevented the radiological release.'],
+    ['what was not prevented happened', 'The operator did not prevent the radiological release.'],
   ])('%s', (_name, text) => {
     expect(seedOf(text).negated ?? []).toEqual([]);
   });
@@ -169,10 +184,16 @@ describe('ner_seed: the phrase a cue rules out, whatever the lexicon knows', () 
     ['the subject of what was not found', 'Foreign objects were not found in the sump.', ['Foreign objects']],
     ['the object of a negated past verb of finding', 'The licensee did not identify any nonconforming welds.', ['nonconforming welds']],
     ['"did not result in"', 'The transient did not result in any spurious openings.', ['spurious openings']],
+    ['the subject of what did not occur', 'No spurious openings occurred.', ['spurious openings']],
     ['a subject and a reporting participle', 'No unusual odors were noted.', ['unusual odors']],
     ['a subject and a spared state: the state', 'No plant workers were injured.', ['injured']],
     ['"without" and a thing', 'The train ran for an hour without interruption.', ['interruption']],
     ['what a reporter knows of none of', 'The vendor is not aware of any other similar failures.', ['failures']],
+    ['"unaware of"', 'The supplier is unaware of any other field returns for this model.', ['field returns']],
+    ['what was done instead: a gerund and its particle', 'The fans coasted down instead of shutting down.', ['shutting down']],
+    ['"rather than"', 'The operators throttled the valve rather than isolating it.', ['isolating']],
+    ['"such a …" refers back: ruled out here though stated before', 'A shim was found in the fixture. The other fixtures did not contain such a shim.', ['such a shim']],
+    ['a demonstrative subject of what did not exist', 'The interlock opens on high pressure or low level. At the time of the trip, these conditions did not exist.', ['these conditions']],
   ])('%s', (_name, text, expected) => {
     expect(negatedOf(text)).toEqual(expected);
   });
