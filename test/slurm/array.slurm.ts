@@ -208,7 +208,11 @@ describe('scripts/slurm/rca-corpus.sbatch as a real job array', () => {
     const views = 2 * 2 * recordsOf(TERM_SHARD);
     const delivered = all.filter((r) => r.delivered && !r.failed);
     expect(new Set(delivered.map((r) => `${r.chunk} ${r.view}`)).size).toBe(views);
-    expect(delivered).toHaveLength(views);
+    // A reply the server finished sending as the signal landed may be dropped by the stopping
+    // task and asked again after the requeue: at most one per request in flight (CONCURRENCY 2),
+    // the same allowance as the cache count below.
+    expect(delivered.length).toBeGreaterThanOrEqual(views);
+    expect(delivered.length).toBeLessThanOrEqual(views + 2);
     const requeue = all.slice(firstPass.length);
     const fromCache = Number(/\((\d+) from the cache\)/.exec(log.slice(log.indexOf('restart 1]: shard')))?.[1] ?? 0);
     const deliveredFirst = firstPass.filter((r) => r.delivered).length;
@@ -276,14 +280,18 @@ describe('scripts/slurm/rca-corpus.sbatch as a real job array', () => {
     expect(warm.code, warm.stderr).toBe(0);
     expect(requests().length).toBe(warmBefore);
     expect(merged(join(BASE, 'warm'))).toBe(sharded);
-    // Across the whole run, no view was asked again once a reply for it was delivered.
+    // Across the whole run, no view was asked again once a reply for it was delivered, but for
+    // the SIGTERM shard's replies in flight when the signal landed (at most CONCURRENCY, 2).
     const answered = new Set<string>();
+    const askedAgain: string[] = [];
     const sharedRun = requests().slice(0, before);
     for (const r of sharedRun) {
       const id = `${r.chunk} ${r.view}`;
-      expect(answered.has(id), id).toBe(false);
+      if (answered.has(id)) askedAgain.push(id);
       if (r.delivered && !r.failed) answered.add(id);
     }
+    expect(askedAgain.length, askedAgain.join(', ')).toBeLessThanOrEqual(2);
+    for (const id of askedAgain) expect(shardOfChunk(id.split(' ')[0]!), id).toBe(TERM_SHARD);
     report.push(
       `merged output (${sharded.split('\n').length - 1} records) byte-identical to a one-machine build (${views} requests) apart from the cached marker; ` +
         `rca cache merge of ${caches.length} task caches: ${join1.stdout.trim().split('\n').at(-1)}; a build from it: 0 requests`,
