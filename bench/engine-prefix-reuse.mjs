@@ -12,13 +12,12 @@
 // Usage: node bench/engine-prefix-reuse.mjs [--records 6] [--concurrency 2] [--runs 1] [--compare ROOT]
 // Needs a build (npm run build) and llama-server (scripts/build-llama-server.sh builds it once).
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fmt, machine, ROOT } from './measure.mjs';
 import { requireBuilt } from './fake-model.mjs';
-import { loadEngine, runGenerate, taggedFixtures } from './engine.mjs';
+import { loadEngine, runGenerate, startTimingsProxy, taggedFixtures } from './engine.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -56,43 +55,21 @@ for (const line of readFileSync(join(work, 'dry.jsonl'), 'utf8').trim().split('\
 /** One run of the build in `root` against a fresh llama-server; the completions in the order they ended. */
 async function runOnce(root) {
   const server = await startLlamaServer({ bin, logFile: join(work, 'server.log'), slots: SLOTS, ctx: 8192 });
-  const upstream = new URL(server.url);
-  const completions = [];
   // The proxy: request and reply forwarded unchanged; completions noted in the order they end.
-  const proxy = createServer((req, res) => {
-    const body = [];
-    req.on('data', (d) => body.push(d));
-    req.on('end', () => {
-      const sent = Buffer.concat(body);
-      const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        const reply = [];
-        up.on('data', (d) => (reply.push(d), res.write(d)));
-        up.on('end', () => {
-          res.end();
-          if (req.url?.endsWith('/chat/completions') && sent.length > 0) completions.push(note(JSON.parse(sent.toString('utf8')), Buffer.concat(reply).toString('utf8')));
-        });
-      });
-      out.on('error', () => res.destroy());
-      out.end(sent);
-    });
-  });
-  await new Promise((r) => proxy.listen(0, '127.0.0.1', r));
+  const proxy = await startTimingsProxy(server.url);
   try {
-    await runGenerate(args(`http://127.0.0.1:${proxy.address().port}`), tagged, '/dev/null', root);
+    await runGenerate(args(proxy.url), tagged, '/dev/null', root);
   } finally {
     proxy.close();
     await server.stop();
   }
+  const completions = proxy.completions.map(({ body, timings }) => note(body, timings));
   const missing = completions.filter((c) => c.timings?.cache_n === undefined || c.timings?.prompt_n === undefined).length;
   if (missing > 0) throw new Error(`${missing} of ${completions.length} completions carried no timings.cache_n / prompt_n`);
   return completions;
 }
 
-function note(body, text) {
-  // Streamed: the last `data:` event with timings; not streamed: one JSON object.
-  const events = text.startsWith('{') ? [text] : text.split('\n').filter((l) => l.startsWith('data: {')).map((l) => l.slice(6));
-  const timings = events.map((e) => JSON.parse(e).timings).filter((t) => t !== undefined).at(-1);
+function note(body, timings) {
   const prompt = body.messages.map((m) => m.content).join('\n');
   return { view: viewOf.get(prompt) ?? '(not in the dry run)', prompt, timings };
 }

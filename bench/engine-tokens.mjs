@@ -17,13 +17,12 @@
 // Needs a build (npm run build) and llama-server (scripts/build-llama-server.sh builds it once).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fmt, machine, ROOT } from './measure.mjs';
 import { requireBuilt } from './fake-model.mjs';
-import { loadEngine, runGenerate } from './engine.mjs';
+import { loadEngine, runGenerate, startTimingsProxy } from './engine.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -64,44 +63,20 @@ const bin = locateLlamaServer();
 /** One variant against a fresh server: the completions' timings and the records written. */
 async function runVariant(name) {
   const server = await startLlamaServer({ bin, logFile: join(work, `server-${name}.log`), slots: SLOTS, ctx: CTX });
-  const upstream = new URL(server.url);
-  const completions = [];
-  const proxy = createServer((req, res) => {
-    const body = [];
-    req.on('data', (d) => body.push(d));
-    req.on('end', () => {
-      const sent = Buffer.concat(body);
-      const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        const reply = [];
-        up.on('data', (d) => (reply.push(d), res.write(d)));
-        up.on('end', () => {
-          res.end();
-          if (req.url?.endsWith('/chat/completions') && sent.length > 0) completions.push(timingsOf(Buffer.concat(reply).toString('utf8')));
-        });
-      });
-      out.on('error', () => res.destroy());
-      out.end(sent);
-    });
-  });
-  await new Promise((r) => proxy.listen(0, '127.0.0.1', r));
+  const proxy = await startTimingsProxy(server.url);
   const outFile = join(work, `${name}.jsonl`);
   let wall;
   try {
-    const args = ['--backend', 'openai', '--base-url', `http://127.0.0.1:${proxy.address().port}`, '--model', MODEL_ALIAS, '--max-tries', '1', '--concurrency', values.concurrency, '--no-cache', '--flags-ok', ...VARIANTS[name].args];
+    const args = ['--backend', 'openai', '--base-url', proxy.url, '--model', MODEL_ALIAS, '--max-tries', '1', '--concurrency', values.concurrency, '--no-cache', '--flags-ok', ...VARIANTS[name].args];
     wall = await runGenerate(args, tagged, outFile);
   } finally {
     proxy.close();
     await server.stop();
   }
+  const completions = proxy.completions.map((c) => c.timings);
   const missing = completions.filter((t) => t === undefined).length;
   if (missing > 0) throw new Error(`${missing} of ${completions.length} completions carried no timings`);
   return { completions, wall, records: readFileSync(outFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) };
-}
-
-function timingsOf(text) {
-  const events = text.startsWith('{') ? [text] : text.split('\n').filter((l) => l.startsWith('data: {')).map((l) => l.slice(6));
-  return events.map((e) => JSON.parse(e).timings).filter((t) => t !== undefined).at(-1);
 }
 
 function summarise(name, { completions, wall, records }) {

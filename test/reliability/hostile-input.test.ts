@@ -10,7 +10,7 @@ import tagStage from '../../src/transforms/tag.js';
 import validateStage from '../../src/transforms/validate.js';
 import { parseLines, taggedLines } from '../generation/support/inputs.js';
 import { closeServers, run } from '../generation/support/harness.js';
-import { goodView, replyFor, type ParsedPrompt } from '../generation/support/scripted-model.js';
+import { goodView, replyFor, requestedId, type ParsedPrompt } from '../generation/support/scripted-model.js';
 import { spawnBin } from '../generation/support/spawn.js';
 import { startFakeOllama, type FakeOllama, type FakeReply, type FakeRequest } from '../support/fake-ollama.js';
 import { peakRssProbe } from '../support/peak-rss.js';
@@ -70,7 +70,7 @@ function readPrompt(body: any, requestId?: string): ParsedPrompt {
   const outputAt = compact ? firstOutput : prompt.lastIndexOf(OUTPUT_HEADER);
   return {
     // The request's X-Request-Id names the chunk (`<chunk id> <view>`); a dackar prompt also has it in CONTEXT.
-    chunkId: requestId !== undefined && requestId.includes(' ') ? requestId.slice(0, requestId.lastIndexOf(' ')) : (/^chunk_id: (.*)$/m.exec(prompt.slice(contextAt, textAt))?.[1] ?? '?'),
+    chunkId: requestedId(requestId) ?? /^chunk_id: (.*)$/m.exec(prompt.slice(contextAt, textAt))?.[1] ?? '?',
     view: String(body?.format?.properties?.view_type?.const ?? /^TASK: Write an? (\w+) JSON/m.exec(prompt)?.[1] ?? '?'),
     text: compact ? prompt.slice(textAt + TEXT_HEADER.length) : prompt.slice(textAt + TEXT_HEADER.length, outputAt),
     seed: JSON.parse(/\nNER_SEED(?: \([^\n]*\):\n|: )([^\n]*)\n/.exec(prompt.slice(contextAt))?.[1] ?? '{}'),

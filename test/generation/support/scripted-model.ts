@@ -49,14 +49,19 @@ const TASK_VIEW_RE = /^TASK: Write an? (\w+) JSON/m;
 // message, and the view's schema is `format` or `response_format.json_schema.schema`. Both prompt
 // styles: dackar (CONTEXT, seed, text, then the whole view's skeleton last) and compact (the
 // content skeleton after the TASK, then CONTEXT, seed and text last).
-// The chunk is the one the request's X-Request-Id names (`<chunk id> <view>`), or, without one, the
-// dackar prompt's chunk_id line.
+/** The input id a request's X-Request-Id names (`<input id> <view>`); undefined without one. */
+export function requestedId(requestId: string | undefined): string | undefined {
+  const named = requestId === undefined ? -1 : requestId.lastIndexOf(' ');
+  return named > 0 ? requestId!.slice(0, named) : undefined;
+}
+
+// The chunk is the one the request's X-Request-Id names, or, without one, the dackar prompt's
+// chunk_id line.
 export function parsePrompt(body: any, requestId?: string): ParsedPrompt {
   const prompt: string = String(body?.messages?.[0]?.content ?? body?.prompt ?? '');
   const format = body?.format ?? body?.response_format?.json_schema?.schema;
   const contextAt = prompt.indexOf(CONTEXT_HEADER);
-  const named = requestId === undefined ? -1 : requestId.lastIndexOf(' ');
-  const chunkId = named > 0 ? requestId!.slice(0, named) : (/^chunk_id: (.*)$/m.exec(prompt.slice(contextAt))?.[1] ?? '?');
+  const chunkId = requestedId(requestId) ?? /^chunk_id: (.*)$/m.exec(prompt.slice(contextAt))?.[1] ?? '?';
   const textAt = prompt.indexOf(TEXT_HEADER) + TEXT_HEADER.length;
   const outputAt = prompt.indexOf(OUTPUT_HEADER);
   const start = prompt.indexOf(CONTRACT_START);
