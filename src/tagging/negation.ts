@@ -570,8 +570,11 @@ class SpanIndex {
 // only (after a negated copula, or the un- form), so "the affected detectors" rules nothing out.
 // "was not released", "was not lost", "was not breached": what an event report says a barrier, a
 // power supply or radioactive material was spared (predicative only; these have no un- form).
+// "The condition did not affect the ENS", "has not impacted": the active form, past or perfect
+// (what did not happen; "does not affect" is a general claim), the verb is the outcome ruled out.
 const SPARED_RE = /\b(?:(?:is|was|were|are|been|be)\s+not\s+(affected|impacted|damaged|injured|challenged|compromised|released|lost|breached)|un(affected|impacted|damaged|injured|challenged|compromised))\b/gi;
-const SPARED_HINT_RE = /affected|impacted|damaged|injured|challenged|compromised|released|lost|breached/i;
+const SPARED_ACTIVE_RE = /\b(?:did|has|have|had)\s+not\s+(affect|impact|damage|injure|challenge|compromise|harm)(?:ed)?\b/gi;
+const SPARED_HINT_RE = /affected|impacted|damaged|injured|challenged|compromised|released|lost|breached|affect|impact|damage|injure|challenge|compromise|harm/i;
 
 /** The outcomes a text says did not befall something: the participle, with its cue. */
 export function sparedStates(text: string): Array<{ text: string; cue: string }> {
@@ -581,6 +584,35 @@ export function sparedStates(text: string): Array<{ text: string; cue: string }>
   for (let m = SPARED_RE.exec(text); m !== null; m = SPARED_RE.exec(text)) {
     const state = m[1] ?? m[2]!;
     out.push({ text: state, cue: m[1] === undefined ? `un${state}` : m[0].slice(0, m[0].length - state.length).trimEnd() });
+  }
+  SPARED_ACTIVE_RE.lastIndex = 0;
+  for (let m = SPARED_ACTIVE_RE.exec(text); m !== null; m = SPARED_ACTIVE_RE.exec(text)) {
+    const verb = m[0].slice(m[0].toLowerCase().lastIndexOf(m[1]!.toLowerCase()));
+    out.push({ text: verb, cue: m[0].slice(0, m[0].length - verb.length).trimEnd() });
+  }
+  return out;
+}
+
+// Work a text says was not done: "the strainer had not been worked", "the relay was not replaced",
+// "were not tested". The participle right after a negated copula or perfect passive; tag-record
+// keeps it only where it is a maintenance or surveillance action (the lexicon's, or WORK_DONE), so
+// "was not met", "was not required" rule nothing out here.
+const NOT_DONE_RE = /\b(?:(?:is|are|was|were)\s+not|(?:has|have|had)\s+not\s+been|not\s+been)\s+([a-z]+ed|done)\b/gi;
+const NOT_DONE_HINT_RE = /\bnot\s/i;
+/** Participles of doing work that the lexicon may not list. */
+export const WORK_DONE = new Set(['worked', 'performed', 'completed', 'conducted', 'accomplished', 'done']);
+
+/** The participles a text says were not done, with their cue. */
+export function notDoneActions(text: string): Array<{ text: string; cue: string }> {
+  if (!NOT_DONE_HINT_RE.test(text)) return [];
+  const out: Array<{ text: string; cue: string }> = [];
+  NOT_DONE_RE.lastIndex = 0;
+  for (let m = NOT_DONE_RE.exec(text); m !== null; m = NOT_DONE_RE.exec(text)) {
+    const action = m[1]!;
+    const cue = m[0].slice(0, m[0].length - action.length).trimEnd();
+    // "If the filter was not replaced, …": a condition states no fact.
+    if (conditional(text, m.index, cue)) continue;
+    out.push({ text: action, cue });
   }
   return out;
 }
@@ -608,6 +640,10 @@ export interface RuledOutPhrase {
   state: boolean;
   /** When the phrase opens with "such" or a demonstrative that refers back ("such a set screw"): the phrase without it. */
   bare?: string;
+  /** The subject of a clause that says it did not act ("No safety relief valves lifted"): equipment the lexicon knows may be what is ruled out. */
+  subject?: boolean;
+  /** For an abbreviation in parentheses ("(PORVs)"): the phrase it abbreviates, whose kind it takes. */
+  abbreviates?: string;
 }
 
 const PHRASE_WORDS = 4;
@@ -643,6 +679,10 @@ const SPARED = wordSet('affected impacted damaged injured challenged compromised
 // After "No <subject>": what says it did not happen ("No ECCS injection occurred"), not a reduced clause.
 const HAPPENED = wordSet('occurred happened resulted existed developed ensued');
 const COPULAS = wordSet('is are was were been be');
+// What is needed, not what happened: "no additional corrective work required".
+const NEED_WORDS = wordSet('required needed');
+// "there was no", "there have been no": the words before the cue (a short tail of text).
+const EXISTENTIAL_RE = /\bthere\s+(?:was|were|is|are|(?:has|have|had)\s+been)\s+$/i;
 // Adverbs that open a predicate after a subject ("no systems out of service", "no pumps off").
 const PARTICLES = wordSet('out off up down back');
 
@@ -712,7 +752,7 @@ export function ruledOutPhrases(text: string, scopes: readonly NegationScope[]):
   // ruled out though the text states the bare phrase elsewhere. "such" anywhere; a demonstrative
   // only as the subject of what did not exist or occur (after a verb of finding, "did not identify
   // this condition", the condition is presupposed).
-  const add = (words: readonly Word[], p: { first: number; last: number }, scope: NegationScope, subject = false) => {
+  const add = (words: readonly Word[], p: { first: number; last: number }, scope: NegationScope, subject = false, actor = false) => {
     let first = p.first;
     const before = words[first - 1]?.lower;
     if ((before === 'a' || before === 'an') && words[first - 2]?.lower === 'such') first -= 2;
@@ -721,6 +761,7 @@ export function ruledOutPhrases(text: string, scopes: readonly NegationScope[]):
     const end = words[p.last]!.end;
     const phrase: RuledOutPhrase = { text: text.slice(start, end), cue: scope.cue, start, end, scopeEnd: scope.end, state: false };
     if (first < p.first) phrase.bare = text.slice(words[p.first]!.start, end);
+    if (actor) phrase.subject = true;
     found.push(phrase);
   };
   for (const scope of scopes) {
@@ -751,8 +792,16 @@ export function ruledOutPhrases(text: string, scopes: readonly NegationScope[]):
     for (;;) {
       const p = phraseAt(words, next);
       if (p === null) break;
+      // "…, or the original projection on the key was removed": an item with a predicate of its own
+      // opens a new clause; the list ended before it.
+      if (list.length > 0 && opensOwnClause(words, next, p.last)) break;
       list.push(p);
       next = p.last + 1;
+      // An abbreviation in parentheses names the item again: "No electromatic (EMRVs) or safety relief valves lifted".
+      if (words[next]?.text === '(' && isLetterWord(words[next + 1]) && words[next + 2]?.text === ')') {
+        list.push({ first: next + 1, last: next + 1 });
+        next += 3;
+      }
       const sep = words[next]?.lower;
       if (sep === ',' || sep === 'or' || sep === 'nor') {
         next++;
@@ -766,7 +815,12 @@ export function ruledOutPhrases(text: string, scopes: readonly NegationScope[]):
       if (words[next]?.lower === 'no' || words[next]?.lower === 'any') next++;
     }
     if (list.length === 0) continue;
-    const after = words[list[list.length - 1]!.last + 1];
+    const firstFound = found.length;
+    const lastItem = list[list.length - 1]!;
+    // Past the parenthesised abbreviation of the last item.
+    const afterAt = words[lastItem.last + 1]?.text === ')' ? lastItem.last + 2 : lastItem.last + 1;
+    const after = words[afterAt];
+    let actor = false;
     // "No personnel were injured": the state is ruled out; "No leakage was observed": the subject;
     // "No structures or systems were inoperable": what they were (the lexicon's term), not them.
     if (after !== undefined && COPULAS.has(after.lower)) {
@@ -777,15 +831,40 @@ export function ruledOutPhrases(text: string, scopes: readonly NegationScope[]):
       }
       if (participle === undefined || !REPORTING.has(participle.lower)) continue;
     } else if (after !== undefined && isLetterWord(after) && !HAPPENED.has(after.lower) && (/ed$/.test(after.lower) || PARTICLES.has(after.lower))) {
-      // "without the screw locked", "no safety systems out of service": the subject of what follows.
-      continue;
+      // "There were no adverse impacts reported", "there was no fire observed": after an
+      // existential, a reporting participle keeps the subject ruled out (a terse "no anomalies
+      // noted" stays as it was: the note's subject). "No safety relief valves lifted": a sentence that opens with "No"
+      // and a past verb says its subject did not act. Otherwise "without the screw locked", "no
+      // safety systems out of service": the subject of what follows.
+      if (REPORTING.has(after.lower) && !NEED_WORDS.has(after.lower) && EXISTENTIAL_RE.test(text.slice(Math.max(0, scope.cueStart - 32), scope.cueStart))) {
+        // "There were no adverse impacts reported": kept.
+      } else if (cue === 'no' && /ed$/.test(after.lower) && !REPORTING.has(after.lower) && endsAtClauseStart(text.slice(Math.max(0, scope.cueStart - 24), scope.cueStart))) actor = true;
+      else continue;
     }
-    for (const p of list) add(words, p, scope);
+    for (const p of list) {
+      add(words, p, scope, false, actor);
+      if (words[p.first - 1]?.text === '(' && found.length - 1 > firstFound) found[found.length - 1]!.abbreviates = found[found.length - 2]!.text;
+    }
   }
   if (found.length === 0) return found;
   const elsewhere = statedElsewhere(text, scopes, found);
   return found.filter((p) => p.state || p.bare !== undefined || !elsewhere.has(p.text.toLowerCase()));
 }
+
+/**
+ * Whether the list item at words[at..last] ("the original projection") is the subject of a
+ * predicate of its own: it opens with a determiner and a copula follows within a few words.
+ */
+function opensOwnClause(words: readonly Word[], at: number, last: number): boolean {
+  if (!DETERMINERS.has(words[at]?.lower ?? '')) return false;
+  for (let k = last + 1; k < words.length && k <= last + OWN_CLAUSE_WORDS; k++) {
+    const w = words[k]!.lower;
+    if (COPULAS.has(w)) return true;
+    if (w === ',' || w === 'or' || w === 'and' || w === 'nor') return false;
+  }
+  return false;
+}
+const OWN_CLAUSE_WORDS = 5;
 
 /**
  * "[ ] YES [X] NO", "Yes  No", '"N" = No copy': "no" as a form's answer or a legend's value, not

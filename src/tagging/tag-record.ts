@@ -10,7 +10,7 @@ import type { ChunkFacts, ContextOptions } from './context.js';
 import { extractPatterns } from './extractors.js';
 import type { Gazetteer } from './gazetteer.js';
 import type { KeywordLists } from './keyword-lists.js';
-import { labelSpans, negationScopesOfTokens, ruledOutPhrases, ScopeIndex, sparedStates } from './negation.js';
+import { labelSpans, negationScopesOfTokens, notDoneActions, ruledOutPhrases, ScopeIndex, sparedStates, WORK_DONE } from './negation.js';
 import { buildPhraseLists, TokenBuffer, type PhraseListsMatcher } from './phrase-matcher.js';
 import { contextJson, jsonString, stringArrayJson } from './seed-json.js';
 
@@ -51,6 +51,7 @@ export class NerSeeder {
       if (lexical.outcomes.some((o) => o.toLowerCase() === key) || extras.negated.some((n) => n.text.toLowerCase() === key)) continue;
       extras.negated.push({ text: spared.text, kind: 'outcomes', cue: spared.cue });
     }
+    addNotDone(text, lexical, extras.negated);
     if (scopes.length > 0) addRuledOutPhrases(text, scopes, lexical, extras.negated, formLabels);
     const patterns = extractPatterns(text);
     const keywords = keywordScan.finish();
@@ -82,6 +83,38 @@ export class NerSeeder {
 const NO_SPANS: readonly number[] = [];
 
 /**
+ * Work the text says was not done ("had not been worked", "was not replaced"): the participle is
+ * ruled out as the action it is, a maintenance or surveillance action of the lexicon or a verb of
+ * doing work (WORK_DONE, read as maintenance). Written nowhere else in the text, it leaves the
+ * action's list; written elsewhere too, it stays there as well.
+ */
+function addNotDone(text: string, lexical: Record<string, string[]>, negated: NegatedMention[]): void {
+  const actions = notDoneActions(text);
+  if (actions.length === 0) return;
+  const lower = text.toLowerCase();
+  for (const action of actions) {
+    const key = action.text.toLowerCase();
+    const field = (['maintenance_actions', 'surveillance_actions'] as const).find((f) => lexical[f]!.some((t) => t.toLowerCase() === key)) ?? (WORK_DONE.has(key) ? 'maintenance_actions' : undefined);
+    if (field === undefined || negated.some((n) => n.text.toLowerCase() === key)) continue;
+    negated.push({ text: action.text, kind: field, cue: action.cue });
+    const notDone = actions.filter((a) => a.text.toLowerCase() === key).length;
+    if (wordCount(lower, key) <= notDone) lexical[field] = lexical[field]!.filter((t) => t.toLowerCase() !== key);
+  }
+}
+
+/** How often `word` (lower case) stands as a whole word in `lower`. */
+function wordCount(lower: string, word: string): number {
+  let n = 0;
+  for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + word.length)) {
+    const before = at === 0 ? '' : lower[at - 1]!;
+    const after = lower[at + word.length] ?? '';
+    if (!WORD_CHAR.test(before) && !WORD_CHAR.test(after)) n++;
+  }
+  return n;
+}
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/**
  * The phrases the text's cues rule out (negation.ts ruledOutPhrases), beside what the lexicon
  * found: a phrase that holds a ruled-out lexicon term, or is held in one, adds nothing, nor one
  * before such a term in its scope (its subject: "no safety systems out of service"); one the text
@@ -97,11 +130,14 @@ function addRuledOutPhrases(text: string, scopes: readonly NegationScope[], lexi
   const ruledOut = new TermIndex(negated.map((n) => n.text));
   const asserted = new TermIndex([...lexical.outcomes!, ...lexical.mechanisms!]);
   const known = new TermIndex(KNOWN_FIELDS.flatMap((f) => lexical[f]!));
+  const equipment = { components: new TermIndex(lexical.components!), systems: new TermIndex(lexical.systems!) };
+  const actions = { surveillance_actions: new TermIndex(lexical.surveillance_actions!), maintenance_actions: new TermIndex(lexical.maintenance_actions!) };
   const exact = (list: readonly string[]) => new Set(list.map((t) => wordKey(t)));
   const properties = exact(lexical.properties!);
   const components = exact(lexical.components!);
   const systems = exact(lexical.systems!);
   const added = new Set<string>();
+  const kinds = new Map<string, string>();
   for (const phrase of phrases) {
     if (formLabels.length > 0 && insideSpan(formLabels, phrase.start, phrase.end)) continue;
     // The lexicon is asked about the phrase without its anaphor ("such a set screw": a set screw).
@@ -114,9 +150,20 @@ function addRuledOutPhrases(text: string, scopes: readonly NegationScope[], lexi
     // reading stands: the phrase fills in only what it does not know, or names a component or
     // system whole ("did not contain such a set screw").
     const whole = components.has(key) || systems.has(key);
-    if (!whole && known.overlaps(key)) continue;
+    // Two readings the lexicon's words do not overrule: the subject of a clause that says it did
+    // not act holds equipment ("No safety relief valves lifted": the valves did not lift), and an
+    // action ruled out holds the action ("had not had their scheduled surveillance").
+    let held: string | undefined;
+    if (!whole && known.overlaps(key)) {
+      if (phrase.subject) held = (['components', 'systems'] as const).find((f) => equipment[f].holdsAnyIn(key));
+      held ??= (['surveillance_actions', 'maintenance_actions'] as const).find((f) => actions[f].holdsAnyIn(key));
+      if (held === undefined) continue;
+    }
     added.add(key);
-    const kind = phrase.state ? 'outcomes' : components.has(key) ? 'components' : systems.has(key) ? 'systems' : 'outcomes';
+    const kind =
+      (phrase.abbreviates !== undefined ? kinds.get(phrase.abbreviates) : undefined) ??
+      (phrase.state ? 'outcomes' : components.has(key) ? 'components' : systems.has(key) ? 'systems' : (held ?? 'outcomes'));
+    kinds.set(phrase.text, kind);
     negated.push({ text: phrase.text, kind, cue: phrase.cue });
   }
 }

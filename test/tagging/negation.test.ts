@@ -258,6 +258,43 @@ describe('ner_seed: precision classes', () => {
   });
 });
 
+describe('ner_seed: what reports say did not act, was not done or was not affected', () => {
+  const kindsOf = (text: string) => seedOf(text).negated?.map((m) => `${m.text}:${m.kind}`) ?? [];
+
+  it.each<[string, string, string[]]>([
+    ['a sentence opening with "No" and a past verb: its subject did not act', 'No safety valves lifted during the transient.', ['safety valves:components']],
+    ['an abbreviation in parentheses is the item again, of its kind', 'No power-operated relief valves (PORVs) opened.', ['power-operated relief valves:components', 'PORVs:components']],
+    ['a reporting participle after the list keeps it ruled out', 'There were no loose fasteners reported.', ['loose fasteners:outcomes']],
+    ['an action ruled out holds the action', 'Two pumps had not had their quarterly inservice test.', ['quarterly inservice test:surveillance_actions']],
+    ['an item with a predicate of its own ends the list', 'The gasket had no tears, or the original gasket was reused.', ['tears:outcomes']],
+    ['a negated active verb of harm: the verb is ruled out', 'The leak did not affect the charging pumps.', ['affect:outcomes']],
+    ['work not done: the participle, as the action it is', 'The filter was not replaced.', ['replaced:maintenance_actions']],
+    ['a perfect passive', 'The breaker had not been inspected since 2015.', ['inspected:surveillance_actions']],
+    ['a verb of doing work the lexicon need not know', 'The strainer had not been worked since the outage.', ['worked:maintenance_actions']],
+  ])('%s', (_name, text, expected) => {
+    expect(kindsOf(text)).toEqual(expected);
+  });
+
+  it('"no" inside a sentence: the lexicon\'s outcome is ruled out, not its subject as equipment', () => {
+    expect(kindsOf('Operators confirmed no pumps tripped.')).toEqual(['tripped:outcomes']);
+  });
+
+  it('an action not done leaves its list, and stays there where the text also states it', () => {
+    expect(seedOf('The filter was not replaced.').maintenance_actions).toEqual([]);
+    expect(seedOf('The relay was replaced. The filter was not replaced.').maintenance_actions).toEqual(['replaced']);
+  });
+
+  it.each([
+    ['a general claim ("does not affect") rules nothing out', 'The loss of power does not affect the safety function.'],
+    ['a condition states no fact', 'If the filter was not replaced, replace it.'],
+    ['a hedge rules nothing out', 'The valve may not have been tested.'],
+    ['a requirement not met is a failure, asserted', 'The flow requirement was not met, resulting in pump cavitation.'],
+    ['a reduced clause after "without" stays the subject of what follows', 'The switch was shipped without the adjustment screw locked.'],
+  ])('%s', (_name, text) => {
+    expect(kindsOf(text)).toEqual([]);
+  });
+});
+
 describe('negationScopes finds the cues one global scan of the cue regex finds', () => {
   const global = new RegExp(CUE_SOURCE, 'giu');
   const reference = (text: string): Array<[number, string]> => {
