@@ -318,6 +318,8 @@ const SECTION_HEADING_RE = /:\s*$|^(?:\d+(?:\.\d+)*\.?|[A-Z][.)])\s/;
 
 /** How many characters of a chunk's opening the cues below read. */
 const CUE_CHARS = 200;
+/** How far the first sentence of an opening is read for the cues that ask what it says. */
+const SENTENCE_CHARS = 400;
 
 /**
  * A chunk with no heading of its own, by its shape, when the document's form is known (a subtype:
@@ -354,10 +356,12 @@ function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: Layou
   if (layout.proseChars < layout.otherChars) return SHAPE('header');
   // The cues read the paragraph's opening across its hard line breaks ("The finding was evaluated
   // using Phase 1 of the At-Power\nSDP, … very low safety significance").
-  const opening = leadOf(text, layout.opening);
-  // What a paragraph opens on is what its first sentence says.
-  const stop = opening.indexOf('. ');
-  const sentence = stop < 0 ? opening : opening.slice(0, stop + 1);
+  const lead = leadOf(text, layout.opening, true, SENTENCE_CHARS);
+  const opening = lead.slice(0, CUE_CHARS);
+  // What a paragraph opens on is what its first sentence says, however long the sentence is
+  // (up to SENTENCE_CHARS).
+  const stop = lead.indexOf('. ');
+  const sentence = stop < 0 ? lead : lead.slice(0, stop + 1);
   // A field block flattened into one line ("State: TX NRC Notified by: … Emergency Class: …"), the
   // paperwork notice printed on a federal form (NRC Form 366's burden statement), a transmittal
   // letter's opening ("Enclosed is …"): the form's or the letter's own parts, the header.
@@ -366,7 +370,7 @@ function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: Layou
     // An event report's unheaded paragraph that opens on the event's safety significance or on its
     // reportability is that part of the report (an LER's "Assessment of Safety Consequences", a
     // Part 21 report's evaluation of a substantial safety hazard).
-    if (SAFETY_CUES.some((cue) => opening.includes(cue))) return SHAPE('impact');
+    if (SAFETY_CUES.some((cue) => opening.includes(cue) || sentence.includes(cue))) return SHAPE('impact');
     if (opening.includes('reportability')) return SHAPE('reportability');
   }
   // The other parts of a written report (an LER's narrative, a Part 21 report), by what the
@@ -487,12 +491,12 @@ const RUN_IN_HEADINGS: ReadonlyArray<readonly [string, string]> = [
   ['discussion ', 'discussion'], ['requested actions ', 'requested_actions'], ['actions requested ', 'requested_actions'], ['required response ', 'requested_actions'],
 ];
 
-/** The opening of a chunk's first prose line and the lines after it, blanks collapsed, CUE_CHARS long (lower case unless asked). */
-function leadOf(text: string, opening: string, lower = true): string {
+/** The opening of a chunk's first prose line and the lines after it, blanks collapsed, `chars` long (lower case unless asked). */
+function leadOf(text: string, opening: string, lower = true, chars = CUE_CHARS): string {
   if (opening === '') return '';
   const at = text.indexOf(opening);
-  const from = at < 0 ? opening : text.slice(at, at + CUE_CHARS * 2);
-  const lead = from.replace(WHITESPACE_RE, ' ').slice(0, CUE_CHARS);
+  const from = at < 0 ? opening : text.slice(at, at + chars * 2);
+  const lead = from.replace(WHITESPACE_RE, ' ').slice(0, chars);
   return lower ? lead.toLowerCase() : lead;
 }
 

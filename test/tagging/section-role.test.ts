@@ -428,6 +428,13 @@ describe('chunkRole: an NRC letter, a finding and a notice by their first words'
     expect(role('OTHER', 'IR', 'The finding was of very low safety significance (Green) because the redundant train remained available.')).toBe('assessment');
   });
 
+  it('a cue on what the first sentence says is read to the end of a long sentence', () => {
+    const long = 'On the basis of our evaluation of the relays returned from the three plants, it has been determined that the subject condition, if it is left uncorrected in the plant applications listed in the enclosure, could potentially create a Substantial Safety Hazard. The plants will evaluate it.';
+    expect(role('CR', 'PART21', long)).toBe('impact');
+    const table = '05000999/FIN-2031001-01Anyplace2031Q1Severity level IVMitigating Systems10 CFR 50.73\n10 CFR 50.73(a)(2)(i)(B), Prohibited by Technical Specifications\nThis violation of very low safety significance was identified by the licensee and is being treated as a non-cited violation, consistent with Section 2.3.2 of the Enforcement Policy.Violation: the report was late. The rest follows.';
+    expect(role('OTHER', 'IR', table)).toBe('finding');
+  });
+
   it('the cues read a paragraph across its hard line breaks', () => {
     expect(role('OTHER', 'IR', 'The finding was evaluated using Phase 1 of the At-Power\nSDP, and was determined to be of very low safety significance\nbecause the inspectors answered no to all questions.')).toBe('assessment');
   });
