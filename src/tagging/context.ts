@@ -1,7 +1,7 @@
 import type { ChunkContext } from '../contracts/chunk.js';
 import type { AuthorityLevel, DocType } from '../contracts/vocabulary.js';
 import { authorityFor, detectDocForm, normaliseDocType, TYPE_OF_SUBTYPE, upstreamDocType, type DocForm } from './doc-type.js';
-import { chunkRole, NOT_INHERITED, type ChunkRole } from './section-role.js';
+import { CARRIED_BY_SHAPE, chunkRole, NOT_INHERITED, type ChunkRole } from './section-role.js';
 import { readingOf, type Reading } from './layout.js';
 import { renameFlags, upstreamRenames } from './added-fields.js';
 import { PATH_SEPARATOR, sectionIdOfSegments } from './section-path.js';
@@ -134,7 +134,7 @@ export class ContextBuilder {
     if (depends && before !== null && before.doc === doc && (section.segments.length === 0 || section.displayPath === before.path)) {
       after = before;
       continued = true;
-    } else if (doc !== undefined && own.source === 'section' && !NOT_INHERITED.has(own.role)) {
+    } else if (doc !== undefined && ((own.source === 'section' && !NOT_INHERITED.has(own.role)) || (own.source === 'shape' && CARRIED_BY_SHAPE.has(own.role)))) {
       after = { doc, path: section.displayPath, role: own.role };
     }
     this.carry = after;

@@ -182,6 +182,13 @@ export interface RoleInPath {
 export const NOT_INHERITED: ReadonlySet<string> = new Set(['unknown', 'header']);
 
 /**
+ * Roles a chunk's shape gives that the chunks after it continue, as a heading's would: a finding's
+ * paragraphs (IMC 0611: its description, significance and enforcement run on over a page break
+ * without a heading of their own).
+ */
+export const CARRIED_BY_SHAPE: ReadonlySet<string> = new Set(['finding', 'assessment', 'enforcement']);
+
+/**
  * The role of the last segment of a section path; when it has none, the nearest ancestor's
  * ("6. Procedure > 6.1 Pump Start" is steps), marked inherited.
  */
@@ -189,13 +196,30 @@ export function sectionRoleInPath(docType: DocType, segments: readonly string[],
   // A first segment that names the document's form is its title, not a section
   // ("Information Notice No. 90-39: Recent Problems …", "E-3 STEAM GENERATOR TUBE RUPTURE").
   const first = segments.length > 0 && namesAForm(segments[0]!) ? 1 : 0;
-  const own = segments.length > first ? formRole(docType, subtype, segments[segments.length - 1]!) : 'unknown';
-  if (own !== 'unknown') return { role: own, inherited: false };
+  const roleAt = (i: number): string => (isSubjectLine(segments[i]!) ? 'unknown' : formRole(docType, subtype, segments[i]!));
+  const own = segments.length > first ? roleAt(segments.length - 1) : 'unknown';
+  if (own !== 'unknown') {
+    // A report's summary has its own "Scope:" and "Results:" (or "Areas Inspected:"): under a
+    // summary they are the summary's parts, not the report's inspection scope.
+    if (own === 'inspection_scope') {
+      for (let i = segments.length - 2; i >= first; i--) if (roleAt(i) === 'summary') return { role: 'summary', inherited: true };
+    }
+    return { role: own, inherited: false };
+  }
   for (let i = segments.length - 2; i >= first; i--) {
-    const role = formRole(docType, subtype, segments[i]!);
+    const role = roleAt(i);
     if (!NOT_INHERITED.has(role)) return { role, inherited: true };
   }
   return { role: own, inherited: false };
+}
+
+/**
+ * A letter's subject line ("SUBJECT: NOTICE OF VIOLATION (NRC INSPECTION REPORT …)", "RE: …")
+ * names what the whole letter is about, not a section of it: its words give no role.
+ */
+function isSubjectLine(segment: string): boolean {
+  const t = segment.trimStart().slice(0, 8).toLowerCase();
+  return t.startsWith('subject:') || t.startsWith('subj:') || t.startsWith('re:');
 }
 
 /**
@@ -262,6 +286,10 @@ export function chunkRole(docType: DocType, subtype: DocSubtype | null, segments
   if (docType === 'OTHER' && subtype === null) return { role: 'unknown', inherited: false, source: 'shape' };
   const inPath = sectionRoleInPath(docType, segments, subtype);
   if (inPath.role !== 'unknown') return { ...inPath, source: 'section' };
+  // A letter's closing ("Sincerely," and the signature, its enclosures and copies) is whom the
+  // letter is from and to: a signature block's office name ("Office of Inspection and
+  // Enforcement") is no heading.
+  if (docType === 'OTHER' && opensOnClosing(text)) return { role: 'contacts', inherited: false, source: 'shape' };
   let opensSection = false;
   // In an inspection report's numbered section, what no heading or shape says otherwise is what
   // was inspected.
@@ -290,6 +318,8 @@ const SECTION_HEADING_RE = /:\s*$|^(?:\d+(?:\.\d+)*\.?|[A-Z][.)])\s/;
 
 /** How many characters of a chunk's opening the cues below read. */
 const CUE_CHARS = 200;
+/** How far the first sentence of an opening is read for the cues that ask what it says. */
+const SENTENCE_CHARS = 400;
 
 /**
  * A chunk with no heading of its own, by its shape, when the document's form is known (a subtype:
@@ -305,18 +335,33 @@ const CUE_CHARS = 200;
  */
 function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: LayoutSummary, text: string): { role: string; open: boolean } {
   if (docType === 'SOP') {
+    if (subtype === null) return OPEN('unknown');
+    // An EOP's lettered sections ("A. PURPOSE", "B. ENTRY CONDITIONS/SYMPTOMS") where OCR lost the
+    // line breaks and spaces ("…PAGE2of19A.PURPOSE-Thisprocedure…"): the first one names the chunk.
+    const lettered = letteredSection(text);
+    if (lettered !== null) return SHAPE(lettered);
+    // A step table's head that holds only its CAUTION and NOTE blocks, no numbered step yet: the
+    // constraints the steps are read under.
+    if (cautionsOnly(text)) return SHAPE('constraints');
     const instructions = layout.proseLines >= 2 && layout.instructionLines * 2 >= layout.proseLines;
-    if (subtype !== null && (layout.stepTable || instructions)) return SHAPE('steps');
+    if (layout.stepTable || instructions) return SHAPE('steps');
     return OPEN('unknown');
   }
   // Without a known form, nothing says what an unheaded chunk is.
   if (subtype === null || (docType !== 'CR' && docType !== 'OTHER')) return OPEN('unknown');
   if (layout.proseChars + layout.otherChars === 0) return OPEN('unknown');
+  // A letter's distribution (the licensees a memorandum went to, its enclosures and copies) is
+  // non-prose like a letterhead, but it closes the letter: its contacts.
+  if (docType === 'OTHER' && layout.proseChars < layout.otherChars && distributionLine(text)) return SHAPE('contacts');
   if (layout.proseChars < layout.otherChars) return SHAPE('header');
-  const opening = layout.opening.slice(0, CUE_CHARS).toLowerCase();
-  // What a paragraph opens on is what its first sentence says.
-  const stop = opening.indexOf('. ');
-  const sentence = stop < 0 ? opening : opening.slice(0, stop + 1);
+  // The cues read the paragraph's opening across its hard line breaks ("The finding was evaluated
+  // using Phase 1 of the At-Power\nSDP, … very low safety significance").
+  const lead = leadOf(text, layout.opening, true, SENTENCE_CHARS);
+  const opening = lead.slice(0, CUE_CHARS);
+  // What a paragraph opens on is what its first sentence says, however long the sentence is
+  // (up to SENTENCE_CHARS).
+  const stop = lead.indexOf('. ');
+  const sentence = stop < 0 ? lead : lead.slice(0, stop + 1);
   // A field block flattened into one line ("State: TX NRC Notified by: … Emergency Class: …"), the
   // paperwork notice printed on a federal form (NRC Form 366's burden statement), a transmittal
   // letter's opening ("Enclosed is …"): the form's or the letter's own parts, the header.
@@ -325,7 +370,7 @@ function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: Layou
     // An event report's unheaded paragraph that opens on the event's safety significance or on its
     // reportability is that part of the report (an LER's "Assessment of Safety Consequences", a
     // Part 21 report's evaluation of a substantial safety hazard).
-    if (SAFETY_CUES.some((cue) => opening.includes(cue))) return SHAPE('impact');
+    if (SAFETY_CUES.some((cue) => opening.includes(cue) || sentence.includes(cue))) return SHAPE('impact');
     if (opening.includes('reportability')) return SHAPE('reportability');
   }
   // The other parts of a written report (an LER's narrative, a Part 21 report), by what the
@@ -344,7 +389,10 @@ function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: Layou
   }
   if (docType === 'OTHER') {
     if (subtype === 'IN' || subtype === 'GL' || subtype === 'BULLETIN' || subtype === 'CIRCULAR') {
-      if (opening.startsWith('all ') || opening.includes('to all ') || opening.includes('purpose of this') || opening.includes('purposes of this')) return SHAPE('purpose');
+      // A heading run into its paragraph ("Addressees All holders …", "Discussion OVERVIEW The …").
+      const runIn = RUN_IN_HEADINGS.find(([heading]) => opening.startsWith(heading) && isCapital(leadOf(text, layout.opening, false).charCodeAt(heading.length)));
+      if (runIn !== undefined) return SHAPE(runIn[1]);
+      if (opening.startsWith('all ') || opening.includes('to all ') || PURPOSE_CUES.some((cue) => opening.includes(cue))) return SHAPE('purpose');
       // A generic communication closes on whom to ask ("If you have any questions about …, please
       // contact …"); what it asks of its addressees opens "Addressees are requested to …".
       if (CONTACT_CUES.some((cue) => sentence.includes(cue))) return SHAPE('contacts');
@@ -354,9 +402,18 @@ function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: Layou
       // A finding's enforcement paragraph (the requirement, "Contrary to the above, …", the
       // Enforcement Policy that makes it non-cited), before the finding's own words it repeats; an
       // NRC letter on the licensee's reply to a violation is about the licensee's actions.
-      if (ENFORCEMENT_CUES.some((cue) => sentence.includes(cue))) return SHAPE('enforcement');
+      // A finding the licensee identified opens by saying so ("The following issue of very low
+      // safety significance (Green) was identified by the licensee …"), before its significance.
+      if (LICENSEE_IDENTIFIED_CUES.some((cue) => sentence.includes(cue))) return SHAPE('finding');
+      // A notice of violation opens on its form's title ("APPENDIX A NOTICE OF VIOLATION …").
+      if (ENFORCEMENT_CUES.some((cue) => sentence.includes(cue)) || opening.slice(0, NOV_TITLE_CHARS).includes('notice of violation')) return SHAPE('enforcement');
       if (sentence.includes('your ') && sentence.includes('violation') && RESPONSE_CUES.some((cue) => sentence.includes(cue))) return SHAPE('corrective_actions');
+      // An NRC letter's opening on the inspection it refers to is the letter's summary of it.
+      if (COVER_LETTER_CUES.some((cue) => sentence.startsWith(cue))) return SHAPE('summary');
       if (opening.includes('inspectors identified') || opening.includes('self-reveal') || opening.includes('non-cited violation')) return SHAPE('finding');
+      // A violation statement opens on the requirement it cites ("10 CFR 50, Appendix B, Criterion
+      // XVII requires, in part, that …").
+      if (REQUIREMENT_CUES.some((cue) => sentence.includes(cue))) return SHAPE('finding');
       if (opening.includes('significance') || opening.includes('more than minor')) return SHAPE('assessment');
       if (opening.includes('inspection procedure') || opening.includes('inspectors reviewed')) return SHAPE('inspection_scope');
     }
@@ -419,7 +476,108 @@ const RECURRENCE_CUES = ['prevent recurrence', 'preclude recurrence', 'prevent a
 const PREVIOUS_EVENT_CUES = ['previous similar', 'prior similar', 'similar events', 'previous occurrences', 'similar occurrences'];
 const CONTACT_CUES = ['if you have any questions', 'if you have questions', 'requires no specific action or written response'];
 const REQUEST_CUES = ['are requested to', 'is requested to', 'are required to submit', 'is required to submit'];
-const ENFORCEMENT_CUES = ['contrary to the above', 'contrary to this', 'enforcement policy', 'treated as a non-cited', 'treated as an ncv'];
+const ENFORCEMENT_CUES = ['contrary to the above', 'contrary to this', 'enforcement policy', 'treated as a non-cited', 'treated as an ncv', 'enforcement conference', 'determined that violations', 'determined that a violation'];
+/** How far into an opening a notice of violation's title is looked for. */
+const NOV_TITLE_CHARS = 40;
+const LICENSEE_IDENTIFIED_CUES = ['identified by the licensee', 'licensee-identified', 'licensee identified'];
+const COVER_LETTER_CUES = ['this refers to ', 'this letter refers to ', 'this letter transmits ', 'this refers to the '];
+const REQUIREMENT_CUES = ['requires, in part', 'required, in part', 'requires in part', 'required in part'];
+// How a generic communication says what it is for ("The NRC is issuing this information notice to
+// alert addressees to …").
+const PURPOSE_CUES = ['purpose of this', 'purposes of this', 'is issuing this', 'to alert addressees', 'to alert recipients'];
+/** A generic communication's headings as a page runs them into their paragraph, and their roles. */
+const RUN_IN_HEADINGS: ReadonlyArray<readonly [string, string]> = [
+  ['addressees ', 'purpose'], ['purpose ', 'purpose'], ['description of circumstances ', 'description'], ['background ', 'description'],
+  ['discussion ', 'discussion'], ['requested actions ', 'requested_actions'], ['actions requested ', 'requested_actions'], ['required response ', 'requested_actions'],
+];
+
+/** The opening of a chunk's first prose line and the lines after it, blanks collapsed, `chars` long (lower case unless asked). */
+function leadOf(text: string, opening: string, lower = true, chars = CUE_CHARS): string {
+  if (opening === '') return '';
+  const at = text.indexOf(opening);
+  const from = at < 0 ? opening : text.slice(at, at + chars * 2);
+  const lead = from.replace(WHITESPACE_RE, ' ').slice(0, chars);
+  return lower ? lead.toLowerCase() : lead;
+}
+
+/** A run-in heading is followed by its paragraph's capital ("Addressees All holders …"), not by a verb ("Addressees are requested …"). */
+const isCapital = (c: number): boolean => c >= 0x41 && c <= 0x5a;
+
+/** The complimentary close of a letter, lower case, as it opens a line. */
+const CLOSINGS = ['sincerely', 'very truly yours', 'respectfully', 'yours truly', 'cordially'];
+
+/** The chunk's first non-blank line is a letter's closing. */
+function opensOnClosing(text: string): boolean {
+  const first = firstLine(text).toLowerCase();
+  return CLOSINGS.some((closing) => first.startsWith(closing));
+}
+
+function firstLine(text: string): string {
+  let start = 0;
+  for (;;) {
+    const end = text.indexOf('\n', start);
+    const line = (end < 0 ? text.slice(start) : text.slice(start, end)).trim();
+    if (line !== '' || end < 0) return line;
+    start = end + 1;
+  }
+}
+
+/** A line of a letter's closing: its enclosures, copies or distribution ("Enclosure:", "cc:", "Distribution:"). */
+const DISTRIBUTION_LABELS = ['enclosure:', 'enclosures:', 'cc:', 'cc w/', 'distribution:', 'distribution -'];
+
+function distributionLine(text: string): boolean {
+  for (const line of text.split('\n')) {
+    const t = line.trim().toLowerCase();
+    if (DISTRIBUTION_LABELS.some((label) => t.startsWith(label))) return true;
+  }
+  return false;
+}
+
+/** An EOP's lettered section headings (A. to H.), spaces optional, and their roles. */
+const LETTERED_SECTIONS: ReadonlyArray<readonly [string, string]> = [
+  ['PURPOSE', 'purpose'], ['ENTRYCONDITIONS', 'preconditions'], ['SYMPTOMS', 'preconditions'], ['PREREQUISITES', 'preconditions'],
+  ['INITIALCONDITIONS', 'preconditions'], ['PRECAUTIONS', 'constraints'], ['REFERENCES', 'references'],
+];
+
+/**
+ * The role of the first lettered section heading in a chunk ("A. PURPOSE", "B.ENTRYCONDITIONS"),
+ * read with blanks removed, in capitals as the form prints it; null when there is none.
+ */
+function letteredSection(text: string): string | null {
+  const squeezed = text.replace(WHITESPACE_RE, '');
+  let best: string | null = null;
+  let bestAt = Number.POSITIVE_INFINITY;
+  for (const [heading, role] of LETTERED_SECTIONS) {
+    for (let at = squeezed.indexOf(heading); at >= 0 && at < bestAt; at = squeezed.indexOf(heading, at + 1)) {
+      // "A." to "H." just before it, not inside a word ("…SAFETYINJECTION.PURPOSE" has no letter mark).
+      const letter = squeezed.charCodeAt(at - 2);
+      const before = at >= 3 ? squeezed.charCodeAt(at - 3) : 0x20;
+      if (squeezed[at - 1] === '.' && letter >= 0x41 && letter <= 0x48 && !(before >= 0x41 && before <= 0x5a) && !(before >= 0x61 && before <= 0x7a)) {
+        best = role;
+        bestAt = at;
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+/**
+ * A procedure passage that holds a CAUTION, NOTE or WARNING block (a line opening on the word, in
+ * capitals, after any frame of asterisks) and no numbered step line.
+ */
+function cautionsOnly(text: string): boolean {
+  let caution = false;
+  for (const line of text.split('\n')) {
+    const t = line.replace(FRAME_RE, '');
+    if (t.startsWith('CAUTION') || t.startsWith('NOTE') || t.startsWith('WARNING')) caution = true;
+    if (STEP_NUMBER_RE.test(line)) return false;
+  }
+  return caution;
+}
+const FRAME_RE = /^[\s*x%o-]*/;
+/** A numbered step opening a line ("3.", "- 1.", "12 VERIFY …"), not a page number. */
+const STEP_NUMBER_RE = /^\s*(?:-\s*)?[1-9]\d?(?:\.|\s+[A-Z]{3,})/;
 const RESPONSE_CUES = ['in response to', 'your response', 'your reply', 'reply to'];
 
 /** How many words of an opening a cause's subject may have before "cause": "The most probable root cause of …". */

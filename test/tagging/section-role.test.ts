@@ -401,3 +401,102 @@ describe('chunkRole: the parts of a report its form makes plain without a headin
     expect(role('OTHER', 'GL', 'Addressees are requested to review the information and to take the actions below within 90 days of this letter.')).toBe('requested_actions');
   });
 });
+
+describe('sectionRoleInPath: a letter\'s subject line, and the parts of a report\'s summary', () => {
+  it('a SUBJECT: or RE: segment names the letter, it gives no role', () => {
+    expect(sectionRoleInPath('OTHER', ['EA-31-001 - Anyplace 1 & 2', 'SUBJECT: NOTICE OF VIOLATION (NRC INSPECTION REPORT 50-999/31-01)'], 'IR')).toEqual({ role: 'unknown', inherited: false });
+    expect(sectionRoleInPath('OTHER', ['Letter to the licensee', 're: Notice of Violation'], 'IR').role).toBe('unknown');
+    // A heading that only opens with the word is a heading all the same.
+    expect(sectionRoleInPath('OTHER', ['Subjects of the Enforcement Conference'], 'IR').role).toBe('enforcement');
+  });
+
+  it("a summary's Scope: is the summary; a report's own scope section stays the scope", () => {
+    expect(sectionRoleInPath('OTHER', ['Report No.: 50-999/31-01', 'SUMMARY', 'Scope:'], 'IR')).toEqual({ role: 'summary', inherited: true });
+    expect(sectionRoleInPath('OTHER', ['Report No.: 50-999/31-01', 'Inspection Summary', 'Areas Inspected:'], 'IR').role).toBe('summary');
+    expect(sectionRoleInPath('OTHER', ['Report No.: 50-999/31-01', 'REPORT DETAILS', 'Inspection Scope'], 'IR').role).toBe('inspection_scope');
+  });
+});
+
+describe('chunkRole: an NRC letter, a finding and a notice by their first words', () => {
+  const role = (docType: DocType, subtype: DocSubtype | null, text: string, segments: string[] = []) => {
+    const reading = readingOf(text);
+    return chunkRole(docType, subtype, segments, reading.summary, reading.text).role;
+  };
+
+  it("a finding the licensee identified is the finding, though its first sentence names its significance", () => {
+    expect(role('OTHER', 'IR', 'The following issue of very low safety significance (Green) was identified by the licensee and was a violation of NRC requirements. The pump was found degraded.')).toBe('finding');
+    expect(role('OTHER', 'IR', 'The finding was of very low safety significance (Green) because the redundant train remained available.')).toBe('assessment');
+  });
+
+  it('a cue on what the first sentence says is read to the end of a long sentence', () => {
+    const long = 'On the basis of our evaluation of the relays returned from the three plants, it has been determined that the subject condition, if it is left uncorrected in the plant applications listed in the enclosure, could potentially create a Substantial Safety Hazard. The plants will evaluate it.';
+    expect(role('CR', 'PART21', long)).toBe('impact');
+    const table = '05000999/FIN-2031001-01Anyplace2031Q1Severity level IVMitigating Systems10 CFR 50.73\n10 CFR 50.73(a)(2)(i)(B), Prohibited by Technical Specifications\nThis violation of very low safety significance was identified by the licensee and is being treated as a non-cited violation, consistent with Section 2.3.2 of the Enforcement Policy.Violation: the report was late. The rest follows.';
+    expect(role('OTHER', 'IR', table)).toBe('finding');
+  });
+
+  it('the cues read a paragraph across its hard line breaks', () => {
+    expect(role('OTHER', 'IR', 'The finding was evaluated using Phase 1 of the At-Power\nSDP, and was determined to be of very low safety significance\nbecause the inspectors answered no to all questions.')).toBe('assessment');
+  });
+
+  it("a notice of violation's title and its violation statement; the letter's summary and enforcement", () => {
+    expect(role('OTHER', 'IR', 'APPENDIX A NOTICE OF VIOLATION Anyplace Power Company Docket No.: 50-999 During May 3 through 7, 2031, the NRC reviewed the purchasing of the spare relays at the plant.')).toBe('enforcement');
+    expect(role('OTHER', 'IR', '1.\n\n10 CFR 50, Appendix B, Criterion XVII requires, in part, that sufficient records be maintained to furnish evidence of activities affecting quality.')).toBe('finding');
+    expect(role('OTHER', 'IR', 'This refers to the inspection conducted between May 3 and 7, 2031, at the plant. The inspection included a review of the maintenance of the pumps.')).toBe('summary');
+    expect(role('OTHER', 'IR', 'Based on the information developed during the inspection, the NRC has determined that violations of NRC requirements occurred at the plant.')).toBe('enforcement');
+    expect(role('OTHER', 'IR', 'On June 12, 2031, a Predecisional Enforcement Conference was conducted with you and members of your staff to discuss the violations.')).toBe('enforcement');
+    // Naming a notice of violation later in its sentence is no notice's title.
+    expect(role('OTHER', 'IR', 'This will acknowledge receipt of your letter dated May 2, 2031, in response to our letter which transmitted a Notice of Violation to you.')).toBe('corrective_actions');
+  });
+
+  it("a generic communication's purpose, and its headings run into their paragraphs", () => {
+    const letterhead = 'UNITED STATES\nNUCLEAR REGULATORY COMMISSION\nWASHINGTON, D.C. 20555\n\nMay 4, 2031\n\n';
+    expect(role('OTHER', 'IN', `${letterhead}All fuel cycle licensees.\n\nThe U.S. Nuclear Regulatory Commission is issuing this information notice to alert addressees to problems with the valves.`)).toBe('purpose');
+    expect(role('OTHER', 'GL', 'Addressees All holders of operating licenses for nuclear power reactors. Purpose The purpose of this generic letter is to inform licensees of a change.')).toBe('purpose');
+    expect(role('OTHER', 'GL', 'Discussion OVERVIEW The staff reviewed the reports that licensees submit each month and found that some of them repeat one another.')).toBe('discussion');
+    expect(role('OTHER', 'IN', 'Background The pumps were installed in 1985 and have run without trouble since then at most of the plants.')).toBe('description');
+    // The word opening a sentence of prose is no heading.
+    expect(role('OTHER', 'IN', 'Discussions with the vendor showed that the valves were assembled with the wrong springs at the factory.')).toBe('description');
+  });
+
+  it("a letter's closing, and a memorandum's distribution, are its contacts", () => {
+    expect(role('OTHER', 'IN', 'Sincerely,\n\nJ. Smith, Director\nOffice of Inspection and Enforcement\n\nEnclosures: 1. IE Information Notice No. 31-02')).toBe('contacts');
+    const distribution = 'Anyplace Power Company Unit 1, 2 (50-998, 50-999)\n\nOtherplace Electric Company Unit 3 (50-997)\n\nJ. Smith, Chief Administrative Branch\n\nEnclosure:\n\nIE Bulletin No. 31-05';
+    expect(role('OTHER', 'BULLETIN', distribution)).toBe('contacts');
+    // Without an enclosure, copy or distribution line, a non-prose block is the header.
+    expect(role('OTHER', 'BULLETIN', 'UNITED STATES\nNUCLEAR REGULATORY COMMISSION\nREGION III\n799 ROOSEVELT ROAD\nGLEN ELLYN, ILLINOIS 60137')).toBe('header');
+    // A procedure has no contacts role: its transmittal's closing stays unknown.
+    expect(role('SOP', 'PROC', 'Very truly yours, J. Smith Manager, Training Department Enclosures xc: Region 1 (2 copies)')).toBe('unknown');
+  });
+
+  it("an EOP's lettered sections in text that lost its spaces", () => {
+    expect(role('SOP', 'EOP', 'EOP:ES-9.9TITLE:REACTORTRIPRESPONSEREV:10PAGE2of19A.PURPOSE-Thisprocedure providesthenecessary instructions tostabilize theplant.\nB.ENTRYCONDITIONS/SYMPTOMS 1.ENTRYCONDITIONS')).toBe('purpose');
+    expect(role('SOP', 'EOP', 'REV: 12 FR-Z.9 PAGE 2 of 26\nB.ENTRYCONDITIONS/SYMPTOMS 1.ENTRYCONDITIONS\n-Thisprocedure isenteredfrom:a.E-0,REACTORTRIP, whenflowisnotverified.')).toBe('preconditions');
+    // A capital word inside another word is no lettered heading.
+    expect(role('SOP', 'EOP', 'THEPURPOSEOFTHISSTEPISTOCOOLTHEPLANT and the crew follows it.')).toBe('unknown');
+  });
+
+  it("a step table's head holding only CAUTION and NOTE blocks is the constraints; with a numbered step, the steps", () => {
+    const head = 'EOP:ES-9.9TITLE:REACTORTRIPRESPONSEREV:10PAGE3of19STEPACTION/EXPECTED RESPONSERESPONSENOTOBTAINED*******\n*************\nCAUTIONIFSIACTUATION OCCURSDURINGTHISPROCEDURE, THENE-0SHOULDBEPERFORMED.\n*************\nx****x*NOTE:oFOLDOUTpageshouldbeopen.';
+    expect(role('SOP', 'EOP', head)).toBe('constraints');
+    expect(role('SOP', 'EOP', `${head}\n1 VERIFY reactor trip:\n2 CHECK turbine stop valves - CLOSED`)).toBe('steps');
+  });
+});
+
+describe('ContextBuilder: a finding\'s parts found by their first words carry to the chunks after them', () => {
+  const roles = (texts: string[]) => {
+    const builder = new ContextBuilder({ docTypeMode: 'auto', authority: null });
+    return texts.map((text, i) => {
+      const facts = builder.build({ chunk_id: `f:c${i}`, doc_id: 'f', doc_name: 'FIN-2031001-01', doc_type: 'OTHER', text: `${i === 0 ? 'Inspection Report 05000999/2031001\n' : ''}${text}` });
+      return `${facts.context.section_role}${facts.flags.includes('section_role_continued') ? '+' : ''}`;
+    });
+  };
+
+  it("the finding's next paragraph, which opens on no cue, is the finding's", () => {
+    expect(roles([
+      'The inspectors identified a Green non-cited violation of Technical Specification 5.4.1 for the failure to follow a procedure.',
+      'The licensee concluded that the three valves were inoperable for a period longer than the Technical Specifications allow.',
+      'The finding was of very low safety significance (Green) because the redundant train remained available.',
+    ])).toEqual(['finding', 'finding+', 'assessment']);
+  });
+});
