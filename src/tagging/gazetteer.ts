@@ -47,6 +47,11 @@ type Route = number;
 const NO_FIELD = -1;
 const PLACE = -2;
 const PLACE_LABELS = new Set(['arch']);
+// The plural of a one-word noun term ("foundations", "tests") is a route plus BARE_PLURAL: ordinary
+// English has such words too ("to lay the foundations deep"), so they are kept only in a text the
+// lexicon reads otherwise as well (a term as written, or a plural of several words).
+const BARE_PLURAL = 16;
+const THING_FIELDS: ReadonlySet<LexiconField | null> = new Set<LexiconField>(['systems', 'components', 'tools']);
 
 // Names of document kinds and programmes claim their span and route nowhere, so a lexicon with
 // "work" or "order" as terms does not find them in "Work Order".
@@ -136,6 +141,15 @@ const NAME_WORDS = 4;
 // The words a capitalised name run may hold in lower case.
 const NAME_JOINERS = new Set(['and', 'of', '&', ',', '.']);
 
+/**
+ * Whether a label's terms are nouns, whose last word also matches in the plural ("tanks",
+ * "temperature switches"): every routed label but the verb sheets (`*_v`) and the maintenance
+ * sheet, which mixes verbs with nouns ("repair", "replaced"). Unrouted labels stay as written.
+ */
+function namesThings(label: string, field: LexiconField | null): boolean {
+  return field !== null && field !== 'maintenance_actions' && !normaliseLabel(label).endsWith('_v');
+}
+
 /** The gazetteer's phrases: payload = index into LEXICON_FIELDS, -1 for a label that is not routed, -2 for a place. */
 export function phraseSpecs(entries: readonly LexiconEntry[]): PhraseSpec<Route>[] {
   const specs: PhraseSpec<Route>[] = [];
@@ -144,12 +158,16 @@ export function phraseSpecs(entries: readonly LexiconEntry[]): PhraseSpec<Route>
   for (const { term, label } of entries) {
     const field = routeLabel(label);
     const payload = PLACE_LABELS.has(normaliseLabel(label)) ? PLACE : field === null ? NO_FIELD : LEXICON_FIELDS.indexOf(field);
-    specs.push({ phrase: term, payload });
+    const oneWord = !/\s|-/.test(term.trim());
+    // A one-word finding, quantity or activity in the plural ("anomalies", "levels", "tests") names
+    // such things in general more often than one that happened: only equipment and places take it.
+    const plural = namesThings(label, field) && (!oneWord || payload === PLACE || THING_FIELDS.has(field));
+    specs.push({ phrase: term, payload, plural, ...(plural && oneWord && payload >= 0 ? { pluralPayload: payload + BARE_PLURAL } : {}) });
     const parts = LONG_FORM_AND_ACRONYM.exec(term);
     if (parts === null) continue;
     const longForm = (parts[1] ?? '').trim();
     const acronym = (parts[2] ?? '').trim();
-    if (hasWordChar.test(longForm)) specs.push({ phrase: longForm, payload });
+    if (hasWordChar.test(longForm)) specs.push({ phrase: longForm, payload, plural });
     if (hasWordChar.test(acronym)) specs.push({ phrase: acronym, payload, caseSensitive: true });
   }
   return specs;
@@ -233,11 +251,14 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
     const onMatch = (start: number, end: number, routes: readonly Route[], first: number, last: number, phrase = -1): void => {
       // The fields of this match as a bit set: the checks below clear bits, nothing is allocated.
       let fields = 0;
-      for (const route of routes) {
+      let bare = true;
+      for (let route of routes) {
         if (route === PLACE) {
           place(tokens.surface(first, last));
           return;
         }
+        if (route >= BARE_PLURAL) route -= BARE_PLURAL;
+        else bare = false;
         if (route >= 0) fields |= 1 << route;
       }
       if (fields === 0) return;
@@ -299,18 +320,23 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
         lists[field]!.push(surface);
       }
       seen.set(key, kept);
+      if (!bare) readOther = true;
       if ((fields & ~before & PROPERTY_MASK) !== 0) lastProperty = { last, key };
     };
     // The property the previous match added, while it is the last of its list.
     let lastProperty: { last: number; key: string | number } | null = null;
     // The last token of the latest outcome match.
     let lastOutcome = -2;
+    // Whether an item came from a match other than a bare plural (BARE_PLURAL).
+    let readOther = false;
     const takeBack = ({ key }: { last: number; key: string | number }): void => {
       const list = lists[PROPERTY]!;
       list.pop();
       seen!.set(key, seen!.get(key)! & ~PROPERTY_MASK);
     };
     const finish = (): Record<LexiconField, string[]> => {
+      // Only bare plurals read: ordinary English, not plant equipment or events.
+      if (!readOther) for (const list of lists) list.length = 0;
       // A term stated outside every scope stays positive: it is not also listed as ruled out.
       for (const { field, mention } of ruledOut) {
         const key = mention.text.toLowerCase();
