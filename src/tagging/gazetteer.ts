@@ -2,7 +2,8 @@ import type { NegatedMention } from '../contracts/chunk.js';
 import { LEXICON_FIELDS, type LexiconField } from '../contracts/vocabulary.js';
 import { normaliseLabel, routeLabel, type LexiconEntry } from './lexicon.js';
 import { NEGATABLE_FIELDS, type ScopeIndex } from './negation.js';
-import { buildPhraseLists, TokenBuffer, type PhraseList, type PhraseListsMatcher, type PhraseSpec } from './phrase-matcher.js';
+import { longFormClass, type AcronymDefinition, type TermSpan } from './acronyms.js';
+import { buildPhraseLists, regularPlurals, TokenBuffer, type PhraseList, type PhraseListsMatcher, type PhraseSpec } from './phrase-matcher.js';
 
 /** What the gazetteer found beside the seed lists. */
 export interface GazetteerExtras {
@@ -25,13 +26,27 @@ export interface Gazetteer {
   readonly phraseList: PhraseList<number>;
   /** matchTokens in parts: the handler for the matches of `phraseList` in `tokens`, then the lists. */
   begin(tokens: TokenBuffer, marks?: ScopeIndex | null, extras?: GazetteerExtras): GazetteerScan;
+  /** What the long form of an acronym the text defines names (acronyms.ts longFormClass): a field index or -1. */
+  acronymClass(definition: AcronymDefinition, terms: readonly TermSpan[], tokens: TokenBuffer): number;
 }
 
 /** One scan of the gazetteer's phrase list: its matches in text order, then the lists they make. */
 export interface GazetteerScan {
   /** `phrase`: as the shared matcher's ListMatchHandler gives it (-1 when unknown). */
   onMatch(start: number, end: number, routes: readonly number[], first: number, last: number, phrase?: number): void;
+  /** Adds tokens first..last as an item of field `field` (an index into LEXICON_FIELDS), as a match would. */
+  addItem(field: number, first: number, last: number): void;
   finish(): Record<LexiconField, string[]>;
+}
+
+/** The seed fields (a bit set of LEXICON_FIELDS indexes) a gazetteer match's payloads route to. */
+export function routeFields(routes: readonly number[]): number {
+  let fields = 0;
+  for (const route of routes) {
+    const field = route >= BARE_PLURAL ? route - BARE_PLURAL : route;
+    if (field >= 0) fields |= 1 << field;
+  }
+  return fields;
 }
 
 // `Auxiliary Feedwater System (AFW)`: text rarely repeats the whole form, so the long form and the
@@ -222,6 +237,42 @@ function inOrganisationName(tokens: TokenBuffer, first: number, last: number): b
   return false;
 }
 
+const NO_HEAD = { field: -1, other: false };
+
+/**
+ * The lexicon's head nouns: the last words of its terms (and their plurals), each with the
+ * equipment field (systems or components) whose terms end in it at least twice and more often than
+ * in any other field's ("system", "injection", "pump", "valve"), and whether another field ends as
+ * many of its terms in it ("pressure", "test").
+ */
+function headNouns(entries: readonly LexiconEntry[]): Map<string, { field: number; other: boolean }> {
+  const counts = new Map<string, number[]>();
+  const note = (word: string, field: number): void => {
+    const row = counts.get(word) ?? new Array<number>(LEXICON_FIELDS.length).fill(0);
+    row[field]!++;
+    counts.set(word, row);
+  };
+  for (const { term, label } of entries) {
+    const field = routeLabel(label);
+    if (field === null || PLACE_LABELS.has(normaliseLabel(label))) continue;
+    const words = term.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
+    const last = words[words.length - 1];
+    if (last === undefined) continue;
+    const index = LEXICON_FIELDS.indexOf(field);
+    note(last, index);
+    for (const plural of regularPlurals(last)) note(plural, index);
+  }
+  const heads = new Map<string, { field: number; other: boolean }>();
+  for (const [word, row] of counts) {
+    let best = -1;
+    for (const field of EQUIPMENT) if (row[field]! >= 2 && (best < 0 || row[field]! > row[best]!)) best = field;
+    const top = best < 0 ? 0 : row[best]!;
+    const other = row.some((n, field) => !EQUIPMENT.includes(field) && n > 0 && n >= top);
+    heads.set(word, { field: other ? -1 : best, other });
+  }
+  return heads;
+}
+
 export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
   const specs = phraseSpecs(entries);
   for (const phrase of CLAIMED_NAMES) specs.push({ phrase, payload: NO_FIELD });
@@ -356,12 +407,27 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
         tools: lists[7]!,
       };
     };
-    return { onMatch, finish };
+    const addItem = (field: number, first: number, last: number): void => {
+      const surface = tokens.surface(first, last);
+      const key = surface.toLowerCase();
+      const list = lists[field]!;
+      readOther = true;
+      if (list.some((t) => t.toLowerCase() === key)) return;
+      list.push(surface);
+      seen ??= new Map();
+      seen.set(key, (seen.get(key) ?? 0) | (1 << field));
+    };
+    return { onMatch, addItem, finish };
   }
 
+  const heads = headNouns(entries);
+  // "a spurious safety injection (SI) signal": the long form names an actuation, an event (as onMatch reads it).
+  const acronymClass = (definition: AcronymDefinition, terms: readonly TermSpan[], tokens: TokenBuffer): number =>
+    wordBefore(tokens, definition.first, ACTUATION_WORDS) ? -1 : longFormClass(definition, terms, EQUIPMENT_MASK, (word) => heads.get(word) ?? NO_HEAD, (k) => tokens.lower.slice(tokens.starts[k], tokens.ends[k]));
   return {
     phraseList,
     begin,
+    acronymClass,
     match(text: string): Record<LexiconField, string[]> {
       return this.matchTokens(ownTokens.load(text));
     },
