@@ -66,6 +66,20 @@ const PLACE_LABELS = new Set(['arch']);
 // English has such words too ("to lay the foundations deep"), so they are kept only in a text the
 // lexicon reads otherwise as well (a term as written, or a plural of several words).
 const BARE_PLURAL = 16;
+// An `event_v` term ("isolated", "initiated", "shut down", "lost") states what happened to plant
+// equipment where equipment is its subject ("the steam supply valve isolated", "condenser vacuum
+// was lost") or a manner adverb says it happened of itself or by hand ("automatically started",
+// "manually started", kept with the verb): then it is an outcome, and no maintenance action even
+// where the lexicon also lists the word as one. Otherwise it is no outcome: "operators isolated the
+// leak" stays a maintenance action, "a work order was initiated" is nothing, and after an article
+// ("an isolated case") the word is an adjective and names nothing at all.
+const EVENT_VERB = -3;
+const MANNER_WORDS = new Set(['automatically', 'manually', 'spuriously', 'inadvertently', 'unexpectedly']);
+// Between the subject and its verb: past auxiliaries and a few adverbs ("were also deenergized").
+// An event report states what happened in the past; "If RCS is isolated" is a procedure's condition.
+const VERB_GAP_WORDS = new Set(['was', 'were', 'has', 'have', 'had', 'been', 'also', 'then', 'subsequently', 'both', 'all']);
+const VERB_GAP = 2;
+const ARTICLES = new Set(['a', 'an', 'the']);
 const THING_FIELDS: ReadonlySet<LexiconField | null> = new Set<LexiconField>(['systems', 'components', 'tools']);
 
 // Names of document kinds and programmes claim their span and route nowhere, so a lexicon with
@@ -172,7 +186,8 @@ export function phraseSpecs(entries: readonly LexiconEntry[]): PhraseSpec<Route>
   const hasWordChar = /[\p{L}\p{N}]/u;
   for (const { term, label } of entries) {
     const field = routeLabel(label);
-    const payload = PLACE_LABELS.has(normaliseLabel(label)) ? PLACE : field === null ? NO_FIELD : LEXICON_FIELDS.indexOf(field);
+    const normalised = normaliseLabel(label);
+    const payload = PLACE_LABELS.has(normalised) ? PLACE : normalised === 'event_v' ? EVENT_VERB : field === null ? NO_FIELD : LEXICON_FIELDS.indexOf(field);
     const oneWord = !/\s|-/.test(term.trim());
     // A one-word finding, quantity or activity in the plural ("anomalies", "levels", "tests") names
     // such things in general more often than one that happened: only equipment and places take it.
@@ -303,14 +318,27 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
       // The fields of this match as a bit set: the checks below clear bits, nothing is allocated.
       let fields = 0;
       let bare = true;
+      let eventVerb = false;
       for (let route of routes) {
         if (route === PLACE) {
           place(tokens.surface(first, last));
           return;
         }
+        if (route === EVENT_VERB) eventVerb = true;
         if (route >= BARE_PLURAL) route -= BARE_PLURAL;
         else bare = false;
         if (route >= 0) fields |= 1 << route;
+      }
+      // What the next verb's subject may be: the equipment (or quantity) this match names.
+      if ((fields & (EQUIPMENT_MASK | PROPERTY_MASK)) !== 0) lastSubject = last;
+      if (eventVerb) {
+        if (wordBefore(tokens, first, MANNER_WORDS)) {
+          first--;
+          start = tokens.starts[first]!;
+          phrase = -1;
+          fields = OUTCOMES_MASK;
+        } else if (subjectEndsAt(first) === lastSubject && lastSubject >= 0) fields = OUTCOMES_MASK;
+        else if (wordBefore(tokens, first, ARTICLES)) return;
       }
       if (fields === 0) return;
       if (fields === SYSTEMS_MASK && (wordBefore(tokens, first, ACTUATION_WORDS) || (lastOutcome === first - 2 && wordBefore(tokens, first, JOINING_WORDS)))) {
@@ -380,6 +408,14 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
     let lastOutcome = -2;
     // Whether an item came from a match other than a bare plural (BARE_PLURAL).
     let readOther = false;
+    // The last token of the latest equipment or property match (or acronym item), -1 before any.
+    let lastSubject = -1;
+    /** The token a verb at `first` has its subject end on, past auxiliaries ("vacuum was lost"). */
+    const subjectEndsAt = (first: number): number => {
+      let k = first - 1;
+      for (let gap = 0; gap < VERB_GAP && k >= 0 && VERB_GAP_WORDS.has(tokens.lower.slice(tokens.starts[k], tokens.ends[k])); gap++) k--;
+      return k;
+    };
     const takeBack = ({ key }: { last: number; key: string | number }): void => {
       const list = lists[PROPERTY]!;
       list.pop();
@@ -412,6 +448,7 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
       const key = surface.toLowerCase();
       const list = lists[field]!;
       readOther = true;
+      if (((1 << field) & EQUIPMENT_MASK) !== 0) lastSubject = last;
       if (list.some((t) => t.toLowerCase() === key)) return;
       list.push(surface);
       seen ??= new Map();

@@ -36,7 +36,7 @@ const MIN_CONCEPTS = SECTION_QUALITY.targetConcepts.min;
 const CONCEPT_RANK = 1;
 const FILL_RANK = 2;
 const NOT_A_CONCEPT = -1;
-const FILL_LABELS = new Set(['fail_type_v']);
+const FILL_LABELS = new Set(['fail_type_v', 'event_v']);
 const FILL_FIELDS = new Set(['maintenance_actions', 'surveillance_actions']);
 
 function rankOf(label: string): number {
@@ -61,7 +61,7 @@ export class ConceptFinder {
 
   constructor(entries: readonly LexiconEntry[]) {
     // The gazetteer's phrases (long forms and acronyms included), each carrying its label's rank.
-    this.matcher = buildPhraseMatcher(entries.flatMap((entry) => phraseSpecs([entry]).map((spec) => ({ ...spec, payload: rankOf(entry.label) }))));
+    this.matcher = buildPhraseMatcher(entries.flatMap((entry) => phraseSpecs([entry]).map(({ pluralPayload: _bare, ...spec }) => ({ ...spec, payload: rankOf(entry.label) }))));
   }
 
   /** At most 10 concepts, most frequent first (ties: first seen), each a phrase of one of `sources`. */
