@@ -353,6 +353,8 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
       if (fields === 0 || inOrganisationName(tokens, first, last)) return;
       if (marks !== null) {
         if (marks.inCue(start, end)) return;
+        // A bare plural as a heading label ("Columns: Field | Value") names the form's parts.
+        if (bare && marks.inLabel(start, end)) return;
         if (marks.inLabel(start, end)) fields &= ~NOT_IN_LABELS_MASK;
         if ((fields & NEGATABLE_MASK) !== 0) {
           const scope = marks.scopeOf(start, end);

@@ -178,10 +178,12 @@ describe('buildGazetteer with the shipped lexicons', () => {
   it.each<[string, typeof reference, string, Partial<Record<LexiconField, string[]>>]>([
     ['reference', reference, observation, {
       systems: ['AFW'],
-      components: ['Pump', 'alarm', 'bearing'],
+      // The reference lists "alarm" as an I&C component: "bearing temperature alarms" is its
+      // plural, and the quantity before it names that equipment (as "bearing temperature alarm" would).
+      components: ['Pump', 'alarm', 'bearing', 'alarms'],
       mechanisms: ['vibration'],
       maintenance_actions: ['start'],
-      properties: ['flow', 'pressure', 'temperature'],
+      properties: ['flow', 'pressure'],
     }],
     ['reference', reference, cause, { components: ['coupling'], properties: ['pressure'] }],
     ['built-in', builtIn, observation, {
