@@ -119,13 +119,10 @@ export interface TermSpan {
   fields: number;
 }
 
-/** What a definition's long form names: a seed field's index, or -1 for none the rule fills. */
-export type LongFormClass = (definition: AcronymDefinition, terms: readonly TermSpan[]) => number;
-
 /**
- * The class of a long form from the lexicon (pure; `equipment` is the bit set of the fields the
- * rule fills, `headOf` the field whose terms end in a word, -1 if none or another's): the term that
- * ends the long form decides, whatever its field ("loss of coolant accident (LOCA)" is an event, no
+ * The class of a long form from the lexicon's matches `terms` (in text order; pure: `equipment` is
+ * the bit set of the fields the rule fills, `headOf` the field whose terms end in a word, -1 if
+ * none or another's): the term that ends the long form decides, whatever its field ("loss of coolant accident (LOCA)" is an event, no
  * equipment); else the long form's last word as a head noun of the lexicon ("high pressure
  * injection": "injection" ends several system terms); else the word after the parentheses ("(HPCS)
  * system"); else the equipment terms inside it, when they agree and its last word heads nothing else.
@@ -143,8 +140,17 @@ export function longFormClass(
   };
   let ending: TermSpan | null = null;
   let inside = 0;
-  for (const term of terms) {
-    if (term.first < definition.first || term.last > definition.last) continue;
+  // `terms` are in text order: only those from the long form's first token on are read.
+  let lo = 0;
+  let hi = terms.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (terms[mid]!.first < definition.first) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let k = lo; k < terms.length && terms[k]!.first <= definition.last; k++) {
+    const term = terms[k]!;
+    if (term.last > definition.last) continue;
     if (term.last === definition.last && (ending === null || term.first < ending.first)) ending = term;
     inside |= term.fields & equipment;
   }

@@ -52,7 +52,8 @@ export class NerSeeder {
       else lexicalScan.onMatch(start, end, payloads as readonly number[], first, last, phrase);
     });
     if (held !== null) {
-      const items = acronymItems(tokens, definitions, (d) => this.gazetteer.acronymClass(d, held.map((m) => ({ first: m.first, last: m.last, fields: routeFields(m.routes) })), tokens));
+      const terms = held.map((m) => ({ first: m.first, last: m.last, fields: routeFields(m.routes) }));
+      const items = acronymItems(tokens, definitions, (d) => this.gazetteer.acronymClass(d, terms, tokens));
       const kept = formLabels.length === 0 ? items : items.filter((item) => !insideSpan(formLabels, tokens.starts[item.first]!, tokens.ends[item.last]!));
       replayWithAcronyms(held, kept, lexicalScan);
     }
