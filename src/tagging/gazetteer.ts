@@ -2,7 +2,8 @@ import type { NegatedMention } from '../contracts/chunk.js';
 import { LEXICON_FIELDS, type LexiconField } from '../contracts/vocabulary.js';
 import { normaliseLabel, routeLabel, type LexiconEntry } from './lexicon.js';
 import { NEGATABLE_FIELDS, type ScopeIndex } from './negation.js';
-import { buildPhraseLists, TokenBuffer, type PhraseList, type PhraseListsMatcher, type PhraseSpec } from './phrase-matcher.js';
+import { longFormClass, type AcronymDefinition, type TermSpan } from './acronyms.js';
+import { buildPhraseLists, regularPlurals, TokenBuffer, type PhraseList, type PhraseListsMatcher, type PhraseSpec } from './phrase-matcher.js';
 
 /** What the gazetteer found beside the seed lists. */
 export interface GazetteerExtras {
@@ -25,13 +26,27 @@ export interface Gazetteer {
   readonly phraseList: PhraseList<number>;
   /** matchTokens in parts: the handler for the matches of `phraseList` in `tokens`, then the lists. */
   begin(tokens: TokenBuffer, marks?: ScopeIndex | null, extras?: GazetteerExtras): GazetteerScan;
+  /** What the long form of an acronym the text defines names (acronyms.ts longFormClass): a field index or -1. */
+  acronymClass(definition: AcronymDefinition, terms: readonly TermSpan[], tokens: TokenBuffer): number;
 }
 
 /** One scan of the gazetteer's phrase list: its matches in text order, then the lists they make. */
 export interface GazetteerScan {
   /** `phrase`: as the shared matcher's ListMatchHandler gives it (-1 when unknown). */
   onMatch(start: number, end: number, routes: readonly number[], first: number, last: number, phrase?: number): void;
+  /** Adds tokens first..last as an item of field `field` (an index into LEXICON_FIELDS), as a match would. */
+  addItem(field: number, first: number, last: number): void;
   finish(): Record<LexiconField, string[]>;
+}
+
+/** The seed fields (a bit set of LEXICON_FIELDS indexes) a gazetteer match's payloads route to. */
+export function routeFields(routes: readonly number[]): number {
+  let fields = 0;
+  for (const route of routes) {
+    const field = route >= BARE_PLURAL ? route - BARE_PLURAL : route;
+    if (field >= 0) fields |= 1 << field;
+  }
+  return fields;
 }
 
 // `Auxiliary Feedwater System (AFW)`: text rarely repeats the whole form, so the long form and the
@@ -47,6 +62,25 @@ type Route = number;
 const NO_FIELD = -1;
 const PLACE = -2;
 const PLACE_LABELS = new Set(['arch']);
+// The plural of a one-word noun term ("foundations", "tests") is a route plus BARE_PLURAL: ordinary
+// English has such words too ("to lay the foundations deep"), so they are kept only in a text the
+// lexicon reads otherwise as well (a term as written, or a plural of several words).
+const BARE_PLURAL = 16;
+// An `event_v` term ("isolated", "initiated", "shut down", "lost") states what happened to plant
+// equipment where equipment is its subject ("the steam supply valve isolated", "condenser vacuum
+// was lost") or a manner adverb says it happened of itself or by hand ("automatically started",
+// "manually started", kept with the verb): then it is an outcome, and no maintenance action even
+// where the lexicon also lists the word as one. Otherwise it is no outcome: "operators isolated the
+// leak" stays a maintenance action, "a work order was initiated" is nothing, and after an article
+// ("an isolated case") the word is an adjective and names nothing at all.
+const EVENT_VERB = -3;
+const MANNER_WORDS = new Set(['automatically', 'manually', 'spuriously', 'inadvertently', 'unexpectedly']);
+// Between the subject and its verb: past auxiliaries and a few adverbs ("were also deenergized").
+// An event report states what happened in the past; "If RCS is isolated" is a procedure's condition.
+const VERB_GAP_WORDS = new Set(['was', 'were', 'has', 'have', 'had', 'been', 'also', 'then', 'subsequently', 'both', 'all']);
+const VERB_GAP = 2;
+const ARTICLES = new Set(['a', 'an', 'the']);
+const THING_FIELDS: ReadonlySet<LexiconField | null> = new Set<LexiconField>(['systems', 'components', 'tools']);
 
 // Names of document kinds and programmes claim their span and route nowhere, so a lexicon with
 // "work" or "order" as terms does not find them in "Work Order".
@@ -136,6 +170,15 @@ const NAME_WORDS = 4;
 // The words a capitalised name run may hold in lower case.
 const NAME_JOINERS = new Set(['and', 'of', '&', ',', '.']);
 
+/**
+ * Whether a label's terms are nouns, whose last word also matches in the plural ("tanks",
+ * "temperature switches"): every routed label but the verb sheets (`*_v`) and the maintenance
+ * sheet, which mixes verbs with nouns ("repair", "replaced"). Unrouted labels stay as written.
+ */
+function namesThings(label: string, field: LexiconField | null): boolean {
+  return field !== null && field !== 'maintenance_actions' && !normaliseLabel(label).endsWith('_v');
+}
+
 /** The gazetteer's phrases: payload = index into LEXICON_FIELDS, -1 for a label that is not routed, -2 for a place. */
 export function phraseSpecs(entries: readonly LexiconEntry[]): PhraseSpec<Route>[] {
   const specs: PhraseSpec<Route>[] = [];
@@ -143,13 +186,18 @@ export function phraseSpecs(entries: readonly LexiconEntry[]): PhraseSpec<Route>
   const hasWordChar = /[\p{L}\p{N}]/u;
   for (const { term, label } of entries) {
     const field = routeLabel(label);
-    const payload = PLACE_LABELS.has(normaliseLabel(label)) ? PLACE : field === null ? NO_FIELD : LEXICON_FIELDS.indexOf(field);
-    specs.push({ phrase: term, payload });
+    const normalised = normaliseLabel(label);
+    const payload = PLACE_LABELS.has(normalised) ? PLACE : normalised === 'event_v' ? EVENT_VERB : field === null ? NO_FIELD : LEXICON_FIELDS.indexOf(field);
+    const oneWord = !/\s|-/.test(term.trim());
+    // A one-word finding, quantity or activity in the plural ("anomalies", "levels", "tests") names
+    // such things in general more often than one that happened: only equipment and places take it.
+    const plural = namesThings(label, field) && (!oneWord || payload === PLACE || THING_FIELDS.has(field));
+    specs.push({ phrase: term, payload, plural, ...(plural && oneWord && payload >= 0 ? { pluralPayload: payload + BARE_PLURAL } : {}) });
     const parts = LONG_FORM_AND_ACRONYM.exec(term);
     if (parts === null) continue;
     const longForm = (parts[1] ?? '').trim();
     const acronym = (parts[2] ?? '').trim();
-    if (hasWordChar.test(longForm)) specs.push({ phrase: longForm, payload });
+    if (hasWordChar.test(longForm)) specs.push({ phrase: longForm, payload, plural });
     if (hasWordChar.test(acronym)) specs.push({ phrase: acronym, payload, caseSensitive: true });
   }
   return specs;
@@ -204,6 +252,42 @@ function inOrganisationName(tokens: TokenBuffer, first: number, last: number): b
   return false;
 }
 
+const NO_HEAD = { field: -1, other: false };
+
+/**
+ * The lexicon's head nouns: the last words of its terms (and their plurals), each with the
+ * equipment field (systems or components) whose terms end in it at least twice and more often than
+ * in any other field's ("system", "injection", "pump", "valve"), and whether another field ends as
+ * many of its terms in it ("pressure", "test").
+ */
+function headNouns(entries: readonly LexiconEntry[]): Map<string, { field: number; other: boolean }> {
+  const counts = new Map<string, number[]>();
+  const note = (word: string, field: number): void => {
+    const row = counts.get(word) ?? new Array<number>(LEXICON_FIELDS.length).fill(0);
+    row[field]!++;
+    counts.set(word, row);
+  };
+  for (const { term, label } of entries) {
+    const field = routeLabel(label);
+    if (field === null || PLACE_LABELS.has(normaliseLabel(label))) continue;
+    const words = term.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
+    const last = words[words.length - 1];
+    if (last === undefined) continue;
+    const index = LEXICON_FIELDS.indexOf(field);
+    note(last, index);
+    for (const plural of regularPlurals(last)) note(plural, index);
+  }
+  const heads = new Map<string, { field: number; other: boolean }>();
+  for (const [word, row] of counts) {
+    let best = -1;
+    for (const field of EQUIPMENT) if (row[field]! >= 2 && (best < 0 || row[field]! > row[best]!)) best = field;
+    const top = best < 0 ? 0 : row[best]!;
+    const other = row.some((n, field) => !EQUIPMENT.includes(field) && n > 0 && n >= top);
+    heads.set(word, { field: other ? -1 : best, other });
+  }
+  return heads;
+}
+
 export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
   const specs = phraseSpecs(entries);
   for (const phrase of CLAIMED_NAMES) specs.push({ phrase, payload: NO_FIELD });
@@ -233,12 +317,28 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
     const onMatch = (start: number, end: number, routes: readonly Route[], first: number, last: number, phrase = -1): void => {
       // The fields of this match as a bit set: the checks below clear bits, nothing is allocated.
       let fields = 0;
-      for (const route of routes) {
+      let bare = true;
+      let eventVerb = false;
+      for (let route of routes) {
         if (route === PLACE) {
           place(tokens.surface(first, last));
           return;
         }
+        if (route === EVENT_VERB) eventVerb = true;
+        if (route >= BARE_PLURAL) route -= BARE_PLURAL;
+        else bare = false;
         if (route >= 0) fields |= 1 << route;
+      }
+      // What the next verb's subject may be: the equipment (or quantity) this match names.
+      if ((fields & (EQUIPMENT_MASK | PROPERTY_MASK)) !== 0) lastSubject = last;
+      if (eventVerb) {
+        if (wordBefore(tokens, first, MANNER_WORDS)) {
+          first--;
+          start = tokens.starts[first]!;
+          phrase = -1;
+          fields = OUTCOMES_MASK;
+        } else if (subjectEndsAt(first) === lastSubject && lastSubject >= 0) fields = OUTCOMES_MASK;
+        else if (wordBefore(tokens, first, ARTICLES)) return;
       }
       if (fields === 0) return;
       if (fields === SYSTEMS_MASK && (wordBefore(tokens, first, ACTUATION_WORDS) || (lastOutcome === first - 2 && wordBefore(tokens, first, JOINING_WORDS)))) {
@@ -253,6 +353,8 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
       if (fields === 0 || inOrganisationName(tokens, first, last)) return;
       if (marks !== null) {
         if (marks.inCue(start, end)) return;
+        // A bare plural as a heading label ("Columns: Field | Value") names the form's parts.
+        if (bare && marks.inLabel(start, end)) return;
         if (marks.inLabel(start, end)) fields &= ~NOT_IN_LABELS_MASK;
         if ((fields & NEGATABLE_MASK) !== 0) {
           const scope = marks.scopeOf(start, end);
@@ -299,18 +401,31 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
         lists[field]!.push(surface);
       }
       seen.set(key, kept);
+      if (!bare) readOther = true;
       if ((fields & ~before & PROPERTY_MASK) !== 0) lastProperty = { last, key };
     };
     // The property the previous match added, while it is the last of its list.
     let lastProperty: { last: number; key: string | number } | null = null;
     // The last token of the latest outcome match.
     let lastOutcome = -2;
+    // Whether an item came from a match other than a bare plural (BARE_PLURAL).
+    let readOther = false;
+    // The last token of the latest equipment or property match (or acronym item), -1 before any.
+    let lastSubject = -1;
+    /** The token a verb at `first` has its subject end on, past auxiliaries ("vacuum was lost"). */
+    const subjectEndsAt = (first: number): number => {
+      let k = first - 1;
+      for (let gap = 0; gap < VERB_GAP && k >= 0 && VERB_GAP_WORDS.has(tokens.lower.slice(tokens.starts[k], tokens.ends[k])); gap++) k--;
+      return k;
+    };
     const takeBack = ({ key }: { last: number; key: string | number }): void => {
       const list = lists[PROPERTY]!;
       list.pop();
       seen!.set(key, seen!.get(key)! & ~PROPERTY_MASK);
     };
     const finish = (): Record<LexiconField, string[]> => {
+      // Only bare plurals read: ordinary English, not plant equipment or events.
+      if (!readOther) for (const list of lists) list.length = 0;
       // A term stated outside every scope stays positive: it is not also listed as ruled out.
       for (const { field, mention } of ruledOut) {
         const key = mention.text.toLowerCase();
@@ -330,12 +445,28 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
         tools: lists[7]!,
       };
     };
-    return { onMatch, finish };
+    const addItem = (field: number, first: number, last: number): void => {
+      const surface = tokens.surface(first, last);
+      const key = surface.toLowerCase();
+      const list = lists[field]!;
+      readOther = true;
+      if (((1 << field) & EQUIPMENT_MASK) !== 0) lastSubject = last;
+      if (list.some((t) => t.toLowerCase() === key)) return;
+      list.push(surface);
+      seen ??= new Map();
+      seen.set(key, (seen.get(key) ?? 0) | (1 << field));
+    };
+    return { onMatch, addItem, finish };
   }
 
+  const heads = headNouns(entries);
+  // "a spurious safety injection (SI) signal": the long form names an actuation, an event (as onMatch reads it).
+  const acronymClass = (definition: AcronymDefinition, terms: readonly TermSpan[], tokens: TokenBuffer): number =>
+    wordBefore(tokens, definition.first, ACTUATION_WORDS) ? -1 : longFormClass(definition, terms, EQUIPMENT_MASK, (word) => heads.get(word) ?? NO_HEAD, (k) => tokens.lower.slice(tokens.starts[k], tokens.ends[k]));
   return {
     phraseList,
     begin,
+    acronymClass,
     match(text: string): Record<LexiconField, string[]> {
       return this.matchTokens(ownTokens.load(text));
     },

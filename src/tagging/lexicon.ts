@@ -167,6 +167,9 @@ const EXACT_ROUTES: ReadonlyMap<string, LexiconField> = new Map([
   ['plant', 'systems'],
   ['deg_mech', 'mechanisms'],
   ['event', 'outcomes'],
+  // What happened to equipment, stated by a verb ("the pump tripped", "the valve isolated"): an
+  // outcome only where the gazetteer finds its subject to be equipment (gazetteer.ts EVENT_VERB).
+  ['event_v', 'outcomes'],
   ['fail_type_n', 'outcomes'],
   ['fail_type_v', 'outcomes'],
   ['mnt_ops', 'maintenance_actions'],

@@ -15,7 +15,9 @@
 // - every other character (a stray hyphen included) is a one-character token that must match
 //   literally: `I&C`, `I/O`, `approx.`. Classes are per UTF-16 code unit, so characters outside
 //   the BMP count as punctuation.
-// Words compare case-insensitively and exactly: `pump` does not match `pumps`.
+// Words compare case-insensitively and exactly: `pump` does not match `pumps`, unless the phrase
+// asks for its plural (PhraseSpec.plural): then its last word also matches that word's regular
+// plurals (regularPlurals), added to the trie as phrases of their own, so the scan is unchanged.
 import { collapseWhitespace } from './spacing.js';
 
 const WORD = 1;
@@ -195,6 +197,31 @@ export interface PhraseSpec<P> {
   payload: P;
   /** Match the phrase's words with their exact case (used for acronyms such as `PUT` or `HR`). */
   caseSensitive?: boolean;
+  /**
+   * Also match the phrase with its last word in a regular plural ("tank" → "tanks", "switch" →
+   * "switches", "battery" → "batteries"), with the same payload. A phrase given as such elsewhere
+   * in the list keeps its own payloads: a plural form only fills a phrase nobody wrote. Ignored
+   * with caseSensitive.
+   */
+  plural?: boolean;
+  /** The payload of the plural forms, where it is not `payload` (the gazetteer marks a bare plural noun). */
+  pluralPayload?: P;
+}
+
+/**
+ * The regular plurals of a noun, in lower case: -s, -es after s/x/z/ch/sh, -ies for a consonant's
+ * -y. An acronym (all capitals: "MOV", "EDG") takes -s. None for a word that already ends in -s (a
+ * plural, "bellows") but -ss/-us, for a past participle ("deenergized") or a word with a digit.
+ */
+export function regularPlurals(word: string): string[] {
+  if (word.length < 2 || !/^[A-Za-z]+$/.test(word)) return [];
+  const lower = word.toLowerCase();
+  if (word === word.toUpperCase()) return [`${lower}s`];
+  if (lower.endsWith('ed')) return [];
+  if (lower.endsWith('s')) return lower.endsWith('ss') || lower.endsWith('us') ? [`${lower}es`] : [];
+  if (/(?:x|z|ch|sh)$/.test(lower)) return [`${lower}es`];
+  if (/[^aeiou]y$/.test(lower)) return [`${lower.slice(0, -1)}ies`];
+  return [`${lower}s`];
 }
 
 export interface PhraseMatch<P> {
@@ -288,9 +315,15 @@ export function surfaceText(text: string, start: number, end: number): string {
 export function buildPhraseLists<P>(lists: readonly PhraseList<P>[]): PhraseListsMatcher<P> {
   if (lists.length > MAX_LISTS) throw new Error(`at most ${MAX_LISTS} phrase lists can share one matcher`);
   const trie = new PhraseTrie<P>(lists.length);
+  const plurals: Array<[number, PhraseSpec<P>]> = [];
   lists.forEach(({ specs, onDuplicate = 'merge' }, list) => {
-    for (const spec of specs) trie.add(list, spec, onDuplicate);
+    for (const spec of specs) {
+      trie.add(list, spec, onDuplicate);
+      if (spec.plural === true && spec.caseSensitive !== true) plurals.push([list, spec]);
+    }
   });
+  // After every phrase as written: a plural form never adds to a phrase a list gives itself.
+  for (const [list, spec] of plurals) trie.addPlurals(list, spec);
   return listsScanner(trie.firstTokens, new EdgeTable(trie.root), lists.length);
 }
 
@@ -316,7 +349,32 @@ class PhraseTrie<P> {
   readonly firstTokens = new FirstTokens();
   private readonly buffer = new TokenBuffer();
 
+  /** Nodes that only plural forms end a phrase at (per list bit), which later plural forms may join. */
+  private readonly pluralOnly = new Map<TrieNode<P>, number>();
+
   constructor(private readonly listCount: number) {}
+
+  /** The phrase's plural forms (PhraseSpec.plural), where the list has no phrase of those words. */
+  addPlurals(list: number, spec: PhraseSpec<P>): void {
+    const tokens = this.buffer.load(spec.phrase);
+    if (tokens.count === 0) return;
+    const lastStart = tokens.starts[tokens.count - 1]!;
+    const lastEnd = tokens.ends[tokens.count - 1]!;
+    const phrase = spec.phrase;
+    const bit = 1 << list;
+    for (const plural of regularPlurals(phrase.slice(lastStart, lastEnd))) {
+      const variant = this.buffer.load(phrase.slice(0, lastStart) + plural + phrase.slice(lastEnd));
+      const node = this.nodeFor(variant);
+      const only = this.pluralOnly.get(node) ?? 0;
+      if ((node.lists & bit) !== 0 && (only & bit) === 0) continue;
+      this.pluralOnly.set(node, only | bit);
+      this.firstTokens.add(variant.hashes[0]!, list);
+      node.lists |= bit;
+      const payload = spec.pluralPayload ?? spec.payload;
+      const payloads = (node.payloads[list] ??= []);
+      if (!payloads.includes(payload)) payloads.push(payload);
+    }
+  }
 
   add(list: number, spec: PhraseSpec<P>, onDuplicate: DuplicatePolicy): void {
     const tokens = this.buffer.load(spec.phrase);

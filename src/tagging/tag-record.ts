@@ -8,7 +8,8 @@ import { appendMembers, type JsonObject } from '../runtime/stage.js';
 import { chunkTextOf, docIdOf, sectionPathOf } from './chunk-fields.js';
 import type { ChunkFacts, ContextOptions } from './context.js';
 import { extractPatterns } from './extractors.js';
-import type { Gazetteer } from './gazetteer.js';
+import { acronymDefinitions, acronymItems, type AcronymItem } from './acronyms.js';
+import { routeFields, type Gazetteer, type GazetteerScan } from './gazetteer.js';
 import type { KeywordLists } from './keyword-lists.js';
 import { labelSpans, negationScopesOfTokens, notDoneActions, ruledOutPhrases, ScopeIndex, sparedStates, WORK_DONE } from './negation.js';
 import { buildPhraseLists, TokenBuffer, type PhraseListsMatcher } from './phrase-matcher.js';
@@ -40,11 +41,22 @@ export class NerSeeder {
     const extras = { negated: [] as NegatedMention[], places: [] as string[] };
     const lexicalScan = this.gazetteer.begin(tokens, marks, extras);
     const keywordScan = this.keywords.begin(tokens, marks);
+    // A text that defines acronyms has its lexicon matches held back until the definitions' classes
+    // are known (they are read from those matches), then given in text order with the acronyms' items.
+    const definitions = acronymDefinitions(tokens).filter((d) => formLabels.length === 0 || !insideSpan(formLabels, tokens.starts[d.first]!, tokens.ends[d.acronym]!));
+    const held: HeldMatch[] | null = definitions.length === 0 ? null : [];
     this.matcher.scan(tokens, (list, start, end, payloads, first, last, phrase) => {
       if (formLabels.length > 0 && insideSpan(formLabels, start, end)) return;
-      if (list === 0) lexicalScan.onMatch(start, end, payloads as readonly number[], first, last, phrase);
-      else keywordScan.onMatch(list - 1, start, end, payloads as readonly string[], first, last);
+      if (list !== 0) keywordScan.onMatch(list - 1, start, end, payloads as readonly string[], first, last);
+      else if (held !== null) held.push({ start, end, routes: payloads as readonly number[], first, last, phrase });
+      else lexicalScan.onMatch(start, end, payloads as readonly number[], first, last, phrase);
     });
+    if (held !== null) {
+      const terms = held.map((m) => ({ first: m.first, last: m.last, fields: routeFields(m.routes) }));
+      const items = acronymItems(tokens, definitions, (d) => this.gazetteer.acronymClass(d, terms, tokens));
+      const kept = formLabels.length === 0 ? items : items.filter((item) => !insideSpan(formLabels, tokens.starts[item.first]!, tokens.ends[item.last]!));
+      replayWithAcronyms(held, kept, lexicalScan);
+    }
     const lexical = lexicalScan.finish();
     for (const spared of sparedStates(text)) {
       const key = spared.text.toLowerCase();
@@ -81,6 +93,46 @@ export class NerSeeder {
 }
 
 const NO_SPANS: readonly number[] = [];
+
+interface HeldMatch {
+  start: number;
+  end: number;
+  routes: readonly number[];
+  first: number;
+  last: number;
+  phrase: number;
+}
+
+/**
+ * The held lexicon matches given to `scan` with the acronym items between them, in text order. A
+ * match inside an item's tokens gives way to it ("core spray" inside "high pressure core spray",
+ * "pressure" too), but one that is the item, in its field, stands for it (the lexicon's "RCIC").
+ */
+function replayWithAcronyms(held: readonly HeldMatch[], items: readonly AcronymItem[], scan: GazetteerScan): void {
+  const done = new Uint8Array(items.length);
+  // The next item to give, and the first that may still hold a match (items do not overlap).
+  let next = 0;
+  let open = 0;
+  const emitBefore = (token: number): void => {
+    for (; next < items.length && items[next]!.first <= token; next++) {
+      const item = items[next]!;
+      if (done[next] === 0) scan.addItem(item.field, item.first, item.last);
+    }
+  };
+  for (const m of held) {
+    let covered = false;
+    while (open < items.length && items[open]!.last < m.first) open++;
+    for (let k = open; k < items.length && items[k]!.first <= m.first; k++) {
+      const item = items[k]!;
+      if (m.last > item.last) continue;
+      if (item.first === m.first && item.last === m.last && (routeFields(m.routes) & (1 << item.field)) !== 0) done[k] = 1;
+      else covered = true;
+    }
+    emitBefore(m.first);
+    if (!covered) scan.onMatch(m.start, m.end, m.routes, m.first, m.last, m.phrase);
+  }
+  emitBefore(Number.MAX_SAFE_INTEGER);
+}
 
 /**
  * Work the text says was not done ("had not been worked", "was not replaced"): the participle is

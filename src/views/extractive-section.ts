@@ -37,11 +37,14 @@ const CONCEPT_RANK = 1;
 const FILL_RANK = 2;
 const NOT_A_CONCEPT = -1;
 const FILL_LABELS = new Set(['fail_type_v']);
+// An event verb is an outcome only by its subject (gazetteer.ts EVENT_VERB), which a concept list
+// does not read: "stopped" alone is no concept.
+const NO_CONCEPT_LABELS = new Set(['event_v']);
 const FILL_FIELDS = new Set(['maintenance_actions', 'surveillance_actions']);
 
 function rankOf(label: string): number {
   const field = routeLabel(label);
-  if (field === null) return NOT_A_CONCEPT;
+  if (field === null || NO_CONCEPT_LABELS.has(normaliseLabel(label))) return NOT_A_CONCEPT;
   return FILL_FIELDS.has(field) || FILL_LABELS.has(normaliseLabel(label)) ? FILL_RANK : CONCEPT_RANK;
 }
 const WORD_RE = /\S+/g;
@@ -61,7 +64,7 @@ export class ConceptFinder {
 
   constructor(entries: readonly LexiconEntry[]) {
     // The gazetteer's phrases (long forms and acronyms included), each carrying its label's rank.
-    this.matcher = buildPhraseMatcher(entries.flatMap((entry) => phraseSpecs([entry]).map((spec) => ({ ...spec, payload: rankOf(entry.label) }))));
+    this.matcher = buildPhraseMatcher(entries.flatMap((entry) => phraseSpecs([entry]).map(({ pluralPayload: _bare, ...spec }) => ({ ...spec, payload: rankOf(entry.label) }))));
   }
 
   /** At most 10 concepts, most frequent first (ties: first seen), each a phrase of one of `sources`. */

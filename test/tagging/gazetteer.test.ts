@@ -178,10 +178,12 @@ describe('buildGazetteer with the shipped lexicons', () => {
   it.each<[string, typeof reference, string, Partial<Record<LexiconField, string[]>>]>([
     ['reference', reference, observation, {
       systems: ['AFW'],
-      components: ['Pump', 'alarm', 'bearing'],
+      // The reference lists "alarm" as an I&C component: "bearing temperature alarms" is its
+      // plural, and the quantity before it names that equipment (as "bearing temperature alarm" would).
+      components: ['Pump', 'alarm', 'bearing', 'alarms'],
       mechanisms: ['vibration'],
       maintenance_actions: ['start'],
-      properties: ['flow', 'pressure', 'temperature'],
+      properties: ['flow', 'pressure'],
     }],
     ['reference', reference, cause, { components: ['coupling'], properties: ['pressure'] }],
     ['built-in', builtIn, observation, {
@@ -206,7 +208,7 @@ describe('buildGazetteer with the shipped lexicons', () => {
 
   it.each<[string, string, Partial<Record<LexiconField, string[]>>]>([
     ['the quantity of a measurement', 'The unit was at 100% power and Unit 2 at 93.5 percent power.', {}],
-    ['the quantity an instrument measures', 'The Over Voltage Relay and the Variable Frequency Drives', { components: ['Relay'] }],
+    ['the quantity an instrument measures', 'The Over Voltage Relay and the Variable Frequency Drives', { components: ['Relay', 'Variable Frequency Drives'] }],
     ['a quantity naming the equipment after it', 'the power cable', { components: ['cable'] }],
     ['an activity naming a document or an office', 'Deviation Report and the Inspection Report of the Vendor Inspection Branch', {}],
     ['an activity naming a role', 'the IST Coordinator reviews it', {}],
@@ -215,7 +217,8 @@ describe('buildGazetteer with the shipped lexicons', () => {
     ['a quantity stated on its own', 'power was reduced and pressure rose', { properties: ['power', 'pressure'] }],
     ['an activity with its plan', 'A repair plan is being developed.', { maintenance_actions: ['repair'] }],
     ['a system actuated as an event', 'after a reactor trip or safety injection, a spurious safety injection', { outcomes: ['reactor trip', 'safety injection'] }],
-    ['a system stated as one', 'the safety injection pumps started', { systems: ['safety injection'], components: ['pumps'] }],
+    // "started" after the pumps: what happened to them (an event term that is a verb, gazetteer.ts).
+    ['a system stated as one', 'the safety injection pumps started', { systems: ['safety injection'], components: ['pumps'], outcomes: ['started'] }],
     ['generators as components', 'the main generator and the EDG', { components: ['main generator', 'EDG'] }],
     ['an operational mode', 'in Power Operation and then Hot Standby', {}],
     ['an NRC programme and a form heading', 'Systematic Assessment of Licensee Performance; Assessment of Safety Consequences', {}],

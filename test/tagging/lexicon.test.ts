@@ -105,8 +105,11 @@ describe('parseLexiconCsv', () => {
       expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
     });
 
-    it('uses only labels of the reference vocabulary', () => {
-      expect([...new Set(entries.map((e) => e.label))].filter((label) => !referenceLabels.has(label))).toEqual([]);
+    it('uses only labels of the reference vocabulary, and rca\'s event_v', () => {
+      // event_v (events stated by a verb, outcomes only after an equipment subject: README's label
+      // table) is the one label rca adds: the reference's `event` terms are outcomes as written.
+      const own = new Set(['event_v']);
+      expect([...new Set(entries.map((e) => e.label))].filter((label) => !referenceLabels.has(label) && !own.has(label))).toEqual([]);
     });
 
     it.each(LEXICON_FIELDS.map((field) => [field]))('feeds %s', (field) => {
@@ -138,6 +141,7 @@ describe('routeLabel', () => {
     ['event', 'outcomes'],
     ['fail_type_n', 'outcomes'],
     ['fail_type_v', 'outcomes'],
+    ['event_v', 'outcomes'],
     ['fail_type', 'outcomes'],
     ['mnt_ops', 'maintenance_actions'],
     ['surv_ops_n', 'surveillance_actions'],
