@@ -79,6 +79,7 @@ const REFERENCES: Array<[string, string]> = [
   ['Docket No.: 05000321 and', '05000321'],
   ['Docket Number 50-321 and', '50-321'],
   ['Docket No. 5O-321 and', '5O-321'],
+  ['Docket No. 50-3l7 and', '50-3l7'],
   ['Docket No.\n50-321\nLicense No. DPR-57', '50-321'],
   ['License No. DPR-57 and', 'DPR-57'],
   ['Facility Operating License NPF-14 and', 'NPF-14'],
@@ -472,5 +473,19 @@ describe('clock times', () => {
   it.each(TIMES)('%s → %s', (text, want) => {
     const times = extractPatterns(text).temporal_refs;
     expect(times.some((t) => holds(t, want)), `temporal_refs: ${JSON.stringify(times)}`).toBe(true);
+  });
+});
+
+// What the widened rules must still leave alone.
+describe('near misses stay what they are', () => {
+  it.each<[string, string, 'temporal_refs' | 'doc_refs' | 'equipment_ids', string[]]>([
+    ['a pressure, a speed and a current after "at" are no times', 'held at 1500 psig, run at 1800 rpm and tripped at 1200 A on overcurrent', 'temporal_refs', []],
+    ['"TR 4" is a transformer, not a trouble report', 'TR 4 tripped and TR 12 was isolated', 'doc_refs', []],
+    ['a date after a notification word is no record number', 'Notification 05/12/2019 and NOTIFICATION TIME: 12:53', 'doc_refs', []],
+    ['an article is no train letter', 'The pump started and a pump was in the A area of the building', 'equipment_ids', []],
+    ['grid cells after no equipment noun are no tags', 'cells A-1 and B-2 on page 3-1', 'equipment_ids', []],
+    ['"TR 4" stays equipment', 'TR 4 tripped', 'equipment_ids', ['TR 4']],
+  ])('%s', (_name, text, field, expected) => {
+    expect(extractPatterns(text)[field]).toEqual(expected);
   });
 });

@@ -332,7 +332,7 @@ function docketNumber(text: string, i: number): number {
   const series2 = ocrDigitsEnd(text, i, 2);
   const two = series2 - i === 2 && code(text, series2) === HYPHEN ? text.slice(i, series2).replace(/[Oo]/g, '0') : '';
   if (two !== '' && /^(?:50|52|70|72|30|40)$/.test(two)) {
-    const n = digitsEnd(text, series2 + 1);
+    const n = ocrDigitsEnd(text, series2 + 1, 5);
     if (n - series2 - 1 >= 3 && n - series2 - 1 <= 5) return n;
   }
   if (d - i === 2 && code(text, d) === HYPHEN && /^(?:50|52|70|72|30|40)$/.test(text.slice(i, d))) {
