@@ -98,9 +98,9 @@ const REGULATORY_RE = buildPattern(
   '(?<![A-Za-z0-9_.\\-])(?:' +
     [
       // OCR reads the U of typewritten reports as "IJ": "NIJREG-0844".
-      'N(?:U|IJ)REG(?:/CR)?-\\d{3,5}',
+      'N(?:U|IJ)REG(?:/CR)?[- \\u00A0]\\d{3,5}',
       '\\d{1,2}[ \\u00A0]?CFR[ \\u00A0](?:Part[ \\u00A0])?\\d{1,3}(?:\\.\\d+)*(?:\\([a-z0-9]{1,3}\\))*',
-      '(?:Reg(?:ulatory)?\\.?[ \\u00A0]Guide|RG)[ \\u00A0]\\d{1,2}\\.\\d{1,3}',
+      '(?:Reg(?:ulatory)?\\.?[ \\u00A0]Guide|RG)(?:[ \\u00A0]\\(RG\\))?[ \\u00A0]\\d{1,2}\\.\\d{1,3}',
       '(?:IEEE|ANSI|ASME|ASTM|NFPA)(?:[ \\u00A0]Std\\.?)?[ \\u00A0]?-?[A-Z]?\\d{1,5}(?:[.-]\\d{1,4})*',
       '(?:TECH-SPEC|Tech(?:nical)?\\.?[ \\u00A0]Spec(?:ification)?s?|TS|LCO|SR)[ \\u00A0-]?\\d{1,2}(?:\\.\\d{1,2}){1,3}',
     ].join('|') +

@@ -111,8 +111,8 @@ export const UNDECIDED = new Map<string, string>([
     "A straight quote's content holds no `\"`, so each opener reads only to the next quote; inside curly quotes each inner blank run must be followed by a phrase character, so no blank goes to either side of the phrase, and the content stops at the next curly quote or line break.",
   ],
   [
-    "buildPattern('tagging/extractors/identifiers: DOC_REF_RE') #f3556d73",
-    "Sticky, tried only at token starts (findStarts; the lookbehind refuses a start after `.` or `-`). Each form is a fixed prefix and counted digit runs or separated segments (a plant segment is letters and digits, then a year, then one optional blank before the serial), unambiguous, so one attempt reads one token and the two-character end test.",
+    "buildPattern('tagging/extractors/identifiers: DOC_REF_RE') #a21a636a",
+    "Sticky, tried only at token starts (findStarts; the lookbehind refuses a start after `.` or `-`). Each form is a fixed prefix and counted digit runs or separated segments (a plant segment is letters and digits, then a year, then one optional blank before the serial; a year's serial may follow one fixed line break), unambiguous, so one attempt reads one token and the two-character end test.",
   ],
   [
     "buildPattern('tagging/extractors/identifiers: ALARM_RE') #73bc65ca",
@@ -131,12 +131,12 @@ export const UNDECIDED = new Map<string, string>([
     "Sticky, tried only at a number's first character (the lookbehind refuses a start after a digit, letter or joiner). The number forms share digits (a fraction is at most two digits, a slash and two digits), but giving one back leaves a digit where only a separator, a unit or a range mark may follow, which fails at once; blank runs are read once per attempt, and the hyphen separator is one character.",
   ],
   [
-    "buildPattern('tagging/extractors/temporal: TEMPORAL_RE') #ed3cca80",
-    "Sticky, tried only at findStarts' starts (a digit, or a month or duration word before a number). Every form is counted digits, fixed words and single blank runs (a zone: a fixed word, or one in brackets with at most one blank each side): one attempt reads a bounded number of tokens and the blank runs between them. The bare time's lookbehind reads `at ` and at most one fixed approximation word back (a bounded literal), and its lookahead at most four ahead.",
+    "buildPattern('tagging/extractors/temporal: TEMPORAL_RE') #490da4ea",
+    "Sticky, tried only at findStarts' starts (a digit, or a month or duration word before a number). Every form is counted digits, fixed words and single blank runs (a zone: a fixed word, or one in brackets with at most one blank each side): one attempt reads a bounded number of tokens and the blank runs between them. The bare time's lookbehind reads `at ` and at most one fixed approximation word back (a bounded literal), and its lookahead reads a fixed clause mark or function word, or one blank run to a line end: the run is read once, by the one attempt at the time before it.",
   ],
   [
-    "buildPattern('tagging/extractors: REGULATORY_RE') #ff5468ce",
-    "Starts only at a token start (lookbehind). Fixed prefixes (NUREG and its OCR form a two-way literal choice), counted digit runs and unambiguous segment loops (`(?:\\.\\d+)*`, `(?:[.-]\\d{1,4})*`): each attempt reads one reference-shaped stretch once.",
+    "buildPattern('tagging/extractors: REGULATORY_RE') #1a48c0bd",
+    "Starts only at a token start (lookbehind). Fixed prefixes (NUREG and its OCR form a two-way literal choice, a hyphen or one blank after; a Regulatory Guide's optional fixed \"(RG)\"), counted digit runs and unambiguous segment loops (`(?:\\.\\d+)*`, `(?:[.-]\\d{1,4})*`): each attempt reads one reference-shaped stretch once.",
   ],
   [
     "buildPattern('tagging/section-role: keywords') #278dd5cd",

@@ -21,7 +21,7 @@ const HEADS = new Set(
   ('pump pumps dg dgs edg edgs generator generators condenser condensers bus buses transformer transformers breaker breakers ' +
     'valve valves fan fans motor motors chiller chillers compressor compressors strainer strainers exchanger exchangers tank tanks ' +
     'battery batteries charger chargers inverter inverters switchgear cooler coolers filter filters feeder feeders heater heaters ' +
-    'blower blowers').split(' '),
+    'blower blowers sg sgs rcp rcps relay relays transmitter transmitters damper dampers').split(' '),
 );
 // Nouns a plant writes its equipment numbers after: "Bus 3C", "EDG #2", "Feeder X12", "TR 4".
 const NOUNS =
@@ -33,7 +33,7 @@ const NOUNS =
 // division or train ("Division 1", "Train B"), or a noun.
 const FINDER = buildPattern(
   'tagging/extractors/designators: FINDER',
-  `['"\`\u2018\u2019\u201C\u201D][A-Z]['"\`\u2018\u2019\u201C\u201D]|\\bNo\\. ?\\d|\\b\\d[A-Z]\\b|\\b[1-4]\\d\\b|\\b(?:Division|DIVISION|Train|TRAIN) |\\b(?:${NOUNS})\\b`,
+  `['"\`\u2018\u2019\u201C\u201D][A-Z]['"\`\u2018\u2019\u201C\u201D]|\\b[Tt]he [A-H] |\\b\\d-\\d\\b|\\bNo\\. ?\\d|\\b\\d[A-Z]\\b|\\b[1-4]\\d\\b|\\b(?:Division|DIVISION|Train|TRAIN) |\\b(?:${NOUNS})\\b`,
   'g',
 );
 
@@ -55,6 +55,14 @@ function blanks(text: string, i: number): number {
 
 /** A designator after a noun: "3C", "2", "12A", "X12", "W96" (three digits at most): its end, or -1. */
 function numberDesignator(text: string, i: number): number {
+  // "Transformer 1X03", "bus 1AD2": a unit digit, one or two letters, then the number.
+  if (isDigit(code(text, i)) && isUpper(code(text, i + 1))) {
+    let k = i + 1;
+    while (isUpper(code(text, k)) && k - i <= 2) k++;
+    let d = k;
+    while (isDigit(code(text, d))) d++;
+    if (d > k && d - k <= 3 && !isAlnum(code(text, d)) && !((code(text, d) === 0x2d || code(text, d) === 0x2e || code(text, d) === 0x2f) && isAlnum(code(text, d + 1)))) return d;
+  }
   let j = i;
   let letters = 0;
   while (isUpper(code(text, j)) && letters < 2) {
@@ -74,9 +82,18 @@ function numberDesignator(text: string, i: number): number {
   return j;
 }
 
-/** A designator before a name: a quoted letter, "No. 12", "3A": its end, or -1. */
+/** A designator before a name: a quoted letter, "No. 12", "3A", "2-1", "the B": its end, or -1. */
 function leadingDesignator(text: string, i: number): number {
   const c = code(text, i);
+  // "the A RHR pump", "the B train RHR pump": a train letter after the article (the span starts at the letter).
+  if (c === 0x54 || c === 0x74) {
+    if (text.startsWith('he ', i + 1) && isUpper(code(text, i + 4)) && code(text, i + 5) === 0x20) return i + 5;
+  }
+  // "the 2-1 diesel generator": unit 2's first, as plants that number trains by unit write it.
+  if (isDigit(c) && code(text, i + 1) === 0x2d && isDigit(code(text, i + 2)) && !isAlnum(code(text, i + 3))) {
+    const before = code(text, i - 1);
+    if (before !== 0x2d && before !== 0x2f && before !== 0x2e) return i + 3;
+  }
   if (QUOTES.has(c)) return isUpper(code(text, i + 1)) && QUOTES.has(code(text, i + 2)) ? i + 3 : -1;
   if (c === 0x4e && text.startsWith('No.', i)) {
     const n = blanks(text, i + 3);
@@ -206,8 +223,10 @@ export function plainDesignators(text: string): DesignatorSpan[] {
     if (lead > 0) {
       const named = namedAfter(text, start, lead, number > 0);
       if (named > 0) {
+        // "the B RHR pump": the item starts at the letter, not the article.
+        const from = text.startsWith('he ', start + 1) && (code(text, start) === 0x54 || code(text, start) === 0x74) ? start + 4 : start;
         // A name wrapped over two lines is one item: its blanks collapsed.
-        out.push({ start, end: named, text: text.slice(start, named).replace(/\s+/g, ' ') });
+        out.push({ start: from, end: named, text: text.slice(from, named).replace(/\s+/g, ' ') });
         end = named;
       }
     } else if (!isDigit(code(text, start))) {

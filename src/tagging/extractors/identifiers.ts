@@ -10,7 +10,8 @@ const GAP = '[ \\t\\u00A0]+';
 
 // Prefixes are upper case as in the profile: lower-case "in 2019-20" or "gl" are prose, not refs.
 const DOC_REF_FORMS = [
-  `CR-${YEAR}-\\d{3,8}`,
+  // The serial may follow a hard wrap after its hyphen ("CR-2019-\n01234").
+  `CR-${YEAR}-(?:\\r?\\n)?\\d{3,8}`,
   // A corrective action record with its plant or site segment ("CR-IP3-2015-05952"), the serial
   // possibly cut from its hyphen by a line wrap ("CR-IP3-2015- 05952").
   `(?:CR|AR|NCR|PER|CAP)-[A-Z][A-Z0-9]{0,4}-${YEAR}-[ ]?\\d{3,8}`,
@@ -79,6 +80,9 @@ const NOT_EQUIPMENT_PREFIXES = new Set([
   'REV', 'STEP', 'TABLE', 'FIG', 'FIGURE', 'ATTACHMENT', 'APPENDIX', 'SECTION', 'PAGE', 'NOTE', 'ITEM',
   // An LER's EIIS component codes ("[EIIS-AB-SG]", OCR "EI1S"), and NRC licence designators.
   'EIIS', 'EI1S', 'DPR', 'NPF', 'CPPR', 'CPR', 'SNM', 'SUA', 'SMB',
+  // Westinghouse EOP-set names read without their dot ("ES-1", "ECA-1"), and the NRC's buildings
+  // in its mail addresses (One and Two White Flint North, the New Executive Office Building).
+  'ES', 'ECA', 'OWFN', 'TWFN', '3WFN', 'NEOB',
 ]);
 
 // Reactor types as event notifications give them (RX TYPE: GE-4, W-4-LP, CE, B&W-L-LP): a vendor
@@ -99,7 +103,9 @@ const STAR = 42;
 const DIGIT_0 = 48;
 const DIGIT_9 = 57;
 
-const UNIT_PREFIXED_RE = /^\d[A-Z]{1,5}$/;
+// A unit digit and system letters (1SI, 2RCS), or a unit digit and a GE BWR system code, a letter
+// and two digits (1E51, 2E11, 1B21).
+const UNIT_PREFIXED_RE = /^\d(?:[A-Z]{1,5}|[A-Z]\d{2})$/;
 
 // One pass over the characters (the shape regex guarantees only A-Z, 0-9 and inner hyphens):
 // this runs for every hyphenated upper-case token, dates included, so it avoids split and regexes.
@@ -168,6 +174,39 @@ function afterNumberCue(text: string, start: number): boolean {
   return false;
 }
 
+// Nouns a plant writes an equipment number after ("breaker 52-1A3", "relay 27-1A", "transformer
+// T-21", "penetration X-12"): after one, a device-number tag or a short letter-number tag is
+// equipment though it reads alone like a grid cell or a range.
+const EQUIPMENT_NOUNS = new Set([
+  'breaker', 'breakers', 'relay', 'relays', 'transformer', 'transformers', 'penetration', 'penetrations', 'valve', 'valves', 'pump',
+  'pumps', 'switch', 'switches', 'transmitter', 'transmitters', 'fuse', 'fuses', 'damper', 'dampers', 'motor', 'mov', 'aov', 'sov',
+  'cubicle', 'panel', 'cabinet', 'inverter', 'charger', 'bus', 'feeder', 'snubber', 'snubbers', 'hanger', 'support',
+]);
+
+/** Whether the token at `start` follows an equipment noun ("breaker 52-1A3"), a blank between. */
+function afterEquipmentNoun(text: string, start: number): boolean {
+  let j = start;
+  while (j > 0 && (text[j - 1] === ' ' || text[j - 1] === '\t')) j--;
+  if (j === start) return false;
+  let k = j;
+  while (k > 0 && /[A-Za-z]/.test(text[k - 1]!) && j - k < 14) k--;
+  return k < j && EQUIPMENT_NOUNS.has(text.slice(k, j).toLowerCase());
+}
+
+/** A tag an equipment noun vouches for: letters and digits both, no document prefix ("52-1A3", "T-21", "X-12"). */
+function isNamedTag(id: string): boolean {
+  let letters = 0;
+  let digits = 0;
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (c >= DIGIT_0 && c <= DIGIT_9) digits++;
+    else if (c !== HYPHEN && c !== STAR) letters++;
+  }
+  const dash = id.indexOf('-');
+  const first = dash < 0 ? id : id.slice(0, dash);
+  return digits > 0 && letters > 0 && !NOT_EQUIPMENT_PREFIXES.has(first) && !NUCLIDES.has(id);
+}
+
 function isSingleDigitSegment(id: string, at: number): boolean {
   const code = id.charCodeAt(at);
   if (code < DIGIT_0 || code > DIGIT_9) return false;
@@ -201,6 +240,7 @@ export const equipmentIds: Family<string> = {
     if (!EQUIPMENT_RE.test(text)) return null;
     const end = EQUIPMENT_RE.lastIndex;
     const item = text.slice(start, end);
-    return isEquipmentId(item) && !afterNumberCue(text, start) ? { end, key: item.toLowerCase(), item } : null;
+    if (afterNumberCue(text, start)) return null;
+    return isEquipmentId(item) || (afterEquipmentNoun(text, start) && isNamedTag(item)) ? { end, key: item.toLowerCase(), item } : null;
   },
 };

@@ -38,6 +38,7 @@ const HASH = 0x23;
 const AMP = 0x26;
 const SEMI = 0x3b;
 const LETTER_O = 0x4f;
+const SECTION_SIGN = 0xa7;
 
 // Form layouts align a field's value with blanks: "Docket No.    50-354".
 const MAX_GAP = 12;
@@ -73,20 +74,58 @@ function tokenStarts(text: string, i: number): boolean {
   return !isWordChar(c) && c !== HYPHEN && c !== DOT && c !== SLASH;
 }
 
-/** `literal` at i, letters compared without case when `fold`: where it ends, or -1. */
+/**
+ * `literal` at i, letters compared without case when `fold`: where it ends, or -1. A blank in the
+ * literal matches the blanks a hard wrap leaves ("Information\nNotice"): at most one line break.
+ */
 function word(text: string, i: number, literal: string, fold = true): number {
-  if (i + literal.length > text.length) return -1;
+  let j = i;
   for (let k = 0; k < literal.length; k++) {
-    let a = text.charCodeAt(i + k);
     let b = literal.charCodeAt(k);
+    if (b === 0x20 && (isBlank(code(text, j)) || isBreak(code(text, j)))) {
+      j = wrap(text, j);
+      continue;
+    }
+    let a = code(text, j);
     if (fold) {
       if (isUpper(a)) a += 32;
       if (isUpper(b)) b += 32;
     }
     if (a !== b) return -1;
+    j++;
   }
-  const end = i + literal.length;
-  return isAlnum(literal.charCodeAt(literal.length - 1)) && isAlnum(code(text, end)) ? -1 : end;
+  return isAlnum(literal.charCodeAt(literal.length - 1)) && isAlnum(code(text, j)) ? -1 : j;
+}
+
+const isBreak = (c: number): boolean => c === 0x0a || c === 0x0d;
+
+/** Blanks with at most one line break (a hard wrap), up to MAX_GAP characters: where they end. */
+function wrap(text: string, i: number): number {
+  let j = i;
+  while (isBlank(code(text, j)) && j - i < MAX_GAP) j++;
+  if (code(text, j) === 0x0d) j++;
+  if (code(text, j) === 0x0a) j++;
+  while (isBlank(code(text, j)) && j - i < MAX_GAP) j++;
+  return j;
+}
+
+/**
+ * A run of digits as OCR reads typewritten ones (a capital O or a lower-case o for 0, l or I for
+ * 1: "5O-321", "86-O9", "MLl9345F627"), holding at least one real digit, of at most `max`
+ * characters: where it ends, or i.
+ */
+function ocrDigitsEnd(text: string, i: number, max: number): number {
+  let j = i;
+  let real = false;
+  for (;;) {
+    const c = code(text, j);
+    if (isDigit(c)) real = true;
+    else if (c !== LETTER_O && c !== 0x6f && c !== 0x6c && c !== 0x49) break;
+    j++;
+    if (j - i > max) return i;
+  }
+  // A word ("Ol", "IO") is no number: a real digit, and no letter run after.
+  return real && !isLower(code(text, j)) ? j : i;
 }
 
 /** The first of `literals` at i: where it ends, or -1. */
@@ -258,9 +297,9 @@ function afterCue(text: string, cueStart: number, cueEnd: number): { span: numbe
 // "YY-NN", "YY-NNN", "YYYY-NN", with a letter of a supplement ("79-05A") and an optional
 // revision in brackets "79-06A (Revision 1)": notices, letters, bulletins, circulars.
 function noticeNumber(text: string, i: number): number {
-  const y = digitsEnd(text, i);
+  const y = ocrDigitsEnd(text, i, 4);
   if (!(y - i === 2 || y - i === 4) || code(text, y) !== HYPHEN) return -1;
-  const n = digitsEnd(text, y + 1);
+  const n = ocrDigitsEnd(text, y + 1, 3);
   if (n - y - 1 < 2 || n - y - 1 > 3) return -1;
   let end = isUpper(code(text, n)) && !isAlnum(code(text, n + 1)) ? n + 1 : n;
   const rev = gap(text, end);
@@ -289,6 +328,13 @@ function docketNumber(text: string, i: number): number {
     const n = digitsEnd(text, k);
     if (k > d && n - k === 3) return n;
   }
+  // OCR reads the series' 0 as O: "5O-321".
+  const series2 = ocrDigitsEnd(text, i, 2);
+  const two = series2 - i === 2 && code(text, series2) === HYPHEN ? text.slice(i, series2).replace(/[Oo]/g, '0') : '';
+  if (two !== '' && /^(?:50|52|70|72|30|40)$/.test(two)) {
+    const n = ocrDigitsEnd(text, series2 + 1, 5);
+    if (n - series2 - 1 >= 3 && n - series2 - 1 <= 5) return n;
+  }
   if (d - i === 2 && code(text, d) === HYPHEN && /^(?:50|52|70|72|30|40)$/.test(text.slice(i, d))) {
     const n = digitsEnd(text, d + 1);
     if (n - d - 1 >= 3 && n - d - 1 <= 5) return n;
@@ -301,9 +347,12 @@ function docketNumber(text: string, i: number): number {
  * "50-346/98015(DRS)", LERs "50-296/2019-001-01", reportable occurrences "50-219/82-45/03L".
  */
 function docketReport(text: string, i: number, docket: number): number {
-  if (code(text, docket) !== SLASH) return -1;
-  let j = digitsEnd(text, docket + 1);
-  if (j - docket - 1 < 2 || j - docket - 1 > 7) return -1;
+  // OCR and typing set a blank either side of the slash: "05000275 /2019002", "05000275/ 2019002".
+  const slash = code(text, docket) === 0x20 ? docket + 1 : docket;
+  if (code(text, slash) !== SLASH) return -1;
+  const serial = code(text, slash + 1) === 0x20 && slash === docket ? slash + 2 : slash + 1;
+  let j = digitsEnd(text, serial);
+  if (j - serial < 2 || j - serial > 7) return -1;
   for (let parts = 0; parts < 2 && code(text, j) === HYPHEN && isDigit(code(text, j + 1)); parts++) j = digitsEnd(text, j + 1);
   if (code(text, j) === SLASH && isDigit(code(text, j + 1))) {
     j = digitsEnd(text, j + 1);
@@ -347,6 +396,8 @@ function lerNumber(text: string, i: number): number {
 
 // 10 CFR and its spellings: "10 CFR", "10CFR", OCR "10 CPR", "10 CER", "10/CFR", "10 C.F.R.".
 function cfrAt(text: string, i: number): number {
+  // OCR's l or I for the title's 1: "l0 CFR 50.72".
+  if ((code(text, i) === 0x6c || code(text, i) === 0x49) && code(text, i + 1) === 0x30) return cfrName(text, i + 2);
   const t = digitsEnd(text, i);
   if (t - i < 1 || t - i > 2) return -1;
   const named = cfrName(text, t);
@@ -371,7 +422,13 @@ function cfrName(text: string, t: number): number {
 /** After "10 CFR": "Part 50, Appendix B, Criterion V", "50.73(a)(2)(v)(D)", "Parts 30, 40, and 76", "21-0094". */
 function cfrBody(text: string, start: number, nameEnd: number, out: Out): number {
   let j = code(text, nameEnd) === COMMA ? nameEnd + 1 : nameEnd;
-  j = gap(text, j);
+  // The section may follow a hard wrap ("10 CFR\n50.73(a)") and a section sign ("10 CFR § 50.9").
+  j = wrap(text, j);
+  if (code(text, j) === SECTION_SIGN) {
+    j++;
+    if (code(text, j) === SECTION_SIGN) j++;
+    j = gap(text, j);
+  }
   const parts = anyWord(text, j, ['Parts', 'PARTS']);
   if (parts >= 0) {
     return cuedList(text, out, start, gap(text, parts), (at) => {
@@ -420,7 +477,9 @@ function appendix(text: string, i: number): number {
 // "Surveillance Requirement (SR) 3.5.3.3", "Technical Specifications Limiting Condition of
 // Operation 3.5.1", "TECH SPEC LCO"; the bare "Technical Specifications" names the document.
 const TS_LONG = ['Technical Specifications', 'Technical Specification', 'TECHNICAL SPECIFICATIONS', 'TECHNICAL SPECIFICATION', 'Tech Specs', 'Tech Spec', 'TECH SPECS', 'TECH SPEC', 'Tech. Spec.'];
-const TS_SHORT = ['LCO', 'TS', 'T.S.', 'SR'];
+// Short names need a number; so does the licensee-controlled Technical Requirements Manual's
+// (TRM, its requirements TLCO and surveillances TRS).
+const TS_SHORT = ['LCO', 'TS', 'T.S.', 'SR', 'Technical Requirements Manual', 'TRM', 'TLCO', 'TRS'];
 const TS_NAMES = ['Limiting Conditions for Operation', 'Limiting Condition for Operation', 'Limiting Condition of Operation', 'Surveillance Requirements', 'Surveillance Requirement', 'LCO'];
 
 function techSpec(text: string, start: number, out: Out): number {
@@ -435,7 +494,19 @@ function techSpec(text: string, start: number, out: Out): number {
   const part = anyWord(text, gap(text, j), TS_NAMES, false);
   if (part >= 0) j = bracketAcronym(text, part);
   const section = anyWord(text, gap(text, j), ['Section', 'section']);
+  // "TS Table 3.3.1-1", "TS Figure 3.4-1": a table or figure numbered within its section.
+  const table = section >= 0 ? -1 : anyWord(text, gap(text, j), ['Table', 'Figure', 'TABLE', 'FIGURE']);
+  if (table >= 0) {
+    let e = dotted(text, gap(text, table), 2, false);
+    if (e >= 0 && code(text, e) === HYPHEN && isDigit(code(text, e + 1))) e = digitsEnd(text, e + 1);
+    if (e >= 0 && tokenEnds(text, e)) return push(out, text, start, e);
+  }
   const at = gap(text, section >= 0 ? section : j);
+  // The combined "3/4" numbering of the older standard specifications: "3/4.8.1.1".
+  if (code(text, at) === 0x33 && text.startsWith('3/4.', at) && isDigit(code(text, at + 4))) {
+    const e = dotted(text, at + 4, 1, true);
+    if (e >= 0 && tokenEnds(text, e)) return push(out, text, start, paragraphChain(text, e));
+  }
   const end = dotted(text, at, 2, true);
   if (end >= 0 && tokenEnds(text, end)) {
     return cuedList(text, out, start, at, (k) => {
@@ -459,7 +530,7 @@ const TOKEN_CUES = [
   // Corrective action programme records and NRC enforcement items, as plants and inspectors number them.
   'Issue Reports', 'Issue Report', 'IR', 'PER', 'CAP', 'CRDR', 'NCV', 'FIN', 'URI', 'VIO', 'AV',
   // Problem reports and engineering changes, as plants number them.
-  'Problem Identification Report', 'Adverse Condition Report', 'PIR', 'ACR', 'Engineering Changes', 'Engineering Change',
+  'Problem Identification Report', 'Adverse Condition Report', 'PIR', 'ACR', 'Problem Investigation Process', 'PIP', 'Engineering Changes', 'Engineering Change',
   'Design Change Package', 'Design Change Notice', 'Design Change', 'EC', 'ECP', 'DCP', 'DCN',
   // Industry and NRC guidance series: EPRI and NEI reports, INPO significant operating experience
   // reports, the Standard Review Plan's branch technical positions.
@@ -499,7 +570,27 @@ const LICENCE_PREFIXES = new Set(['DPR', 'NPF', 'CPPR', 'CPR', 'SNM', 'SUA', 'SM
 const PROCEDURE_PREFIXES = new Set([
   'EOP', 'AOP', 'GOP', 'SOP', 'OP', 'ARP', 'OSP', 'MP', 'SP', 'EPIP', 'FNP', 'ONP', 'AP', 'OI', 'AOI', 'GOI', 'SOI', 'EOI', 'ARI', 'ONI',
   'ST', 'STP', 'OST', 'MST', 'ISTP', 'OHP', 'ONOP', 'OPT', 'GP', 'TP',
+  // Off-normal and abnormal procedures, emergency plan procedures, and surveillance procedures
+  // numbered after the Technical Specification surveillance they perform ("1-SR-3.3.1.1").
+  'ON', 'ABN', 'EPP', 'SR',
 ]);
+
+// Procedures numbered by a two-digit department, a two-letter kind, the GE system code they serve
+// and a serial ("34SV-R43-001-1": a surveillance of system R43, unit 1; "34SO-E11-010-2").
+const SYSTEM_PROCEDURE_KINDS = new Set(['SV', 'SO', 'AB', 'GO', 'EO', 'OP', 'IT', 'CP', 'SP', 'PM', 'MM', 'MT', 'FH', 'HP', 'AR', 'RP', 'EP', 'SC', 'CH', 'AC', 'IM', 'EN', 'MA', 'ST']);
+
+function systemProcedure(text: string, i: number): number {
+  if (!isDigit(code(text, i)) || !isDigit(code(text, i + 1)) || !SYSTEM_PROCEDURE_KINDS.has(text.slice(i + 2, i + 4))) return -1;
+  if (code(text, i + 4) !== HYPHEN || !isUpper(code(text, i + 5)) || digitsEnd(text, i + 6) !== i + 8 || code(text, i + 8) !== HYPHEN) return -1;
+  const serial = digitsEnd(text, i + 9);
+  if (serial - i - 9 < 3 || serial - i - 9 > 4) return -1;
+  let end = serial;
+  if (code(text, end) === HYPHEN && isDigit(code(text, end + 1))) {
+    end = digitsEnd(text, end + 1);
+    if (isUpper(code(text, end))) end++;
+  }
+  return tokenEnds(text, end) ? end : -1;
+}
 
 // Vendor topical reports and NRC papers numbered under a series name: Westinghouse WCAP, GE
 // NEDC/NEDE/NEDO, B&W BAW, Combustion Engineering CENPD/CEN, Framatome EMF/ANP/ANF/XN-NF, Duke
@@ -554,7 +645,7 @@ function plantProcedure(text: string, i: number): number {
     for (let k = end + 1; k < s; k++) digit ||= isDigit(text.charCodeAt(k));
     end = s;
     segments++;
-    if (code(text, end) === DOT && isDigit(code(text, end + 1))) end = digitsEnd(text, end + 1);
+    while (code(text, end) === DOT && isDigit(code(text, end + 1))) end = digitsEnd(text, end + 1);
   }
   return digit && tokenEnds(text, end) ? end : -1;
 }
@@ -564,10 +655,10 @@ function adams(text: string, i: number): number {
   if (word(text, i, 'ML', false) < 0 && !text.startsWith('ML', i)) return -1;
   let j = i + 2;
   if (code(text, j) === 0x20) j++;
-  const d = digitsEnd(text, j);
+  const d = ocrDigitsEnd(text, j, 9);
   if (d - j === 9) return tokenEnds(text, d) ? d : -1;
   if (d - j !== 5 || !isUpper(code(text, d))) return -1;
-  const e = digitsEnd(text, d + 1);
+  const e = ocrDigitsEnd(text, d + 1, 3);
   return e - d - 1 === 3 && tokenEnds(text, e) ? e : -1;
 }
 
@@ -618,7 +709,7 @@ function safetyAnalysisReport(text: string, i: number): number {
 function temporaryInstruction(text: string, i: number): number {
   const cue = anyWord(text, i, ['Temporary Instructions', 'Temporary Instruction', 'TI'], false);
   if (cue < 0) return -1;
-  const at = gap(text, numberWord(text, cue));
+  const at = gap(text, numberWord(text, bracketAcronym(text, cue)));
   const series = digitsEnd(text, at);
   if (series - at !== 4 || code(text, series) !== SLASH) return -1;
   const n = digitsEnd(text, series + 1);
@@ -630,7 +721,7 @@ function temporaryInstruction(text: string, i: number): number {
 // Where a reference may start: a digit or a capital at a word start, or one of the lower-case
 // cue words. The regex engine skips the prose between far faster than a loop over characters.
 // One character a match (lastIndex - 1 is the start), the lower-case cues by their first letter.
-const FINDER = /\b(?:[0-9A-Z]|p(?=aragraph|rocedure|urchase|er )|i(?=n accordance with ))/g;
+const FINDER = /\b(?:[0-9A-Z]|p(?=aragraph|rocedure|urchase|er )|i(?=n accordance with )|l(?=0 ?C))/g;
 const EVENT_INDEX_RE = /event numbers?/i;
 
 /** The document and regulatory references of a text, in text order, never overlapping. */
@@ -655,7 +746,7 @@ export function referenceSpans(text: string): ReferenceSpan[] {
 /** The reference(s) starting at `i`, pushed to `out`: where the last ends, or -1. */
 function referenceAt(text: string, i: number, out: Out, eventReport: boolean): number {
   const c = text.charCodeAt(i);
-  if (isDigit(c)) return numberAt(text, i, out, eventReport);
+  if (isDigit(c) || ((c === 0x6c || c === 0x49) && code(text, i + 1) === 0x30)) return numberAt(text, i, out, eventReport);
   // Lower-case cues: "paragraph (a)(2)(iv)(B)", "procedure P-1", "purchase order P0116932".
   if (isLower(c)) {
     const per = anyWord(text, i, ['per', 'in accordance with'], false);
@@ -703,6 +794,17 @@ function referenceAt(text: string, i: number, out: Out, eventReport: boolean): n
       if (series >= 0) return push(out, text, i, series);
     }
   }
+  // A licence with a blank for its hyphen: "DPR 57", "NPF 14" (the power reactor series only).
+  if ((w === 'DPR' || w === 'NPF') && code(text, wordEnd) === 0x20) {
+    const d = digitsEnd(text, wordEnd + 1);
+    if (d > wordEnd + 1 && d - wordEnd - 1 <= 3 && tokenEnds(text, d)) return push(out, text, i, d);
+  }
+  // A series-numbered report with a blank for its hyphen: "SECY 04-0111", "WCAP 16793".
+  if (SERIES_PREFIXES.has(w) && code(text, wordEnd) === 0x20 && isDigit(code(text, wordEnd + 1))) {
+    const e = idToken(text, wordEnd + 1);
+    const hyphenated = e > 0 && text.slice(wordEnd + 1, e).includes('-');
+    if (e > 0 && tokenEnds(text, e) && (hyphenated || digitsEnd(text, wordEnd + 1) - wordEnd - 1 >= 4)) return push(out, text, i, e);
+  }
   const sar = safetyAnalysisReport(text, i);
   if (sar >= 0) return push(out, text, i, sar);
   const ti = temporaryInstruction(text, i);
@@ -734,6 +836,8 @@ function performedPer(text: string, i: number, out: Out): number {
 function numberAt(text: string, i: number, out: Out, eventReport: boolean): number {
   const cfr = cfrAt(text, i);
   if (cfr >= 0) return cfrBody(text, i, cfr, out);
+  const system = systemProcedure(text, i);
+  if (system >= 0) return push(out, text, i, system);
   if (code(text, i + 1) === HYPHEN && isUpper(code(text, i + 2))) {
     const proc = plantProcedure(text, i);
     if (proc >= 0) return push(out, text, i, proc);
@@ -888,7 +992,9 @@ function cuedReference(text: string, i: number, out: Out): number {
     const end = cuedList(text, out, span, value, (at) => {
       const d = digitsEnd(text, at);
       if (d - at !== 5) return -1;
-      return code(text, d) === DOT && isDigit(code(text, d + 1)) ? digitsEnd(text, d + 1) : d;
+      const e = code(text, d) === DOT && isDigit(code(text, d + 1)) ? digitsEnd(text, d + 1) : d;
+      // A frequency or scope letter: "71111.05Q" (quarterly), "71111.21M".
+      return isUpper(code(text, e)) && !isAlnum(code(text, e + 1)) ? e + 1 : e;
     });
     if (end >= 0) return end;
   }
@@ -944,7 +1050,48 @@ function cuedReference(text: string, i: number, out: Out): number {
     });
     if (end >= 0) return end;
   }
+  const numbered = anyWord(text, cueAt, NUMBERED_RECORD_CUES, false);
+  if (numbered >= 0) {
+    const { span, value } = afterCue(text, i, numbered);
+    const short = text.startsWith('TR', cueAt) && numbered - cueAt === 2;
+    const end = cuedList(text, out, span, value, (at) => {
+      const d = digitsEnd(text, at);
+      // "TR 4" is a transformer: a trouble report's number is a serial of five digits or more.
+      return d - at >= (short ? 5 : 6) && d - at <= 10 ? d : -1;
+    });
+    if (end >= 0) return end;
+  }
+  const codeCase = anyWord(text, cueAt, ['Code Cases', 'Code Case', 'CODE CASE'], false);
+  if (codeCase >= 0) {
+    const { span, value } = afterCue(text, i, codeCase);
+    const end = cuedList(text, out, span, value, (at) => codeCaseNumber(text, at));
+    if (end >= 0) return end;
+  }
+  // "Section XI of the ASME Code": the section named before the code it belongs to.
+  const section = anyWord(text, cueAt, ['Section', 'SECTION'], false);
+  if (section >= 0) {
+    const r = alnumEnd(text, gap(text, section));
+    const roman = text.slice(gap(text, section), r);
+    const of = /^[IVX]{1,4}$/.test(roman) ? anyWord(text, gap(text, r), ['of the ASME', 'of ASME', 'of the American Society of Mechanical'], false) : -1;
+    if (of >= 0) return push(out, text, i, r);
+  }
   return tokenCue(text, cueAt === i ? i : i, out);
+}
+
+// Records numbered by a serial of digits only (six to ten; a trouble report's five or more):
+// work management notifications (NOTF), corrective action programme entries, trouble reports.
+const NUMBERED_RECORD_CUES = [
+  'Notifications', 'Notification', 'NOTIFICATION', 'NOTF', 'Corrective Action Program document', 'Corrective Action Program entry',
+  'Corrective Action Program', 'Trouble Reports', 'Trouble Report', 'TR',
+];
+
+/** An ASME Code Case "N-513-3", "N-666", "N-513-3 (Revision 1)": where it ends, or -1. */
+function codeCaseNumber(text: string, at: number): number {
+  if (!isUpper(code(text, at)) || code(text, at + 1) !== HYPHEN) return -1;
+  const d = digitsEnd(text, at + 2);
+  if (d - at - 2 < 3 || d - at - 2 > 4) return -1;
+  const r = code(text, d) === HYPHEN ? digitsEnd(text, d + 1) : d;
+  return r - d - 1 <= 2 ? r : d;
 }
 
 /** Plant documents and other cues whose number is any identifier token ("CR 1370601", "Report No. 10CFR21-0094"). */
@@ -962,6 +1109,10 @@ function tokenCue(text: string, i: number, out: Out): number {
   // "No.82-201": the OCR'd form with no blank after "No.".
   if (value === cue) return -1;
   const item = (at: number): number => {
+    // "IR 05000275 /2019002": a report under a docket, read whole by its own grammar.
+    const docket = docketNumber(text, at);
+    const report = docket >= 0 ? docketReport(text, at, docket) : -1;
+    if (report >= 0 && tokenEnds(text, report)) return report;
     const ler = lerNumber(text, at);
     if (ler >= 0 && tokenEnds(text, ler)) return ler;
     // "DOS 6600-12": a procedure's series letters, a blank, its number.

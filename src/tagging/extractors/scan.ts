@@ -134,6 +134,9 @@ const COLON = 0x3a;
 const SEMICOLON = 0x3b;
 const OPEN_BRACKET = 0x5b;
 const OPEN_PAREN = 0x28;
+const CLOSE_PAREN = 0x29;
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
 const SPACE = 0x20;
 const TAB = 0x09;
 const NBSP = 0xa0;
@@ -220,8 +223,8 @@ function wordBeforeNumber(text: string, digit: number): number {
 // ("6th"), a duration unit ("5min") or a time zone ("1430CDT", "0624 EDT", "1754 Central ...",
 // "1200 UTC", "0900 local"); after a GAP, also a month name ("6 FEB"), "to" ("2 to 3 days") or
 // "on" ("at 1125 on May 24"). Without the `u` flag, the `i` flag folds ASCII letters only.
-const AFTER_NUMBER = letterSet('snrtmhdwyecpugl');
-const AFTER_NUMBER_AND_GAP = letterSet('snrtmhdwyjfaoecpugl');
+const AFTER_NUMBER = letterSet('snrtmhdwyecpuglz');
+const AFTER_NUMBER_AND_GAP = letterSet('snrtmhdwyjfaoecpuglzbiw');
 
 function letterSet(letters: string): Uint8Array {
   const set = new Uint8Array(128);
@@ -273,6 +276,8 @@ function followsTemporalNumber(text: string, j: number): boolean {
   if (after === HYPHEN || after === SLASH || after === COLON || after === EN_DASH || after === EM_DASH) return true;
   // A bracketed zone ("04:47[EST]") or the comma after a bare time ("at 1515, the pump").
   if (after === OPEN_BRACKET || after === OPEN_PAREN || after === COMMA || after === SEMICOLON) return true;
+  // A bare "at 0145" that ends its sentence, bracket or line.
+  if (after === DOT || after === CLOSE_PAREN || after === -1 || after === LINE_FEED || after === CARRIAGE_RETURN) return true;
   if (inSet(AFTER_NUMBER, after)) return true;
   if (!isGap(after)) return false;
   do after = codeAt(text, ++j);

@@ -26,6 +26,11 @@ const ZONE_NAME =
   '(?:utc|gmt|local|[ecmp][sd]?t|(?:eastern|central|mountain|pacific)[ \\t]+(?:standard[ \\t]+|daylight[ \\t]+)?time)';
 const ZONE_TAG = `(?:${ZONE_NAME}|\\[[ \\t]?${ZONE_NAME}[ \\t]?\\]|\\([ \\t]?${ZONE_NAME}[ \\t]?\\))`;
 const ZONE = `(?:z|[ap]\\.?m\\.?|${ZONE_TAG})`;
+// What may follow a bare "at 0145": a clause mark, a line end, or a function word that opens the
+// rest of the clause ("at 0145 the operators", "at 0300 when", "at 2230 on May 5").
+const AT_TIME_FOLLOWS =
+  '[ \\t]?[,;:)]|\\.(?![0-9])|[ \\t]*(?:\\r?\\n|$)|' +
+  '[ \\t](?:on|the|when|while|after|before|and|during|with|it|that|this|an|until|following|operators?|plant|unit|reactor)(?![A-Za-z0-9])';
 // A four-digit clock time ("1430"), as plant logs and event reports write the 24-hour clock.
 const HHMM = '(?:[01]\\d|2[0-3])[0-5]\\d';
 
@@ -42,12 +47,13 @@ const FORMS = [
   `${MONTH_NAME},?${GAP}${YEAR}`,
   // 03:22 UTC, 14:05:30, 04:47[EST], 7:17 a.m.
   `(?:[01]?\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d)?(?:[ \\t]?${ZONE})?`,
-  // 1430 CDT, 0624 EDT, 1754 Central Daylight Time: a four-digit time needs its zone
-  `${HHMM}[ \\t]?${ZONE_TAG}`,
-  // "at 1515," / "At 1125 on May 24" / "at approximately 0300,": a bare four-digit time after "at"
-  // (and an approximation), where the clause goes on with a comma or "on" (a number after "at"
-  // followed by a unit is a measurement)
-  `(?<=\\bat[ \\t](?:(?:approximately|about|approx\\.)[ \\t])?)${HHMM}(?=[ \\t]?[,;]|[ \\t]on[ \\t])`,
+  // 1430 CDT, 0624 EDT, 1754 Central Daylight Time: a four-digit time needs its zone; the
+  // military and aviation "1735Z" / "1735 Zulu" is one
+  `${HHMM}(?:[ \\t]?${ZONE_TAG}|z|[ \\t]zulu)`,
+  // "at 1515," / "At 1125 on May 24" / "at approximately 0300 the": a bare four-digit time after
+  // "at" (and an approximation), where the clause ends or goes on with a function word that no
+  // unit is ("at 1500 psig", "at 2250 rpm" are measurements)
+  `(?<=\\bat[ \\t](?:(?:approximately|about|approx\\.)[ \\t])?)${HHMM}(?=${AT_TIME_FOLLOWS})`,
   // within 2 minutes, 48 hours, 0322 hours, 24-hour, for 30 min, 2 to 3 shifts
   `(?:${DURATION_LEAD}${GAP})?${RANGE}(?:[ \\t]?|-)${DURATION_UNIT}`,
 ];
