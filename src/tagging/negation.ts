@@ -44,6 +44,8 @@ const S = '\\s+';
 const phrase = (p: string): string => p.split(' ').join(S);
 const anyOf = (list: readonly string[]): string => `(?:${list.map(phrase).join('|')})`;
 const EVIDENCE = anyOf(EVIDENCE_NOUNS);
+/** Of FAILED_TO_VERBS, the searches whose definite object was there to be found. */
+const MISSED_VERBS: readonly string[] = ['identify', 'detect'];
 /** The words after `first` of the limit phrases that open with it. */
 const limitsAfter = (first: string): string[] => LIMIT_PHRASES.filter((p) => p.startsWith(`${first} `)).map((p) => p.slice(first.length + 1));
 const COPULA = '(?:is|are|was|were|has been|have been|had been|been|being)';
@@ -63,7 +65,10 @@ const BACKWARD = [
 const FORWARD = [
   `no${S}${EVIDENCE}${S}of`,
   `without${S}(?:any${S})?${EVIDENCE}${S}of`,
-  `failed${S}to${S}${anyOf(FAILED_TO_VERBS)}(?:${S}any)?(?:${S}${EVIDENCE}${S}of)?`,
+  // "The FMEA failed to identify the inability …": a definite object of identifying or detecting is
+  // what the search missed, which was there; "failed to reveal any cracking", "failed to reproduce
+  // the chatter" rule it out.
+  `failed${S}to${S}(?:${anyOf(FAILED_TO_VERBS.filter((v) => !MISSED_VERBS.includes(v)))}|${anyOf(MISSED_VERBS)}(?!${S}(?:the|this|that|these|those)${R}))(?:${S}any)?(?:${S}${EVIDENCE}${S}of)?`,
   `(?:${COPULA}${S})?(?:not${S}consistent|inconsistent)${S}with`,
   anyOf(FORWARD_EXCLUSIONS),
   anyOf(FORWARD_PHRASES),
@@ -72,6 +77,9 @@ const FORWARD = [
   `neither`,
   `never`,
   `none${S}of`,
+  // "none" standing for the things looked for: "checked the log and found none to have been
+  // activated", "none were found damaged".
+  `none(?=${S}(?:to|was|were|is|are|had|has|have)${R})`,
   `(?:did|does|do|has|have|had|was|were|is|are|could|can|would|will)${NOT}`,
   `cannot`,
   // Limits are not negations ("no more than 2.5", "not to exceed"), nor "not only", "not yet" (a
@@ -83,7 +91,14 @@ const FORWARD = [
 
 // Doubt about an exclusion is a hedge, not a negation: "cannot be ruled out", "not yet excluded".
 // Matched first so that its "cannot"/"not" opens no scope.
-const HEDGED = [`(?:${COPULA}${NOT}|cannot|can${S}not|could${NOT}|can[\u2019']t|(?:has|have|had)${NOT}${S}been|not)(?:${S}yet)?(?:${S}be(?:en)?)?${S}${anyOf(FORWARD_EXCLUSIONS)}`];
+const HEDGED = [
+  `(?:${COPULA}${NOT}|cannot|can${S}not|could${NOT}|can[\u2019']t|(?:has|have|had)${NOT}${S}been|not)(?:${S}yet)?(?:${S}be(?:en)?)?${S}${anyOf(FORWARD_EXCLUSIONS)}`,
+  // Who was not told of a thing is no ruling-out of it: "NRC was not notified of the defect", "did
+  // not inform the operators of the leak" keep the defect and the leak. ("No injuries were
+  // reported" stays a cue: an event report's way of saying there were none.)
+  `${COPULA}${NOT}${S}(?:notified|informed|told|advised)`,
+  `(?:did|does|do)${NOT}${S}(?:notify|inform|tell|advise)`,
+];
 
 // Sticky: tried only where HEAD_RE finds a word a cue can open with, which gives what one global scan
 // of it would (every alternative opens with such a word, at a word start); the global scan tried

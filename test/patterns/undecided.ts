@@ -147,7 +147,7 @@ export const UNDECIDED = new Map<string, string>([
     "OTHER's keywords, of the same shape as SOP's: literal keywords at a word start, a fixed plural ending, a one-character lookahead, and the prefix form `applicab\\p{L}*` reading one word.",
   ],
   [
-    "buildPattern('tagging/negation: cue') #ae90d53b",
-    "Sticky, tried at head words only. Each form is fixed words joined by single blank runs (and one optional `\\p{L}+ly` word): an attempt reads at most the words of the longest form and the blank runs between them, so a blank run is read by a bounded number of attempts. The lookahead after \"did not result\" (or occur, happen, exist) reads one blank run and one word.",
+    "buildPattern('tagging/negation: cue') #045b1fa6",
+    "Sticky, tried at head words only. Each form is fixed words joined by single blank runs (and one optional `\\p{L}+ly` word): an attempt reads at most the words of the longest form and the blank runs between them, so a blank run is read by a bounded number of attempts. The lookaheads after \"did not result\" (or occur, happen, exist), after \"failed to identify\" (or detect) and after \"none\" each read one blank run and one word.",
   ],
 ]);

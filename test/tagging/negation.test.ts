@@ -143,6 +143,9 @@ describe('ner_seed: negation as event reports write it', () => {
     ['material not released: the state', 'No radioactive material was released.', ['released']],
     ['a supply not lost: the state', 'Offsite power was not lost during the event.', ['lost']],
     ['a barrier not breached: the state', 'Containment integrity was not breached.', ['breached']],
+    ['"none" for the things looked for', 'Of the valves inspected, none were damaged.', ['damaged']],
+    ['"found none to have …"', 'The licensee reviewed the records and found none to have leaked.', ['leaked']],
+    ['"failed to" a search verb without a definite object rules out', 'The follow-up inspection failed to reveal any cracking.', ['cracking']],
   ])('%s', (_name, text, expected) => {
     expect(negatedOf(text)).toEqual(expected);
   });
@@ -167,8 +170,19 @@ describe('ner_seed: negation as event reports write it', () => {
     ['a counterfactual with "not" rules nothing out', 'The interlock would not have precluded the radiological release.'],
     ['a counterfactual after a modal that opens no cue', 'The interlock might not have prevented the radiological release.'],
     ['what was not prevented happened', 'The operator did not prevent the radiological release.'],
+    ['who was not told of a thing: the thing stays', 'The regulator was not notified of the defect.'],
+    ['who was not informed: the leak stays', 'The shift supervisor did not inform the operators of the leak.'],
+    ['a search that missed a definite thing asserts it', 'The analysis failed to identify the loss of cooling under a single failure.'],
   ])('%s', (_name, text) => {
     expect(seedOf(text).negated ?? []).toEqual([]);
+  });
+
+  it.each<[string, string, string]>([
+    ['not notified of the defect', 'The regulator was not notified of the defect.', 'defect'],
+    ['did not inform of the leak', 'The shift supervisor did not inform the operators of the leak.', 'leak'],
+    ['failed to identify the loss of cooling', 'The analysis failed to identify the loss of cooling under a single failure.', 'single failure'],
+  ])('the mention stays asserted: %s', (_name, text, asserted) => {
+    expect(seedOf(text).outcomes).toContain(asserted);
   });
 });
 
