@@ -528,7 +528,7 @@ describe('near misses stay what they are', () => {
     ['a date after a notification word is no record number', 'Notification 05/12/2019 and NOTIFICATION TIME: 12:53', 'doc_refs', []],
     ['an article is no train letter', 'The pump started and a pump was in the A area of the building', 'equipment_ids', []],
     ['grid cells after no equipment noun are no tags', 'cells A-1 and B-2 on page 3-1', 'equipment_ids', []],
-    ['a hyphenated tag before a date is no letter number unless its serial is one', 'P-12 July 3, 2031 and MOV-123 May 1, 2031', 'doc_refs', []],
+    ['a tag before a date is no letter number', 'P-12 July 3, 2031 and MOV-123 May 1, 2031; pump P-12345 July 3, 2031 tripped', 'doc_refs', []],
     ['a range in brackets is no docket list', 'flow (50-100 gpm) and (30-40)', 'doc_refs', []],
     ['"Criterion" with a number is a design criterion, not Appendix B', 'Criterion 17 and criterion X2', 'doc_refs', []],
     ['a lower-case rule and policy are no titles', 'the maintenance rule and the enforcement policy', 'doc_refs', []],

@@ -1254,7 +1254,8 @@ function findingNumber(text: string, docket: number): number {
 
 /**
  * A licensee's letter number by its place: a serial joined to its series letters, right before the
- * letter's date ("RBG-47266 July 23, 2012", "U-604815 September 24, 2024"); or a letter to the NRC
+ * letter's date and its NRC addressee ("RBG-47266 July 23, 2012 U. S. Nuclear Regulatory
+ * Commission", "U-604815 September 24, 2024 … Document Control Desk"); or a letter to the NRC
  * numbered by the sender, "NRC", the year and a serial ("AEP-NRC-2024-83").
  */
 function letterNumber(text: string, i: number, wordEnd: number): number {
@@ -1271,8 +1272,12 @@ function letterNumber(text: string, i: number, wordEnd: number): number {
   const month = alnumEnd(text, d + 1);
   if (!MONTHS.has(text.slice(d + 1, month))) return -1;
   const day = digitsEnd(text, gap(text, month));
-  return day > gap(text, month) && day - gap(text, month) <= 2 && code(text, day) === COMMA ? d : -1;
+  if (day === gap(text, month) || day - gap(text, month) > 2 || code(text, day) !== COMMA) return -1;
+  // The addressee block follows the date: a letter to the NRC, not a tag beside a date.
+  const after = text.slice(day, day + ADDRESSEE_WINDOW);
+  return after.includes('Regulatory Commission') || after.includes('Document Control Desk') ? d : -1;
 }
+const ADDRESSEE_WINDOW = 120;
 const MONTHS = new Set(['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']);
 
 // Quality assurance criteria of 10 CFR 50 Appendix B, named by their Roman numeral (I to XVIII).
