@@ -296,6 +296,7 @@ const REFERENCES: Array<[string, string]> = [
   ['requirements of 10 CFR 50.65 [the Maintenance Rule]', 'Maintenance Rule'],
   ['Criterion XVI requires, in part,', 'Criterion XVI'],
   ['Criterion IV of Appendix B', 'Criterion IV'],
+  ['In particular, Section XVII, "Quality Assurance Records," requires', 'Section XVII'],
   ['in accordance with Oregon Statute 469.530, the', 'Oregon Statute 469.530'],
   // Federal Register citations.
   ['the final rule (61 FR 65157) changed', '61 FR 65157'],
@@ -531,6 +532,7 @@ describe('near misses stay what they are', () => {
     ['a tag before a date is no letter number', 'P-12 July 3, 2031 and MOV-123 May 1, 2031; pump P-12345 July 3, 2031 tripped', 'doc_refs', []],
     ['a range in brackets is no docket list', 'flow (50-100 gpm) and (30-40)', 'doc_refs', []],
     ['"Criterion" with a number is a design criterion, not Appendix B', 'Criterion 17 and criterion X2', 'doc_refs', []],
+    ['a section numeral without a quoted title is the document\'s own section', 'as Section IV, below, describes', 'doc_refs', []],
     ['a lower-case rule and policy are no titles', 'the maintenance rule and the enforcement policy', 'doc_refs', []],
     ['an abnormal procedure name needs its number', 'AP-IA, AP-CCW.', 'doc_refs', []],
     ['"FR" after a count is no Federal Register', '5 FR 12 and 56 FR 40', 'doc_refs', []],

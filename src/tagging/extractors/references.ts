@@ -1297,7 +1297,11 @@ function namedDocument(text: string, i: number, cueAt: number, out: Out): number
   if (rule >= 0) return push(out, text, i, rule);
   const section = anyWord(text, i, ['Section'], false);
   if (section >= 0) {
-    const d = dotted(text, gap(text, section), 1, false);
+    // "Section XI, "Test Control,"": a code's or Appendix B's section by its numeral and quoted title.
+    const v = gap(text, section);
+    const r = alnumEnd(text, v);
+    if (r > v && ROMAN_CRITERION.test(text.slice(v, r)) && code(text, r) === COMMA && code(text, r + 1) === 0x20 && (code(text, r + 2) === 0x22 || code(text, r + 2) === 0x201c)) return push(out, text, i, r);
+    const d = dotted(text, v, 1, false);
     let j = d;
     if (j >= 0 && code(text, j) === COMMA) {
       const para = word(text, gap(text, j + 1), 'Paragraph');
