@@ -371,8 +371,8 @@ function wordAt(text: string, word: string, from = 0): number {
 /** How far into the text a form's own markers are looked for: its title block and opening lines. */
 export const FORM_WINDOW = 1500;
 
-/** After the phrase: anything (word end), a colon (a form field label), an NRC number ("86-01"). */
-type MarkerTail = 'word' | 'colon' | 'number';
+/** After the phrase: anything (word end), a colon (a form field label), an NRC number ("86-01"), a serial number of 4 to 6 digits ("57270"). */
+type MarkerTail = 'word' | 'colon' | 'number' | 'serial';
 
 /**
  * What a document's own form shows, per subtype, lower case. A marker counts where it starts a
@@ -385,10 +385,25 @@ const FORM_MARKERS: ReadonlyArray<readonly [DocSubtype, string, MarkerTail]> = [
   ['EN', 'event number', 'colon'],
   ['EN', 'hq ops officer', 'word'],
   ['EN', 'nrc notified by', 'word'],
+  // The Event Notification System's own number, as its list pages print it ("ENS 57270").
+  ['EN', 'ens', 'serial'],
+  // The Headquarters Operations Officer's words: how the licensee reported, and whom the officer
+  // then notified (a regional duty officer "R1DO", DHS, FEMA, the NICC) at the end of the report.
+  ['EN', 'the following information was provided by the licensee', 'word'],
+  ['EN', 'headquarters operations officer', 'word'],
+  ['EN', 'notified dhs', 'word'],
+  ['EN', 'notified fema', 'word'],
+  ['EN', 'notified r1do', 'word'],
+  ['EN', 'notified r2do', 'word'],
+  ['EN', 'notified r3do', 'word'],
+  ['EN', 'notified r4do', 'word'],
   ['LER', 'licensee event report', 'word'],
   ['LER', 'nrc form 366', 'word'],
   ['LER', 'ler number', 'word'],
   ['LER', 'reportable occurrence', 'word'],
+  // NRC Form 366's burden statement and its OMB control number, printed on the form's first page.
+  ['LER', 'reported lessons learned are incorporated into the licensing process', 'word'],
+  ['LER', '3150-0104', 'word'],
   ['PART21', 'part 21', 'word'],
   ['PART21', '10 cfr 21', 'word'],
   ['PART21', '10cfr21', 'word'],
@@ -490,7 +505,7 @@ function formMarked(title: string, text: string): DocSubtype | null {
 function markerAt(lower: string, phrase: string, tail: MarkerTail): number {
   for (let at = wordAt(lower, phrase); at >= 0; at = wordAt(lower, phrase, at + 1)) {
     const end = at + phrase.length;
-    if (tail === 'word' ? !ALNUM_RE.test(lower[end] ?? ' ') : tail === 'colon' ? colonAfter(lower, end) : numberAfter(lower, end)) return at;
+    if (tail === 'word' ? !ALNUM_RE.test(lower[end] ?? ' ') : tail === 'colon' ? colonAfter(lower, end) : tail === 'serial' ? serialAfter(lower, end) : numberAfter(lower, end)) return at;
   }
   return -1;
 }
@@ -500,6 +515,16 @@ function colonAfter(lower: string, end: number): boolean {
   let k = end;
   while (k < lower.length && k - end < 16 && (lower[k] === ' ' || lower[k] === '\t')) k++;
   return lower[k] === ':';
+}
+
+/** Blanks (or "#"), then 4 to 6 digits and a word end. */
+function serialAfter(lower: string, end: number): boolean {
+  let k = end;
+  while (lower[k] === ' ' || lower[k] === '#') k++;
+  if (k === end) return false;
+  const start = k;
+  while (isDigitAt(lower, k)) k++;
+  return k - start >= 4 && k - start <= 6 && !ALNUM_RE.test(lower[k] ?? ' ');
 }
 
 /** "s", "no."/"nos.", blanks, then an NRC number: a year of two digits or four, a hyphen, two digits ("79-05c", "86-01", "2012-01"). */

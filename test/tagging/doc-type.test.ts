@@ -290,6 +290,23 @@ describe('detectDocForm: the document\'s own form', () => {
     expect(detectDocForm(evidence)).toEqual(expected);
   });
 
+  it('an event notification by its ENS number or its operations officer\'s lines', () => {
+    expect(detectDocForm({ text: '| ENS 61234 | 2 May 2031 | Plant X | Region 4 | The pump tripped.' })).toEqual({ type: 'CR', subtype: 'EN' });
+    expect(detectDocForm({ text: 'The following information was provided by the licensee via fax: a valve failed.' }).subtype).toBe('EN');
+    expect(detectDocForm({ text: 'A fire alarm sounded.\nThe licensee notified the county.\nNotified DHS, FEMA and NICC via email.' }).subtype).toBe('EN');
+    expect(detectDocForm({ text: 'Notified R4DO (Smith) and NRR EO.' }).subtype).toBe('EN');
+    // Not a number of the system: a word, a year, a long id.
+    expect(detectDocForm({ text: 'the lens 2031 was cracked' }).subtype).toBeNull();
+    expect(detectDocForm({ text: 'ENS 12 valves' }).subtype).toBeNull();
+    expect(detectDocForm({ text: 'ENS 1234567 is a drawing' }).subtype).toBeNull();
+  });
+
+  it('an LER by NRC Form 366\'s burden statement or its OMB number', () => {
+    expect(detectDocForm({ text: 'Reported lessons learned are incorporated into the licensing process and fed back to industry.' })).toEqual({ type: 'CR', subtype: 'LER' });
+    expect(detectDocForm({ text: 'Office of Management and Budget (3150-0104), Washington' }).subtype).toBe('LER');
+    expect(detectDocForm({ text: 'OMB number 3150-01045' }).subtype).toBeNull();
+  });
+
   it('an EOP or AOP number in the text names no form, nor does an LER cited after another form', () => {
     expect(detectDocForm({ text: 'Operators entered EOP-1.0 and AOP-13.' }).subtype).toBeNull();
     expect(detectDocForm({ text: 'INSPECTION REPORT 05000999/2031001\n(Closed) LER 05000999/2031-004-00' }).subtype).toBe('IR');

@@ -266,6 +266,48 @@ const REFERENCES: Array<[string, string]> = [
   ['per WCAP-16793-NP and', 'WCAP-16793-NP'],
   ['per Generic Letter 88-20 and NUREG-1150 and', 'NUREG-1150'],
   ['per GDC 17 and', 'GDC 17'],
+  // Licensee letter numbers: by their place before the letter's date, by the NRC-bound series, a unit digit.
+  ['WXY-31234 March 3, 2031 U.S. Nuclear Regulatory Commission', 'WXY-31234'],
+  ['Q-712345 June 9, 2031\nDocument Control Desk', 'Q-712345'],
+  ['Unit 1 ABC-NRC-2031-17 10 CFR 50.73', 'ABC-NRC-2031-17'],
+  ['License No. NPF-99 XYZ2-31-0042\nDear Sir', 'XYZ2-31-0042'],
+  // Materials licences of the NRC and Agreement States, in a form field and after "License No.".
+  ['License #: 12-34567-01\nAgreement: Y', '12-34567-01'],
+  ['License #: 310-123-4\nAgreement: Y', '310-123-4'],
+  ['License #: NV 4567890\nAgreement: Y', 'NV 4567890'],
+  ['under License No. 21-12345-02, the licensee', '21-12345-02'],
+  // Docket numbers in a list after a plant's name.
+  ['Plant X 1, 2 (50-901, 50-902)', '50-902'],
+  ['Plant Y 1, 2, 3 (50-11, 50-903, 50-904)', '50-11'],
+  ['Fuel Co. (70-1234)', '70-1234'],
+  ['DN: 50-905 Trans', '50-905'],
+  // Vendor inspection reports and findings under their docket.
+  ['(see Notice of Violation 99901234/2031-201-01).', 'Notice of Violation 99901234/2031-201-01'],
+  ['Inspection 99901234/2031-201 found', '99901234/2031-201'],
+  ['05000901/FIN-2031001-01 Plant X', '05000901/FIN-2031001-01'],
+  ['05000901/NCV-2031001-02Plant X2031Q1', '05000901/NCV-2031001-02'],
+  // Event Notification System and state incident numbers.
+  ['| ENS 61234 | 2 May 2031 |', 'ENS 61234'],
+  ['State Incident Number: 12345', '12345'],
+  // Documents named by their title: the Enforcement Policy, the Maintenance Rule, Appendix B's criteria, state statutes.
+  ['consistent with Section 2.3.2 of the Enforcement Policy.', 'Enforcement Policy'],
+  ['the criteria of the NRC Enforcement Policy for', 'NRC Enforcement Policy'],
+  ['Consistent with Section 6.9, Paragraph d.9, of the NRC Enforcement Policy, the', 'Section 6.9, Paragraph d.9, of the NRC Enforcement Policy'],
+  ['requirements of 10 CFR 50.65 [the Maintenance Rule]', 'Maintenance Rule'],
+  ['Criterion XVI requires, in part,', 'Criterion XVI'],
+  ['Criterion IV of Appendix B', 'Criterion IV'],
+  ['In particular, Section XVII, "Quality Assurance Records," requires', 'Section XVII'],
+  ['in accordance with Oregon Statute 469.530, the', 'Oregon Statute 469.530'],
+  // Federal Register citations.
+  ['the final rule (61 FR 65157) changed', '61 FR 65157'],
+  // Procedures with a blank for the first hyphen; dotted abnormal procedures; EOP header fields.
+  ['PROCEDURE EPIP 2-7 4 EPIP 2-12 3', 'EPIP 2-12'],
+  ['entered from AP-IA.2, LOSS OF AIR', 'AP-IA.2'],
+  ['entered from AP-CCW.l, LOSS OF CCW', 'AP-CCW.l'],
+  ['EOP:FR-C.2TITLE:RESPONSE', 'FR-C.2'],
+  ['EOP:ES-1.3TITLE:TRANSFER', 'ES-1.3'],
+  ['go to FR-P.l, RESPONSE', 'FR-P.l'],
+  ['RESOLUTION OF GENERIC SAFETY ISSUE 124, "AUXILIARY', 'GENERIC SAFETY ISSUE 124'],
 ];
 
 // [text, designator] that must be an equipment id (as written, with its noun when it has one).
@@ -378,6 +420,9 @@ const NOT_EQUIPMENT: Array<[string, string]> = [
   ['IWV-3521 applies', 'IWV-3521'],
   ['RX TYPE: [1] GE-4,[2] GE-4', 'GE-4'],
   ['Reg Guide 1.97 Rev. 3 applies', '1.97'],
+  // Letter numbers are no equipment.
+  ['Unit 1 ABC-NRC-2031-17 10 CFR 50.73', 'ABC-NRC-2031-17'],
+  ['WXY-31234 March 3, 2031 U.S. Nuclear Regulatory Commission', 'WXY-31234'],
 ];
 
 // [text, clock time].
@@ -484,6 +529,13 @@ describe('near misses stay what they are', () => {
     ['a date after a notification word is no record number', 'Notification 05/12/2019 and NOTIFICATION TIME: 12:53', 'doc_refs', []],
     ['an article is no train letter', 'The pump started and a pump was in the A area of the building', 'equipment_ids', []],
     ['grid cells after no equipment noun are no tags', 'cells A-1 and B-2 on page 3-1', 'equipment_ids', []],
+    ['a tag before a date is no letter number', 'P-12 July 3, 2031 and MOV-123 May 1, 2031; pump P-12345 July 3, 2031 tripped', 'doc_refs', []],
+    ['a range in brackets is no docket list', 'flow (50-100 gpm) and (30-40)', 'doc_refs', []],
+    ['"Criterion" with a number is a design criterion, not Appendix B', 'Criterion 17 and criterion X2', 'doc_refs', []],
+    ['a section numeral without a quoted title is the document\'s own section', 'as Section IV, below, describes', 'doc_refs', []],
+    ['a lower-case rule and policy are no titles', 'the maintenance rule and the enforcement policy', 'doc_refs', []],
+    ['an abnormal procedure name needs its number', 'AP-IA, AP-CCW.', 'doc_refs', []],
+    ['"FR" after a count is no Federal Register', '5 FR 12 and 56 FR 40', 'doc_refs', []],
     ['"TR 4" stays equipment', 'TR 4 tripped', 'equipment_ids', ['TR 4']],
   ])('%s', (_name, text, field, expected) => {
     expect(extractPatterns(text)[field]).toEqual(expected);

@@ -553,6 +553,7 @@ const LICENSE_CUES = ['Operating License', 'License', 'Licence', 'LICENSE', 'Per
 const ISSUE_CUES = [
   'Unresolved Safety Issues', 'Unresolved Safety Issue', 'Task Action Plans', 'Task Action Plan', 'Generic Safety Issues',
   'Generic Safety Issue', 'Generic Issues', 'Generic Issue', 'USI', 'GSI',
+  'UNRESOLVED SAFETY ISSUES', 'UNRESOLVED SAFETY ISSUE', 'GENERIC SAFETY ISSUES', 'GENERIC SAFETY ISSUE',
 ];
 const EVENT_CUES = ['Event Notification', 'Event Number', 'EVENT NUMBER', 'Event No.', 'Event #', 'Event#', 'EN'];
 // Words that never start a document's number after "Report", "File", "Letter", "Procedure"…
@@ -603,12 +604,20 @@ function seriesReport(text: string, i: number): number {
   return e >= 0 && tokenEnds(text, e) ? e : -1;
 }
 
-/** "E-0", "ES-1.2", "ECA-0.0", "FR-S.1", "F-0.1" (OCR "E-O", "FR-S. 1"): a Westinghouse EOP-set name. */
+/**
+ * "E-0", "ES-1.2", "ECA-0.0", "FR-S.1", "F-0.1" (OCR "E-O", "FR-S. 1", "FR-H.l"): a Westinghouse
+ * EOP-set name. In the procedure's own "EOP:" header field, OCR that lost the blanks glues the
+ * title on ("EOP:FR-H.1TITLE:"): there the name's own grammar ends it before a capital.
+ */
 function eopSetName(text: string, i: number): number {
   const letters = alnumEnd(text, i);
   const name = text.slice(i, letters);
   if (code(text, letters) !== HYPHEN) return -1;
   const digitOrO = (at: number): boolean => isDigit(code(text, at)) || code(text, at) === LETTER_O;
+  const field = text.startsWith('EOP:', i - 4);
+  const ends = (at: number): boolean => !isAlnum(code(text, at)) || (field && isUpper(code(text, at)));
+  // The last digit, or OCR's "l" for a 1 ("FR-H.l").
+  const last = (at: number): boolean => isDigit(code(text, at)) || (code(text, at) === 0x6c && !isAlnum(code(text, at + 1)));
   const j = letters + 1;
   if (name === 'E') return digitOrO(j) && !isAlnum(code(text, j + 1)) && tokenEnds(text, j + 1) ? j + 1 : -1;
   let k = j;
@@ -616,10 +625,10 @@ function eopSetName(text: string, i: number): number {
     if (!isUpper(code(text, k)) || code(text, k + 1) !== DOT) return -1;
     k += 2;
     if (code(text, k) === 0x20) k++;
-    return isDigit(code(text, k)) && !isAlnum(code(text, k + 1)) ? k + 1 : -1;
+    return last(k) && ends(k + 1) ? k + 1 : -1;
   }
   if (name !== 'ES' && name !== 'ECA' && name !== 'F') return -1;
-  if (!digitOrO(k) || code(text, k + 1) !== DOT || !isDigit(code(text, k + 2)) || isAlnum(code(text, k + 3))) return -1;
+  if (!digitOrO(k) || code(text, k + 1) !== DOT || !last(k + 2) || !ends(k + 3)) return -1;
   return k + 3;
 }
 
@@ -645,7 +654,15 @@ function plantProcedure(text: string, i: number): number {
     for (let k = end + 1; k < s; k++) digit ||= isDigit(text.charCodeAt(k));
     end = s;
     segments++;
-    while (code(text, end) === DOT && isDigit(code(text, end + 1))) end = digitsEnd(text, end + 1);
+    // "AP-IA.1": a dotted part's digits count; OCR reads a last 1 as "l" ("AP-CVCS.l,").
+    while (code(text, end) === DOT && isDigit(code(text, end + 1))) {
+      end = digitsEnd(text, end + 1);
+      digit = true;
+    }
+    if (code(text, end) === DOT && code(text, end + 1) === 0x6c && !isAlnum(code(text, end + 2)) && isUpper(code(text, end - 1))) {
+      end += 2;
+      digit = true;
+    }
   }
   return digit && tokenEnds(text, end) ? end : -1;
 }
@@ -789,11 +806,15 @@ function referenceAt(text: string, i: number, out: Out, eventReport: boolean): n
     }
     const corr = correspondence(text, i, wordEnd);
     if (corr >= 0) return push(out, text, i, corr);
+    const letter = letterNumber(text, i, wordEnd);
+    if (letter >= 0) return push(out, text, i, letter);
     if (SERIES_PREFIXES.has(w)) {
       const series = seriesReport(text, i);
       if (series >= 0) return push(out, text, i, series);
     }
   }
+  const spaced = spacedProcedure(text, i, w, wordEnd);
+  if (spaced >= 0) return push(out, text, i, spaced);
   // A licence with a blank for its hyphen: "DPR 57", "NPF 14" (the power reactor series only).
   if ((w === 'DPR' || w === 'NPF') && code(text, wordEnd) === 0x20) {
     const d = digitsEnd(text, wordEnd + 1);
@@ -842,14 +863,22 @@ function numberAt(text: string, i: number, out: Out, eventReport: boolean): numb
     const proc = plantProcedure(text, i);
     if (proc >= 0) return push(out, text, i, proc);
   }
+  const listed = docketList(text, i, out);
+  if (listed >= 0) return listed;
+  const vendor = vendorReport(text, i);
+  if (vendor >= 0) return push(out, text, i, vendor);
   const docket = docketNumber(text, i);
   if (docket >= 0) {
+    const finding = findingNumber(text, docket);
+    if (finding >= 0) return push(out, text, i, finding);
     const report = docketReport(text, i, docket);
     if (report >= 0 && tokenEnds(text, report)) return push(out, text, i, report);
     if (docket - i === 8 && tokenEnds(text, docket)) return push(out, text, i, docket);
     // A docket number alone on its line, as report headers set it.
     if (aloneOnLine(text, i, docket)) return push(out, text, i, docket);
   }
+  const fr = federalRegister(text, i);
+  if (fr >= 0) return push(out, text, i, fr);
   // The NRC's OMB clearance numbers of its information collections: "(3150-0104)".
   if (text.startsWith('3150-', i) && digitsEnd(text, i + 5) === i + 9 && tokenEnds(text, i + 9)) return push(out, text, i, i + 9);
   const ler = lerNumber(text, i);
@@ -899,11 +928,13 @@ function eventIndexLine(text: string, i: number, out: Out): number {
 /** Three segments, letters then a two-digit year then a serial: a licensee's letter number "WBL-24-041", "NL-16-011I". */
 function correspondence(text: string, i: number, wordEnd: number): number {
   if (wordEnd - i < 2 || wordEnd - i > 5) return -1;
-  for (let k = i; k < wordEnd; k++) if (!isUpper(text.charCodeAt(k))) return -1;
+  // A unit's digit may close the series letters ("RBF1-12-0099"); then the serial has four digits.
+  const unit = isDigit(code(text, wordEnd - 1)) && wordEnd - i >= 3;
+  for (let k = i; k < (unit ? wordEnd - 1 : wordEnd); k++) if (!isUpper(text.charCodeAt(k))) return -1;
   const y = digitsEnd(text, wordEnd + 1);
   if (y - wordEnd - 1 !== 2 || code(text, y) !== HYPHEN) return -1;
   const s = digitsEnd(text, y + 1);
-  if (s - y - 1 < 3 || s - y - 1 > 4) return -1;
+  if (s - y - 1 < (unit ? 4 : 3) || s - y - 1 > 4) return -1;
   const end = isUpper(code(text, s)) && !isAlnum(code(text, s + 1)) ? s + 1 : s;
   return tokenEnds(text, end) ? end : -1;
 }
@@ -970,6 +1001,8 @@ function cuedReference(text: string, i: number, out: Out): number {
   const issuer = anyWord(text, i, ['IE', 'NRC'], false);
   if (issuer >= 0 && code(text, issuer) === 0x20) cueAt = issuer + 1;
 
+  const named = namedDocument(text, i, cueAt, out);
+  if (named >= 0) return named;
   const notice = anyWord(text, cueAt, NOTICE_CUES, false);
   if (notice >= 0) {
     const joined = code(text, notice) === HYPHEN ? notice + 1 : -1;
@@ -1013,7 +1046,8 @@ function cuedReference(text: string, i: number, out: Out): number {
   const licence = anyWord(text, cueAt, LICENSE_CUES, false);
   if (licence >= 0) {
     const { value } = afterCue(text, i, licence);
-    const end = cuedList(text, out, value, value, (at) => (isUpper(code(text, at)) ? idToken(text, at) : -1));
+    const field = afterCue(text, i, licence).span === value;
+    const end = cuedList(text, out, value, value, (at) => licenceValue(text, at, field));
     if (end >= 0) return end;
   }
   const heading = anyWord(text, cueAt, ['EVENT NUMBERS', 'Event Numbers'], false);
@@ -1129,4 +1163,219 @@ function tokenCue(text: string, i: number, out: Out): number {
     return e - at >= MIN_TOKEN ? e : -1;
   };
   return cuedList(text, out, spanStart, value, item);
+}
+
+/**
+ * A licence number after its cue: a designator "NPF-47", "SNM-2010"; a materials licence of the
+ * NRC or an Agreement State "45-35423-01", "700-383-1" (digit groups joined by hyphens); in a form
+ * field ("License #: UT 1800062") a state's two letters, a blank and its serial.
+ */
+function licenceValue(text: string, at: number, field: boolean): number {
+  if (isUpper(code(text, at))) {
+    if (field && isUpper(code(text, at + 1)) && code(text, at + 2) === 0x20) {
+      const d = digitsEnd(text, at + 3);
+      if (d - at - 3 >= 5 && d - at - 3 <= 8) return d;
+    }
+    return idToken(text, at);
+  }
+  let j = digitsEnd(text, at);
+  if (j - at < 2 || j - at > 3) return -1;
+  let groups = 1;
+  while (code(text, j) === HYPHEN && isDigit(code(text, j + 1)) && groups < 4) {
+    const d = digitsEnd(text, j + 1);
+    if (d - j - 1 > 6) return -1;
+    j = d;
+    groups++;
+  }
+  return groups >= 3 ? j : -1;
+}
+
+/**
+ * A parenthesised list of docket numbers after a plant's name, "Cook 1, 2 (50-315, 50-316)",
+ * "Dresden 1, 2, 3 (50-10, 50-237, 50-249)": each item a docket series and its serial (two to
+ * five digits in a list whose numbers are all dockets; one of three or more), closed by ")".
+ */
+function docketList(text: string, i: number, out: Out): number {
+  if (code(text, i - 1) !== OPEN) return -1;
+  const item = (at: number): number => {
+    const d = digitsEnd(text, at);
+    if (d - at !== 2 || code(text, d) !== HYPHEN || !/^(?:50|52|70|72|30|40)$/.test(text.slice(at, d))) return -1;
+    const n = digitsEnd(text, d + 1);
+    return n - d - 1 >= 2 && n - d - 1 <= 5 ? n : -1;
+  };
+  const items: Array<[number, number]> = [];
+  let long = false;
+  for (let at = i; items.length < 40; ) {
+    const e = item(at);
+    if (e < 0) return -1;
+    items.push([at, e]);
+    long ||= e - at >= 6;
+    if (code(text, e) === CLOSE) break;
+    if (code(text, e) !== COMMA) return -1;
+    at = gap(text, e + 1);
+  }
+  if (!long || code(text, items[items.length - 1]![1]) !== CLOSE) return -1;
+  let end = -1;
+  for (const [a, b] of items) end = push(out, text, a, b);
+  return end;
+}
+
+/** A vendor inspection report under the NRC's vendor docket (999 and five digits): "99902109/2023-201", with a violation's serial "-02". */
+function vendorReport(text: string, i: number): number {
+  if (!text.startsWith('999', i) || digitsEnd(text, i) !== i + 8 || code(text, i + 8) !== SLASH) return -1;
+  const y = digitsEnd(text, i + 9);
+  if (y - i - 9 !== 4 || code(text, y) !== HYPHEN) return -1;
+  let end = digitsEnd(text, y + 1);
+  if (end - y - 1 !== 3) return -1;
+  if (code(text, end) === HYPHEN && digitsEnd(text, end + 1) - end - 1 === 2) end += 3;
+  return tokenEnds(text, end) ? end : -1;
+}
+
+// Kinds of an inspection finding numbered under its docket (IMC 0306): findings, non-cited
+// violations, violations, apparent violations, unresolved items.
+const FINDING_KINDS = ['FIN', 'NCV', 'VIO', 'AV', 'URI'];
+
+/**
+ * "05000528/FIN-2018008-03": a finding's docket, kind, report (year and serial) and item. A table
+ * that lost its cell borders may glue the next cell's word to it ("-03Palo Verde"): the item's two
+ * digits end it when a capitalised word follows.
+ */
+function findingNumber(text: string, docket: number): number {
+  if (code(text, docket) !== SLASH) return -1;
+  const k = docket + 1;
+  const kind = FINDING_KINDS.find((w) => text.startsWith(w, k) && code(text, k + w.length) === HYPHEN);
+  if (kind === undefined) return -1;
+  const r = digitsEnd(text, k + kind.length + 1);
+  if (r - k - kind.length - 1 !== 7 || code(text, r) !== HYPHEN) return -1;
+  const item = digitsEnd(text, r + 1);
+  if (item - r - 1 !== 2) return -1;
+  return tokenEnds(text, item) || (isUpper(code(text, item)) && isLower(code(text, item + 1))) ? item : -1;
+}
+
+/**
+ * A licensee's letter number by its place: a serial joined to its series letters, right before the
+ * letter's date and its NRC addressee ("RBG-47266 July 23, 2012 U. S. Nuclear Regulatory
+ * Commission", "U-604815 September 24, 2024 … Document Control Desk"); or a letter to the NRC
+ * numbered by the sender, "NRC", the year and a serial ("AEP-NRC-2024-83").
+ */
+function letterNumber(text: string, i: number, wordEnd: number): number {
+  if (wordEnd - i < 1 || wordEnd - i > 5) return -1;
+  for (let k = i; k < wordEnd; k++) if (!isUpper(text.charCodeAt(k))) return -1;
+  if (text.startsWith('NRC-', wordEnd + 1)) {
+    const y = digitsEnd(text, wordEnd + 5);
+    if (y - wordEnd - 5 !== 4 || code(text, y) !== HYPHEN) return -1;
+    const s = digitsEnd(text, y + 1);
+    return s - y - 1 >= 1 && s - y - 1 <= 4 && tokenEnds(text, s) ? s : -1;
+  }
+  const d = digitsEnd(text, wordEnd + 1);
+  if (d - wordEnd - 1 < 5 || d - wordEnd - 1 > 6 || code(text, d) !== 0x20) return -1;
+  const month = alnumEnd(text, d + 1);
+  if (!MONTHS.has(text.slice(d + 1, month))) return -1;
+  const day = digitsEnd(text, gap(text, month));
+  if (day === gap(text, month) || day - gap(text, month) > 2 || code(text, day) !== COMMA) return -1;
+  // The addressee block follows the date: a letter to the NRC, not a tag beside a date.
+  const after = text.slice(day, day + ADDRESSEE_WINDOW);
+  return after.includes('Regulatory Commission') || after.includes('Document Control Desk') ? d : -1;
+}
+const ADDRESSEE_WINDOW = 120;
+const MONTHS = new Set(['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']);
+
+// Quality assurance criteria of 10 CFR 50 Appendix B, named by their Roman numeral (I to XVIII).
+const ROMAN_CRITERION = /^(?:X{0,1}(?:IX|IV|V?I{0,3}))$/;
+
+/**
+ * Documents named by their title, not a number: the NRC Enforcement Policy (with the section it
+ * cites first, "Section 6.9, Paragraph d.9, of the NRC Enforcement Policy"), the Maintenance Rule
+ * (10 CFR 50.65), Appendix B's criteria ("Criterion VII"), a state's statutes ("Minnesota Statute
+ * 115.061"), an Event Notification System number ("ENS 57270"), a state's incident number field,
+ * a docket-number field "DN: 50-400", a Notice of Violation by its number.
+ */
+function namedDocument(text: string, i: number, cueAt: number, out: Out): number {
+  const policy = anyWord(text, cueAt, ['Enforcement Policy', 'ENFORCEMENT POLICY'], false);
+  if (policy >= 0) return push(out, text, i, policy);
+  const rule = anyWord(text, i, ['Maintenance Rule', 'MAINTENANCE RULE'], false);
+  if (rule >= 0) return push(out, text, i, rule);
+  const section = anyWord(text, i, ['Section'], false);
+  if (section >= 0) {
+    // "Section XI, "Test Control,"": a code's or Appendix B's section by its numeral and quoted title.
+    const v = gap(text, section);
+    const r = alnumEnd(text, v);
+    if (r > v && ROMAN_CRITERION.test(text.slice(v, r)) && code(text, r) === COMMA && code(text, r + 1) === 0x20 && (code(text, r + 2) === 0x22 || code(text, r + 2) === 0x201c)) return push(out, text, i, r);
+    const d = dotted(text, v, 1, false);
+    let j = d;
+    if (j >= 0 && code(text, j) === COMMA) {
+      const para = word(text, gap(text, j + 1), 'Paragraph');
+      const v = para >= 0 ? gap(text, para) : -1;
+      // "Paragraph d.9": a letter, a dot, a number.
+      const p = v >= 0 && isLower(code(text, v)) && code(text, v + 1) === DOT && isDigit(code(text, v + 2)) ? digitsEnd(text, v + 2) : -1;
+      if (p >= 0) j = p;
+    }
+    if (j >= 0) {
+      let k = gap(text, code(text, j) === COMMA ? j + 1 : j);
+      const of = word(text, k, 'of the', false);
+      k = of >= 0 ? gap(text, of) : -1;
+      const nrc = k >= 0 ? word(text, k, 'NRC', false) : -1;
+      const p = k >= 0 ? anyWord(text, nrc >= 0 ? gap(text, nrc) : k, ['Enforcement Policy'], false) : -1;
+      if (p >= 0) return push(out, text, i, p);
+    }
+  }
+  const criterion = anyWord(text, i, ['Criterion', 'CRITERION'], false);
+  if (criterion >= 0) {
+    const v = gap(text, criterion);
+    const r = alnumEnd(text, v);
+    const roman = text.slice(v, r);
+    if (r > v && ROMAN_CRITERION.test(roman) && tokenEnds(text, r)) return push(out, text, i, r);
+  }
+  // "Minnesota Statute 115.061": the state's name (one capitalised word) and the statute's number.
+  const name = alnumEnd(text, i);
+  const statuteAt = text.startsWith('Statute', i) ? i : code(text, name) === 0x20 && isLower(code(text, i + 1)) ? name + 1 : -1;
+  const statute = statuteAt >= 0 ? anyWord(text, statuteAt, ['Statutes', 'Statute'], false) : -1;
+  if (statute >= 0) {
+    const d = dotted(text, gap(text, statute), 1, false);
+    if (d >= 0 && tokenEnds(text, d)) return push(out, text, i, d);
+  }
+  const ens = word(text, i, 'ENS', false);
+  if (ens >= 0 && code(text, ens) === 0x20) {
+    const d = digitsEnd(text, ens + 1);
+    if (d - ens - 1 >= 4 && d - ens - 1 <= 6 && tokenEnds(text, d)) return push(out, text, i, d);
+  }
+  const incident = anyWord(text, i, ['Incident Number', 'Incident No.', 'Incident #'], false);
+  if (incident >= 0) {
+    const { value } = afterCue(text, i, incident);
+    const d = digitsEnd(text, value);
+    if (d - value >= 3 && d - value <= 10 && tokenEnds(text, d)) return push(out, text, value, d);
+  }
+  const dn = word(text, i, 'DN', false);
+  if (dn >= 0 && code(text, dn) === COLON) {
+    const v = gap(text, dn + 1);
+    const d = docketNumber(text, v);
+    if (d >= 0 && tokenEnds(text, d)) return push(out, text, v, d);
+  }
+  const nov = anyWord(text, i, ['Notice of Violation', 'NOTICE OF VIOLATION'], false);
+  if (nov >= 0) {
+    const v = gap(text, nov);
+    const d = vendorReport(text, v);
+    if (d >= 0) return push(out, text, i, d);
+  }
+  return -1;
+}
+
+/**
+ * A procedure of a plant set written with a blank for its first hyphen: "EPIP 1-2", "EOP 3-1"
+ * (series names of three letters or more; their number is digits, a hyphen, digits).
+ */
+function spacedProcedure(text: string, i: number, w: string, wordEnd: number): number {
+  if (w.length < 3 || !PROCEDURE_PREFIXES.has(w) || code(text, wordEnd) !== 0x20) return -1;
+  const a = digitsEnd(text, wordEnd + 1);
+  if (a === wordEnd + 1 || a - wordEnd - 1 > 2 || code(text, a) !== HYPHEN) return -1;
+  const b = digitsEnd(text, a + 1);
+  return b > a + 1 && b - a - 1 <= 3 && tokenEnds(text, b) ? b : -1;
+}
+
+/** A Federal Register citation, volume "FR" page: "56 FR 40757". */
+function federalRegister(text: string, i: number): number {
+  const v = digitsEnd(text, i);
+  if (v === i || v - i > 2 || !text.startsWith(' FR ', v)) return -1;
+  const p = digitsEnd(text, v + 4);
+  return p - v - 4 >= 3 && p - v - 4 <= 6 && tokenEnds(text, p) ? p : -1;
 }
