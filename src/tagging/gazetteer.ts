@@ -133,6 +133,23 @@ const ACTUATION_WORDS = new Set(['spurious', 'inadvertent', 'unplanned', 'unexpe
 const JOINING_WORDS = new Set(['or', 'and']);
 const EVENT_MASK = maskOf([FIELD('outcomes'), FIELD('mechanisms')]);
 const SYSTEM_HEADS = new Set(['system', 'systems']);
+// Outcome nouns that are verbs after "to": "to break the seal" states no event; "a steam line break" does.
+const VERB_AFTER_TO = new Set(['break']);
+const TO = new Set(['to']);
+// An emergency class is written capitalised ("declared an Alert", "the ALERT"); lower case the word
+// is the verb ("to alert addressees") or a threshold ("the alert limit"), and so is a class before
+// a threshold word ("Alert limits").
+const CLASS_NOUNS = new Set(['alert']);
+const THRESHOLD_WORDS = new Set(['limit', 'limits', 'level', 'levels', 'range', 'value', 'values', 'setpoint', 'setpoints']);
+const THRESHOLD_HASHES = hashesOf(THRESHOLD_WORDS);
+// Outcome nouns of a system's action ("initiation"): an outcome as the action of equipment, right
+// after it ("HPI initiation") or with "of" ("initiation of standby gas treatment"); "unknown at
+// initiation" (a record's opening) is none.
+const ACTION_NOUNS = new Set(['initiation']);
+const OF = new Set(['of']);
+const OF_HASHES = hashesOf(OF);
+/** One-word outcome terms that are outcomes only in context (read above): no concept on their own. */
+export const CONTEXT_OUTCOME_NOUNS: ReadonlySet<string> = new Set([...VERB_AFTER_TO, ...CLASS_NOUNS, ...ACTION_NOUNS]);
 // The fields a document's or an office's name may hold a term of.
 const NAMED_MASK = ACTIONS_MASK | PROPERTY_MASK | maskOf([FIELD('outcomes'), FIELD('mechanisms')]);
 // A system or component right before one of these names a place ("turbine bay", "pump room").
@@ -341,6 +358,12 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
         else if (wordBefore(tokens, first, ARTICLES)) return;
       }
       if (fields === 0) return;
+      if (fields === OUTCOMES_MASK && first === last) {
+        const word = tokens.lower.slice(tokens.starts[first], tokens.ends[first]);
+        if (VERB_AFTER_TO.has(word) && wordBefore(tokens, first, TO)) return;
+        if (CLASS_NOUNS.has(word) && (!capitalised(tokens, first) || nextWordIn(tokens, last, THRESHOLD_HASHES, THRESHOLD_WORDS) !== null)) return;
+        if (ACTION_NOUNS.has(word) && lastSubject !== first - 1 && nextWordIn(tokens, last, OF_HASHES, OF) === null) return;
+      }
       if (fields === SYSTEMS_MASK && (wordBefore(tokens, first, ACTUATION_WORDS) || (lastOutcome === first - 2 && wordBefore(tokens, first, JOINING_WORDS)))) {
         fields = OUTCOMES_MASK;
       }

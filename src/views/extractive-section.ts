@@ -17,7 +17,7 @@
 // and summaries.
 import type { SectionSummary } from '../contracts/sections.js';
 import { extractPatterns } from '../tagging/extractors.js';
-import { phraseSpecs } from '../tagging/gazetteer.js';
+import { CONTEXT_OUTCOME_NOUNS, phraseSpecs } from '../tagging/gazetteer.js';
 import { normaliseLabel, routeLabel, type LexiconEntry } from '../tagging/lexicon.js';
 import { buildPhraseMatcher, TokenBuffer, type PhraseMatcher } from '../tagging/phrase-matcher.js';
 import { SECTION_QUALITY } from './kinds/section-summary.js';
@@ -42,9 +42,10 @@ const FILL_LABELS = new Set(['fail_type_v']);
 const NO_CONCEPT_LABELS = new Set(['event_v']);
 const FILL_FIELDS = new Set(['maintenance_actions', 'surveillance_actions']);
 
-function rankOf(label: string): number {
+// Likewise the outcome nouns the gazetteer reads in context ("alert" limit, "at initiation").
+function rankOf(label: string, term: string): number {
   const field = routeLabel(label);
-  if (field === null || NO_CONCEPT_LABELS.has(normaliseLabel(label))) return NOT_A_CONCEPT;
+  if (field === null || NO_CONCEPT_LABELS.has(normaliseLabel(label)) || CONTEXT_OUTCOME_NOUNS.has(term.toLowerCase())) return NOT_A_CONCEPT;
   return FILL_FIELDS.has(field) || FILL_LABELS.has(normaliseLabel(label)) ? FILL_RANK : CONCEPT_RANK;
 }
 const WORD_RE = /\S+/g;
@@ -64,7 +65,7 @@ export class ConceptFinder {
 
   constructor(entries: readonly LexiconEntry[]) {
     // The gazetteer's phrases (long forms and acronyms included), each carrying its label's rank.
-    this.matcher = buildPhraseMatcher(entries.flatMap((entry) => phraseSpecs([entry]).map(({ pluralPayload: _bare, ...spec }) => ({ ...spec, payload: rankOf(entry.label) }))));
+    this.matcher = buildPhraseMatcher(entries.flatMap((entry) => phraseSpecs([entry]).map(({ pluralPayload: _bare, ...spec }) => ({ ...spec, payload: rankOf(entry.label, entry.term) }))));
   }
 
   /** At most 10 concepts, most frequent first (ties: first seen), each a phrase of one of `sources`. */

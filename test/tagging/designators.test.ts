@@ -20,6 +20,15 @@ describe('plain equipment designators', () => {
     ['a two-digit unit and train number before a singular name', 'the 21 charging pump and the 23 Emergency Diesel Generator', ['21 charging pump', '23 Emergency Diesel Generator']],
     ['a count or a quantity before a name is none', 'all 23 pumps, a 12 inch valve, 1,215 pump starts and page E5-18 16', []],
     ['more nouns, written in lower case too', 'RCP 1A, SG 2, transformer 1X, 4160V bus 1D and penetration N2E', ['RCP 1A', 'SG 2', 'transformer 1X', 'bus 1D', 'penetration N2E']],
+    ['a swing train of two letters', 'the 1AB emergency diesel generator was started', ['1AB emergency diesel generator']],
+    ['the name runs to its last head', 'the 2B Reactor Coolant Drain Tank Pump (RCDTP) tripped and the 1A diesel generator room fan ran', ['2B Reactor Coolant Drain Tank Pump (RCDTP)', '1A diesel generator room fan']],
+    ['a plant acronym as the name', "the 2A MFP and the 'C' RFP tripped, the B\nOTSG was drained", ['2A MFP', "'C' RFP", 'B OTSG']],
+    ['an acronym the text defines for equipment', "the Heater Drain Pump (HDP) was stopped; later the 1B HDP and the 'A' HDPs ran", ['1B HDP', "'A' HDPs"]],
+    ['a quoted train letter after the name', "operators started Circulating Water Pump 'B', then the pump \u2018A\u2019", ["Circulating Water Pump 'B'", 'pump \u2018A\u2019']],
+    ['OCR stars for the quotes, and an acronym defined with its letter', 'the trip of Condensate Pump *B* (CDP *B*) with CDP *a* out of service', ['Condensate Pump *B*', 'CDP *B*', 'CDP *a*']],
+    ['a channel before the name', 'the Unit 3 channel D excore detector and Channel B detectors', ['channel D excore detector', 'Channel B detectors']],
+    ['a train letter hyphened to the acronym, with its number', 'the A-EDG No. 2 cylinder and the C-EDG were run', ['A-EDG No. 2', 'C-EDG']],
+    ['no head, no designator', "Unit 2 in Mode 1, Region 2 of Table 1 and Figure A. A pump tripped. Step B was done. 'A' was 'B'. the A train, the C-RHR leak, A-1 step", []],
   ])('%s', (_name, text, expected) => {
     expect(plain(text)).toEqual(expected);
   });

@@ -156,3 +156,12 @@ describe('extractive section summaries of the sample corpus pass their own check
     for (const concept of view.concepts as string[]) expect([section.text, section.title].some((s) => s.replace(/\s+/g, ' ').includes(concept))).toBe(true);
   });
 });
+
+describe('concepts: outcome nouns read only in context', () => {
+  it('are no concept alone ("alert limit", "at initiation"), while a loss is', () => {
+    const concepts = FINDER.find(['Vibration stayed below the alert limit; the cause was unknown at initiation after a loss of the pump.']);
+    expect(concepts).not.toContain('alert');
+    expect(concepts).not.toContain('initiation');
+    expect(concepts).toContain('loss');
+  });
+});

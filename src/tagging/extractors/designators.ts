@@ -21,7 +21,10 @@ const HEADS = new Set(
   ('pump pumps dg dgs edg edgs generator generators condenser condensers bus buses transformer transformers breaker breakers ' +
     'valve valves fan fans motor motors chiller chillers compressor compressors strainer strainers exchanger exchangers tank tanks ' +
     'battery batteries charger chargers inverter inverters switchgear cooler coolers filter filters feeder feeders heater heaters ' +
-    'blower blowers sg sgs rcp rcps relay relays transmitter transmitters damper dampers').split(' '),
+    'blower blowers sg sgs rcp rcps relay relays transmitter transmitters damper dampers detector detectors excore excores ' +
+    // Plant acronyms of single machines, written with a train letter as often as the noun itself:
+    // once-through steam generator, reactor / main / steam generator feed(water) pump.
+    'otsg otsgs rfp rfps mfp mfps fwp fwps sgfp sgfps').split(' '),
 );
 // Nouns a plant writes its equipment numbers after: "Bus 3C", "EDG #2", "Feeder X12", "TR 4".
 const NOUNS =
@@ -33,7 +36,7 @@ const NOUNS =
 // division or train ("Division 1", "Train B"), or a noun.
 const FINDER = buildPattern(
   'tagging/extractors/designators: FINDER',
-  `['"\`\u2018\u2019\u201C\u201D][A-Z]['"\`\u2018\u2019\u201C\u201D]|\\b[Tt]he [A-H] |\\b\\d-\\d\\b|\\bNo\\. ?\\d|\\b\\d[A-Z]\\b|\\b[1-4]\\d\\b|\\b(?:Division|DIVISION|Train|TRAIN) |\\b(?:${NOUNS})\\b`,
+  `['"\`*\u2018\u2019\u201C\u201D][A-Za-z]['"\`*\u2018\u2019\u201C\u201D]|\\b[Tt]he [A-H]\\s|\\b\\d-\\d\\b|\\bNo\\. ?\\d|\\b\\d[A-Z]{1,2}\\b|\\b[1-4]\\d\\b|\\b[A-H]-[A-Z]{2,5}\\b|\\b(?:Division|DIVISION|Train|TRAIN|Channel|CHANNEL|channel) |\\b(?:${NOUNS})\\b`,
   'g',
 );
 
@@ -42,6 +45,16 @@ const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const isLetter = (c: number): boolean => isUpper(c) || (c >= 0x61 && c <= 0x7a);
 const isAlnum = (c: number): boolean => isLetter(c) || isDigit(c);
 const QUOTES = new Set([0x27, 0x22, 0x60, 0x2018, 0x2019, 0x201c, 0x201d]);
+// OCR reads a typed quote as "*": "Pump *C*" is "Pump 'C'".
+const isQuote = (c: number): boolean => QUOTES.has(c) || c === 0x2a;
+
+/** A quoted train letter at i ("'C'", "‘B’", OCR "*C*"; `lower` also "*c*"): its end, or -1. */
+function quotedLetter(text: string, i: number, lower: boolean): number {
+  const c = code(text, i + 1);
+  if (!isQuote(code(text, i)) || !isQuote(code(text, i + 2))) return -1;
+  if (!isUpper(c) && !(lower && c >= 0x61 && c <= 0x7a)) return -1;
+  return isAlnum(code(text, i + 3)) ? -1 : i + 3;
+}
 
 function code(text: string, i: number): number {
   return i >= 0 && i < text.length ? text.charCodeAt(i) : -1;
@@ -87,14 +100,14 @@ function leadingDesignator(text: string, i: number): number {
   const c = code(text, i);
   // "the A RHR pump", "the B train RHR pump": a train letter after the article (the span starts at the letter).
   if (c === 0x54 || c === 0x74) {
-    if (text.startsWith('he ', i + 1) && isUpper(code(text, i + 4)) && code(text, i + 5) === 0x20) return i + 5;
+    if (text.startsWith('he ', i + 1) && isUpper(code(text, i + 4)) && (code(text, i + 5) === 0x20 || code(text, i + 5) === 0x0a)) return i + 5;
   }
   // "the 2-1 diesel generator": unit 2's first, as plants that number trains by unit write it.
   if (isDigit(c) && code(text, i + 1) === 0x2d && isDigit(code(text, i + 2)) && !isAlnum(code(text, i + 3))) {
     const before = code(text, i - 1);
     if (before !== 0x2d && before !== 0x2f && before !== 0x2e) return i + 3;
   }
-  if (QUOTES.has(c)) return isUpper(code(text, i + 1)) && QUOTES.has(code(text, i + 2)) ? i + 3 : -1;
+  if (isQuote(c)) return quotedLetter(text, i, false);
   if (c === 0x4e && text.startsWith('No.', i)) {
     const n = blanks(text, i + 3);
     let j = n;
@@ -103,12 +116,16 @@ function leadingDesignator(text: string, i: number): number {
     if (isUpper(code(text, j)) && !isAlnum(code(text, j + 1))) j++;
     return isAlnum(code(text, j)) ? -1 : j;
   }
-  if (isDigit(c) && isUpper(code(text, i + 1)) && !isAlnum(code(text, i + 2))) return i + 2;
-  // "Division 1", "Division II", "Train B": a safety division or train before the equipment's name.
-  if (c === 0x44 || c === 0x54) {
+  // "3A", and "2AB" (a swing train shared by trains A and B).
+  if (isDigit(c) && isUpper(code(text, i + 1))) {
+    const k = isUpper(code(text, i + 2)) ? i + 3 : i + 2;
+    return isAlnum(code(text, k)) ? -1 : k;
+  }
+  // "Division 1", "Division II", "Train B", "channel C": a safety division, train or channel before the equipment's name.
+  if (c === 0x44 || c === 0x54 || c === 0x43 || c === 0x63) {
     const w = wordEnd(text, i);
     const name = text.slice(i, w).toLowerCase();
-    if (name !== 'division' && name !== 'train') return -1;
+    if (name !== 'division' && name !== 'train' && name !== 'channel') return -1;
     const d = blanks(text, w);
     const e = wordEnd(text, d);
     return e > d && DIVISIONS.has(text.slice(d, e)) ? e : -1;
@@ -116,6 +133,7 @@ function leadingDesignator(text: string, i: number): number {
   return -1;
 }
 
+const NO_HEADS: ReadonlySet<string> = new Set();
 const DIVISIONS = new Set(['1', '2', '3', '4', 'I', 'II', 'III', 'IV', 'A', 'B', 'C', 'D']);
 
 /** A plant's two-digit unit-and-train number before a name ("21 charging pump", "the 23 EDG"): its end, or -1. */
@@ -157,7 +175,7 @@ function wrapGap(text: string, i: number): number {
 }
 
 /** "'C' Emergency Service Water (ESW) pump": from a leading designator to the head noun within six words. */
-function namedAfter(text: string, start: number, designatorEnd: number, singular = false): number {
+function namedAfter(text: string, start: number, designatorEnd: number, singular: boolean, heads: ReadonlySet<string>): number {
   let j = designatorEnd;
   // "'A' through 'D' DGs", "'A' and 'B' ESW pumps": a second designator joins the first.
   const join = blanks(text, j);
@@ -168,20 +186,62 @@ function namedAfter(text: string, start: number, designatorEnd: number, singular
       break;
     }
   }
+  // The last head within the name's words: "3A Standby Steam Generator Feed Pump" ends at "Pump", not "Generator".
+  let last = -1;
   for (let words = 0; words < MAX_NAME_WORDS; words++) {
     const w = wrapGap(text, j);
-    if (w === j && words > 0) return -1;
+    if (w === j && words > 0) break;
     const e = wordEnd(text, w);
-    if (e < 0) return -1;
+    if (e < 0) break;
     const lower = text.slice(w, e).toLowerCase();
     if (singular && words === 0 && QUANTITY_WORDS.has(lower)) return -1;
-    // A bare number before a plural counts things ("23 pumps"): only a singular name is one item.
-    if (HEADS.has(lower)) return singular && lower.endsWith('s') && !lower.endsWith('ss') && lower !== 'bus' ? -1 : e;
-    // "diesel generator", "heat exchanger": the head is the last word, read on.
-    if (STOPS.has(lower)) return -1;
+    if (HEADS.has(lower) || heads.has(lower)) {
+      // A bare number before a plural counts things ("23 pumps"): only a singular name is one item.
+      if (singular && lower.endsWith('s') && !lower.endsWith('ss') && lower !== 'bus') return last;
+      last = e;
+    } else if (STOPS.has(lower)) {
+      // "diesel generator", "heat exchanger": the head is the last word, read on; a function word ends the name.
+      break;
+    }
     j = e;
   }
-  return -1;
+  if (last < 0) return -1;
+  // "Feed Pump (SBSGFP)": the acronym the text gives the name right after it is part of the item.
+  const open = blanks(text, last);
+  if (code(text, open) === 0x28 && open - last <= 1) {
+    let k = open + 1;
+    while (isUpper(code(text, k))) k++;
+    if (k - open > 2 && code(text, k) === 0x29) return k + 1;
+  }
+  return last;
+}
+
+/**
+ * Acronyms the text defines for a head noun ("Steam Generator Feed Pump (SGFP)", "Pump *c* (FWP
+ * 'C')"): lower case, each also a head of this text's designators.
+ */
+export function definedHeads(text: string): Set<string> {
+  const out = new Set<string>();
+  for (let open = text.indexOf('('); open >= 0; open = text.indexOf('(', open + 1)) {
+    let k = open + 1;
+    while (isUpper(code(text, k))) k++;
+    const letters = k - open - 1;
+    if (letters < 2 || letters > 6 || isAlnum(code(text, k)) && code(text, k) !== 0x73) continue;
+    // The word before "(", past a quoted train letter ("Pump *c* (FWP 'C')").
+    let e = open;
+    while (e > 0 && code(text, e - 1) === 0x20) e--;
+    if (e >= 3 && quotedLetter(text, e - 3, true) === e) {
+      e -= 3;
+      while (e > 0 && code(text, e - 1) === 0x20) e--;
+    }
+    let b = e;
+    while (b > 0 && isLetter(code(text, b - 1))) b--;
+    if (b < e && HEADS.has(text.slice(b, e).toLowerCase())) {
+      const acronym = text.slice(open + 1, k).toLowerCase();
+      out.add(acronym).add(acronym + 's');
+    }
+  }
+  return out;
 }
 
 /** "Bus 3C", "EDG #2", "Buses 2A and 3A": a noun, an optional "#" or "No.", the number; a list after it. */
@@ -209,9 +269,62 @@ function numberedAfter(text: string, start: number, nounEnd: number, out: Design
   }
 }
 
+/** Start of the head word that ends right before `end` (after one blank), or -1 when that word heads nothing. */
+function headBefore(text: string, end: number, heads: ReadonlySet<string>): number {
+  const e = code(text, end - 1) === 0x20 ? end - 1 : -1;
+  if (e < 0) return -1;
+  let b = e;
+  while (b > 0 && isLetter(code(text, b - 1))) b--;
+  if (b === e || isAlnum(code(text, b - 1)) || code(text, b - 1) === 0x2d) return -1;
+  const lower = text.slice(b, e).toLowerCase();
+  return HEADS.has(lower) || heads.has(lower) ? b : -1;
+}
+
+// Words of a capitalised name read back from its head: "Main Feedwater Pump 'C'".
+const MAX_BACK_WORDS = 3;
+
+/**
+ * "Main Feedwater Pump 'C'", "FWP 'C'", OCR "pump *c*": a quoted train letter after its head
+ * noun. A capitalised head takes the capitalised words before it (not before `from`). [start, end) or null.
+ */
+function namedBefore(text: string, quote: number, from: number, heads: ReadonlySet<string>): [number, number] | null {
+  const end = quotedLetter(text, quote, true);
+  if (end < 0) return null;
+  let start = headBefore(text, quote, heads);
+  if (start < from) return null;
+  if (!isUpper(code(text, start))) return [start, end];
+  for (let words = 0; words < MAX_BACK_WORDS; words++) {
+    const e = start - 1;
+    if (code(text, e) !== 0x20) break;
+    let b = e;
+    while (b > 0 && isLetter(code(text, b - 1))) b--;
+    if (b === e || b < from || !isUpper(code(text, b)) || isAlnum(code(text, b - 1)) || STOPS.has(text.slice(b, e).toLowerCase())) break;
+    start = b;
+  }
+  return [start, end];
+}
+
+/** "B-EDG", "B-EDG No. 4": a train letter hyphened to a head acronym, with the machine's number. Its end, or -1. */
+function letterHyphenHead(text: string, i: number, heads: ReadonlySet<string>): number {
+  if (!isUpper(code(text, i)) || code(text, i + 1) !== 0x2d || isAlnum(code(text, i - 1)) || code(text, i - 1) === 0x2d) return -1;
+  const e = wordEnd(text, i + 2);
+  if (e < 0 || code(text, e) === 0x2d) return -1;
+  const lower = text.slice(i + 2, e).toLowerCase();
+  if (!HEADS.has(lower) && !heads.has(lower)) return -1;
+  let j = blanks(text, e);
+  if (j === e) return e;
+  if (code(text, j) === 0x23) j++;
+  else if ((code(text, j) === 0x4e || code(text, j) === 0x6e) && text.startsWith('o.', j + 1)) j = blanks(text, j + 3);
+  else return e;
+  let d = j;
+  while (isDigit(code(text, d)) && d - j < 2) d++;
+  return d > j && !isAlnum(code(text, d)) ? d : e;
+}
+
 /** The plain equipment designators of a text, in text order, never overlapping. */
 export function plainDesignators(text: string): DesignatorSpan[] {
   const out: DesignatorSpan[] = [];
+  const heads = text.includes('(') ? definedHeads(text) : NO_HEADS;
   FINDER.lastIndex = 0;
   let from = 0;
   for (let m = FINDER.exec(text); m !== null; m = FINDER.exec(text)) {
@@ -221,7 +334,7 @@ export function plainDesignators(text: string): DesignatorSpan[] {
     const lead = number > 0 ? number : leadingDesignator(text, start);
     let end = -1;
     if (lead > 0) {
-      const named = namedAfter(text, start, lead, number > 0);
+      const named = namedAfter(text, start, lead, number > 0, heads);
       if (named > 0) {
         // "the B RHR pump": the item starts at the letter, not the article.
         const from = text.startsWith('he ', start + 1) && (code(text, start) === 0x54 || code(text, start) === 0x74) ? start + 4 : start;
@@ -229,6 +342,18 @@ export function plainDesignators(text: string): DesignatorSpan[] {
         out.push({ start: from, end: named, text: text.slice(from, named).replace(/\s+/g, ' ') });
         end = named;
       }
+    }
+    if (end < 0 && isQuote(code(text, start))) {
+      const span = namedBefore(text, start, from, heads);
+      if (span !== null) {
+        out.push({ start: span[0], end: span[1], text: text.slice(span[0], span[1]) });
+        end = span[1];
+      }
+    } else if (lead > 0) {
+      // A designator before no name: nothing.
+    } else if (code(text, start + 1) === 0x2d && !isDigit(code(text, start))) {
+      end = letterHyphenHead(text, start, heads);
+      if (end > 0) out.push({ start, end, text: text.slice(start, end) });
     } else if (!isDigit(code(text, start))) {
       end = numberedAfter(text, start, start + m[0].length, out);
     }
