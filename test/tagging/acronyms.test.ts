@@ -1,20 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { acronymDefinitions, acronymLetters } from '../../src/tagging/acronyms.js';
-import { buildGazetteer } from '../../src/tagging/gazetteer.js';
-import { buildKeywordLists } from '../../src/tagging/keyword-lists.js';
-import { parseLexiconCsv } from '../../src/tagging/lexicon.js';
 import { TokenBuffer } from '../../src/tagging/phrase-matcher.js';
-import { NerSeeder } from '../../src/tagging/tag-record.js';
-
-const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
-const keywords = buildKeywordLists({
-  temporalQualifiers: read('data/keywords/temporal_qualifiers.csv'),
-  temporalRelations: read('data/keywords/temporal_relations.csv'),
-  locations: read('data/keywords/locations.csv'),
-  conjectures: read('data/keywords/conjectures.csv'),
-});
-const seeder = new NerSeeder(buildGazetteer(parseLexiconCsv(read('data/lexicon/rca-default.csv'), 'builtin')), keywords);
+import { builtInSeeder as seeder } from './support/seeders.js';
 
 /** Each definition's long form and acronym, as written. */
 function definitions(text: string): string[] {

@@ -1,26 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NerSeed } from '../../src/contracts/chunk.js';
-import { buildGazetteer } from '../../src/tagging/gazetteer.js';
-import { buildKeywordLists } from '../../src/tagging/keyword-lists.js';
-import { parseLexiconCsv } from '../../src/tagging/lexicon.js';
 import { CUE_SOURCE, labelSpans, negationScopes, negationScopesOfTokens } from '../../src/tagging/negation.js';
 import { TokenBuffer } from '../../src/tagging/phrase-matcher.js';
 import { ROOT } from '../support/golden.js';
-import { NerSeeder } from '../../src/tagging/tag-record.js';
-
-const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
-const keywords = buildKeywordLists({
-  temporalQualifiers: read('data/keywords/temporal_qualifiers.csv'),
-  temporalRelations: read('data/keywords/temporal_relations.csv'),
-  locations: read('data/keywords/locations.csv'),
-  conjectures: read('data/keywords/conjectures.csv'),
-});
-const builtIn = new NerSeeder(buildGazetteer(parseLexiconCsv(read('data/lexicon/rca-default.csv'), 'builtin')), keywords);
-const reference = new NerSeeder(buildGazetteer(parseLexiconCsv(read('test/fixtures/dackar/tag_keywords_lists.derived.csv'), 'reference')), keywords);
+import { builtInSeeder as builtIn, referenceSeeder as reference } from './support/seeders.js';
 
 /** The text each scope covers, with its cue. */
 const scopes = (text: string) => negationScopes(text).map((s) => [s.cue, text.slice(s.start, s.end).trim()]);
