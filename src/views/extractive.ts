@@ -26,7 +26,7 @@ import type { ViewType } from '../contracts/vocabulary.js';
 
 export const EXTRACTIVE_BACKEND = 'extractive';
 /** Names the rules in provenance; bump when the output for a given input changes. */
-export const EXTRACTIVE_MODEL = 'rca-extractive/3';
+export const EXTRACTIVE_MODEL = 'rca-extractive/4';
 
 
 /** Items per list: a view is a compact index of the chunk, not a copy of it. */

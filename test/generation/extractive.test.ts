@@ -18,7 +18,7 @@ const VIEWS = VIEW_TYPES;
 const QUALITY_FLAGS = new Set(['few_keywords', 'scope_too_short', 'boilerplate', 'empty_frame']);
 const ENTRY = {
   backend: 'extractive',
-  model: 'rca-extractive/3',
+  model: 'rca-extractive/4',
   model_digest: null,
   options: null,
   attempts: 1,
@@ -100,7 +100,7 @@ describe('the extractive backend as a stage backend', () => {
   it('--stats FILE names the backend; no host, no cache', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'rca-ext-')), 'stats.json');
     await run('generate', NO_SERVER, await taggedLines(1), ['--backend', 'extractive', '--stats', file]);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ backend: 'extractive', model: 'rca-extractive/3', model_digest: null, options: null, host: null, cache: null, views: { ok: VIEWS.length } });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ backend: 'extractive', model: 'rca-extractive/4', model_digest: null, options: null, host: null, cache: null, views: { ok: VIEWS.length } });
   });
 
   it('is never used in place of a failed model call: the view stays null with the model error', async () => {

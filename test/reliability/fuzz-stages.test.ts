@@ -234,7 +234,7 @@ function checkGeneratedViews(out: Rec, inp: Rec | null, added: string[]): void {
       expect(out[view]).toEqual(inp?.[view]);
       continue;
     }
-    expect(generation).toMatchObject({ backend: 'extractive', model: 'rca-extractive/3', attempts: 1, cached: false });
+    expect(generation).toMatchObject({ backend: 'extractive', model: 'rca-extractive/4', attempts: 1, cached: false });
     if (generation.error === null) {
       VIEW_SCHEMAS[view].parse(out[view]);
       expect(out[view]).toMatchObject({ ...trusted, view_type: view });
