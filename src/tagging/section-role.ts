@@ -353,6 +353,13 @@ function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: Layou
   // A letter's distribution (the licensees a memorandum went to, its enclosures and copies) is
   // non-prose like a letterhead, but it closes the letter: its contacts.
   if (docType === 'OTHER' && layout.proseChars < layout.otherChars && distributionLine(text)) return SHAPE('contacts');
+  // A written report's label run into its paragraph ("B. Cause: The technician …", "Safety
+  // Significance: There was …") names that part, as it would on a line of its own; the layout
+  // reads such a line as a field, so this comes before the header.
+  if (docType === 'CR' && subtype !== 'EN') {
+    const runIn = runInReportHeading(firstLine(text).replace(WHITESPACE_RE, ' '));
+    if (runIn !== null) return SHAPE(runIn);
+  }
   if (layout.proseChars < layout.otherChars) return SHAPE('header');
   // The cues read the paragraph's opening across its hard line breaks ("The finding was evaluated
   // using Phase 1 of the At-Power\nSDP, … very low safety significance").
@@ -383,7 +390,7 @@ function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: Layou
   if (docType === 'CR' && subtype !== 'EN') {
     if (MORE_SAFETY_CUES.some((cue) => sentence.includes(cue))) return SHAPE('impact');
     if (REPORTABILITY_CUES.some((cue) => sentence.includes(cue))) return SHAPE('reportability');
-    if (opensOnCause(sentence)) return SHAPE('cause_statement');
+    if (opensOnCause(sentence) || causedBy(sentence) || (CAUSE_FINDING_CUES.some((cue) => sentence.includes(cue)) && FINDING_VERBS.some((verb) => sentence.includes(verb)))) return SHAPE('cause_statement');
     if (sentence.startsWith('corrective action') || RECURRENCE_CUES.some((cue) => sentence.includes(cue))) return SHAPE('corrective_actions');
     if (PREVIOUS_EVENT_CUES.some((cue) => sentence.includes(cue))) return SHAPE('previous_events');
   }
@@ -595,6 +602,62 @@ function opensOnCause(opening: string): boolean {
   return false;
 }
 const OPEN = (role: string) => ({ role, open: true });
+
+/** How many words of an opening a caused event may have before "was caused by": "This event was caused by …". */
+const CAUSED_SUBJECT_WORDS = 5;
+const CAUSED_VERBS: ReadonlySet<string> = new Set(['was', 'were', 'is', 'are']);
+const CAUSED_PARTICIPLES: ReadonlySet<string> = new Set(['caused', 'attributed']);
+
+/** An opening that says what caused its subject ("This event was caused by personnel error", "The failure is attributed to …"). */
+function causedBy(opening: string): boolean {
+  const words = opening.split(' ', CAUSED_SUBJECT_WORDS + 2);
+  for (let i = 1; i < Math.min(words.length - 1, CAUSED_SUBJECT_WORDS + 1); i++) {
+    if (CAUSED_VERBS.has(words[i]!) && CAUSED_PARTICIPLES.has(words[i + 1]!)) return true;
+  }
+  return false;
+}
+
+/**
+ * A cause evaluation reported by what it found ("The root cause evaluation (RCE) of this event
+ * determined that …", "A root cause evaluation concluded that …"), even behind a form caption
+ * run into the line: the sentence names the evaluation and a verb of finding.
+ */
+const CAUSE_FINDING_CUES = ['root cause evaluation', 'apparent cause evaluation', 'cause evaluation (', 'root cause analysis', 'cause determination'];
+const FINDING_VERBS = ['determined', 'concluded', 'identified', 'found that', 'revealed'];
+
+/** How many words a run-in label of an event report may have ("Assessment of Safety Consequences:"). */
+const RUN_IN_WORDS = 6;
+/** A lettered or numbered mark before a heading ("B.", "3)", "IV."). */
+const HEADING_MARK_RE = /^(?:[A-Z]|\d{1,2}|[IVX]{1,4})[.)]$/;
+
+/**
+ * The role a label run into a report's paragraph names, or null: a short label up to a colon, after
+ * any lettered or numbered mark ("Safety Significance: There …", "B. Cause: The …"), read with the
+ * CR headings' keywords. (A heading in capitals run into its paragraph, "CAUSE OF EVENT The cause
+ * …", is one of the layout's headings already.)
+ */
+function runInReportHeading(lead: string): string | null {
+  const words = lead.split(' ', RUN_IN_WORDS + 2);
+  const start = words.length > 1 && HEADING_MARK_RE.test(words[0]!) ? 1 : 0;
+  const label: string[] = [];
+  for (let i = start; i < Math.min(words.length - 1, start + RUN_IN_WORDS); i++) {
+    const word = words[i]!;
+    if (word.endsWith(':') && word.length > 1) {
+      label.push(word.slice(0, -1));
+      // A label then its sentence, not a field and its value ("Cause: 1" is a form's).
+      return isCapital(words[i + 1]!.charCodeAt(0)) ? headingRole(label.join(' ')) : null;
+    }
+    label.push(word);
+  }
+  return null;
+}
+
+/** A heading's CR role, when the heading names a part of the report (not a description's catch-all words). */
+function headingRole(heading: string): string | null {
+  const role = sectionRole('CR', heading);
+  return role === 'unknown' || role === 'header' ? null : role;
+}
+
 
 function computeRole(docType: DocType, title: string): string {
   const matcher = matcherOf(docType);

@@ -383,6 +383,32 @@ describe('chunkRole: the parts of a report its form makes plain without a headin
     expect(role('CR', 'LER', 'This letter forwards three copies of Reportable Occurrence No. 50-999/82-45 to the staff of the regional office.')).toBe('description');
   });
 
+  it("a written report's paragraph that says what caused the event, or what a cause evaluation found", () => {
+    expect(role('CR', 'LER', 'This event was caused by a technician error during the relay replacement. The crew restored the bus within the hour.')).toBe('cause_statement');
+    expect(role('CR', 'PART21', 'The cracking is attributed to an improper heat treatment of the forging lot at the supplier.')).toBe('cause_statement');
+    expect(role('CR', 'LER', 'A root cause evaluation concluded that the work instructions did not warn of the exposed terminals in the cabinet.')).toBe('cause_statement');
+    // Behind a continuation page's form caption run into the same line.
+    expect(role('CR', 'LER', 'FACILITY NAME (1) DOCKET NUMBER (2) PAGE (3) 05009999 YEAR 31 02 The apparent cause evaluation of the trip identified a worn contact on the auxiliary relay as the cause.')).toBe('cause_statement');
+    // A cause evaluation still under way, or a caused effect late in the sentence, says no cause.
+    expect(role('CR', 'LER', 'A root cause evaluation is in progress and its results will be given in a supplement to this report.')).toBe('description');
+    expect(role('CR', 'LER', 'On the morning of the test the operators noted that the pump discharge pressure dropped, which was caused by a closed valve.')).toBe('description');
+    // Not an event notification's.
+    expect(role('CR', 'EN', 'This event was caused by a technician error during the relay replacement on the bus.')).toBe('description');
+  });
+
+  it("a written report's heading run into its paragraph names that part", () => {
+    expect(role('CR', 'LER', 'CAUSE OF EVENT The cause was a loose terminal lug on the trip coil circuit of the feeder breaker.')).toBe('cause_statement');
+    expect(role('CR', 'LER', 'ASSESSMENT OF SAFETY CONSEQUENCES The redundant train remained available for the whole period the pump was out.')).toBe('impact');
+    expect(role('CR', 'LER', 'CORRECTIVE ACTIONS The operators replaced the fuse and the procedure was revised to add the check.')).toBe('corrective_actions');
+    expect(role('CR', 'LER', 'Safety Significance: The redundant train remained available for the whole period the pump was out.')).toBe('impact');
+    expect(role('CR', 'LER', 'Root Cause: The technician lifted the wrong lead because the drawing showed an older terminal layout.')).toBe('cause_statement');
+    expect(role('CR', 'LER', 'B. Cause: The technician lifted the wrong lead because the drawing showed an older terminal layout.')).toBe('cause_statement');
+    expect(role('CR', 'LER', 'PREVIOUS SIMILAR EVENTS A review of the station records for the last five years found one other trip of this kind.')).toBe('previous_events');
+    // Capitals that are a tag or a name, not a heading, say nothing; nor does a label of no known part.
+    expect(role('CR', 'LER', 'RHR Pump 1A was started at noon and the operators watched the discharge pressure rise to normal.')).toBe('description');
+    expect(role('CR', 'LER', 'Weather: The wind was calm and the temperature near freezing when the operators walked down the yard.')).toBe('description');
+  });
+
   it("an event notification's text is its description, whatever a paragraph of it opens on", () => {
     expect(role('CR', 'EN', 'The cause of the trip was dirty windings on an over voltage relay that prevented the wiper from contacting them.')).toBe('description');
     expect(role('CR', 'EN', 'Corrective actions include cleaning the relay windings and checking the other relays of the same model at the site.')).toBe('description');
