@@ -940,3 +940,43 @@ function statedElsewhere(text: string, scopes: readonly NegationScope[], found: 
 const WORD_CHAR_RE = /[\p{L}\p{N}]/u;
 
 const WHITESPACE_RUN = /\s+/g;
+
+// ---------------------------------------------------------------------------------------------
+// A mention that is no assertion, though outside every negation scope: one under a hedge ("could
+// cause a fire", "may result in injury", "very unlikely to cause injury", "the potential for a
+// fire"), one its clause calls unconfirmed ("Fire within the Protected Area not verified"), or one
+// naming an alarm ("the fire alarm", "radiation alarms"), which sounds for an event, not states it.
+// Such an occurrence does not keep a term that the text also rules out positive. A hand scan of
+// the clause's words, at most WEAK_WORDS back and forward.
+const WEAK_WORDS = 6;
+const HEDGE_WORDS = new Set(['could', 'may', 'might', 'would', 'can', 'unlikely', 'potential', 'potentially', 'possible', 'possibly', 'risk', 'if']);
+const UNCONFIRMED_WORDS = new Set(['verified', 'confirmed', 'validated']);
+const ALARM_WORDS = new Set(['alarm', 'alarms', 'annunciator', 'annunciators', 'annunciation']);
+const LETTERS_RE = /[A-Za-z]+/g;
+const NEXT_WORD_RE = /^[ \t]+([A-Za-z]+)/;
+
+/** The lower-cased words of text[from, to), in order. */
+function wordsBetween(text: string, from: number, to: number): string[] {
+  const words: string[] = [];
+  LETTERS_RE.lastIndex = from;
+  for (let w = LETTERS_RE.exec(text); w !== null && w.index < to; w = LETTERS_RE.exec(text)) words.push(w[0].toLowerCase());
+  return words;
+}
+
+/**
+ * Whether the mention at text[start, end) is hedged, unconfirmed or an alarm's name (see above):
+ * 'alarm' for an alarm's name, true for the others, false for an assertion.
+ */
+export function weakStatement(text: string, start: number, end: number): boolean | 'alarm' {
+  const clauseStart = clauseStartBefore(text, start);
+  const before = wordsBetween(text, Math.max(clauseStart, start - 80), start).slice(-WEAK_WORDS);
+  if (before.some((w) => HEDGE_WORDS.has(w))) return true;
+  let clauseEnd = end;
+  while (clauseEnd < text.length && clauseEnd < end + 120 && !BACKWARD_STOPS.has(text.charCodeAt(clauseEnd))) clauseEnd++;
+  const after = wordsBetween(text, end, clauseEnd);
+  const next = NEXT_WORD_RE.exec(text.slice(end, end + 20));
+  if (next !== null && ALARM_WORDS.has(next[1]!.toLowerCase())) return 'alarm';
+  const near = after.slice(0, WEAK_WORDS);
+  for (let k = 1; k < near.length; k++) if (near[k - 1] === 'not' && UNCONFIRMED_WORDS.has(near[k]!)) return true;
+  return false;
+}

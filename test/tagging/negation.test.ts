@@ -295,6 +295,31 @@ describe('ner_seed: what reports say did not act, was not done or was not affect
   });
 });
 
+describe('ner_seed: a term ruled out and stated elsewhere only weakly', () => {
+  const negatedOf = (text: string) => seedOf(text).negated?.map((m) => m.text) ?? [];
+
+  it.each<[string, string, string]>([
+    ['under a modal hedge', 'A loose wire could cause a fire. Walkdown found no fire.', 'fire'],
+    ['under "unlikely to"', 'The sources are very unlikely to cause injury and would not cause any injury.', 'injury'],
+    ['in a clause that calls it unconfirmed', 'Fire in the turbine building not verified within 15 minutes. Later, no fire was observed.', 'fire'],
+  ])('%s: ruled out, not listed as asserted', (_name, text, term) => {
+    expect(negatedOf(text)).toContain(term);
+    expect(seedOf(text).outcomes.map((o) => o.toLowerCase())).not.toContain(term);
+  });
+
+  it('an alarm\'s name lists the alarm, and the event it names is still ruled out', () => {
+    const text = 'The fire alarm actuated in the warehouse. Once there, no fire was observed.';
+    expect(negatedOf(text)).toContain('fire');
+    expect(seedOf(text).outcomes).toContain('fire alarm');
+  });
+
+  it('a plain statement elsewhere keeps the term positive', () => {
+    const text = 'A fire started in the cable tray. The second tray had no fire.';
+    expect(negatedOf(text)).not.toContain('fire');
+    expect(seedOf(text).outcomes.map((o) => o.toLowerCase())).toContain('fire');
+  });
+});
+
 describe('negationScopes finds the cues one global scan of the cue regex finds', () => {
   const global = new RegExp(CUE_SOURCE, 'giu');
   const reference = (text: string): Array<[number, string]> => {
