@@ -356,7 +356,7 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
           start = tokens.starts[first]!;
           phrase = -1;
           fields = OUTCOMES_MASK;
-        } else if (subjectEndsAt(first) === lastSubject && lastSubject >= 0) fields = OUTCOMES_MASK;
+        } else if ((subjectEndsAt(first) === lastSubject && lastSubject >= 0) || noneIsSubject(first)) fields = OUTCOMES_MASK;
         else if (wordBefore(tokens, first, ARTICLES)) return;
       }
       if (fields === 0) return;
@@ -445,6 +445,14 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
       let k = first - 1;
       for (let gap = 0; gap < VERB_GAP && k >= 0 && VERB_GAP_WORDS.has(tokens.lower.slice(tokens.starts[k], tokens.ends[k])); gap++) k--;
       return k;
+    };
+    // "found none to have been activated", "none were tripped": "none" stands for the equipment
+    // looked for, so the verb after it is what that equipment did not do (a negation scope holds it).
+    const noneIsSubject = (first: number): boolean => {
+      let k = subjectEndsAt(first);
+      const word = (i: number): string => (i < 0 ? '' : tokens.lower.slice(tokens.starts[i], tokens.ends[i]));
+      if (word(k) === 'to') k--;
+      return word(k) === 'none';
     };
     const takeBack = ({ key }: { last: number; key: string | number }): void => {
       const list = lists[PROPERTY]!;

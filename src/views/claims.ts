@@ -349,6 +349,9 @@ function ruledOutOfForm(normalised: string, negated: readonly NegatedMention[]):
   const forms = mentionForms(negated);
   negated.forEach((mention, i) => {
     const m = forms[i]!;
+    // A mention that is its own cue ("unaffected", "intact") is the negative state as written:
+    // an item stating it states what the text states.
+    if (mention.cue !== undefined && mention.cue.toLowerCase() === mention.text.toLowerCase()) return;
     if (m !== '' && form.includes(` ${m} `) && statesBeyondAlarm(form, m)) flags.push(`ruled_out:${mention.text}`);
   });
   return flags;
