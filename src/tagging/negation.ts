@@ -590,7 +590,8 @@ class SpanIndex {
 // "Units 1 and 2 are unaffected", "the operator was unharmed": the un- form with no agent after it
 // is the state as written; "unaffected by accumulated cycles" rules out "affected by" them, the
 // participle. "remained intact", "was intact": a barrier or a part said to be undamaged, as written.
-const SPARED_RE = /\b(?:(?:is|was|were|are|been|be)\s+not\s+(affected|impacted|damaged|injured|challenged|compromised|released|lost|breached)|un(affected|impacted|damaged|injured|challenged|compromised|harmed)|(?:is|was|were|are|been|be|remained|remains|remain)\s+(intact))\b/gi;
+const SPARED_RE = /\b(?:(?:is|was|were|are|been|be)\s+not\s+(affected|impacted|damaged|injured|challenged|compromised|released|lost|breached)|un(affected|impacted|damaged|injured|challenged|compromised|harmed))\b/gi;
+const INTACT_RE = /\b(?:is|was|were|are|been|be|remained|remains|remain)\s+intact\b/gi;
 const AGENT_AFTER_RE = /^[ \t]+by\b/i;
 const SPARED_ACTIVE_RE = /\b(?:did|has|have|had)\s+not\s+(affect|impact|damage|injure|challenge|compromise|harm)(?:ed)?\b/gi;
 const SPARED_HINT_RE = /affected|impacted|damaged|injured|challenged|compromised|released|lost|breached|affect|impact|damage|injure|challenge|compromise|harm|intact/i;
@@ -601,14 +602,15 @@ export function sparedStates(text: string): Array<{ text: string; cue: string }>
   const out: Array<{ text: string; cue: string }> = [];
   SPARED_RE.lastIndex = 0;
   for (let m = SPARED_RE.exec(text); m !== null; m = SPARED_RE.exec(text)) {
-    if (m[3] !== undefined) {
-      out.push({ text: m[3], cue: m[3] });
-      continue;
-    }
     const state = m[1] ?? m[2]!;
     if (m[1] !== undefined) out.push({ text: state, cue: m[0].slice(0, m[0].length - state.length).trimEnd() });
     else if (AGENT_AFTER_RE.test(text.slice(m.index + m[0].length, m.index + m[0].length + 8))) out.push({ text: state, cue: `un${state}` });
     else out.push({ text: m[0], cue: m[0] });
+  }
+  INTACT_RE.lastIndex = 0;
+  for (let m = INTACT_RE.exec(text); m !== null; m = INTACT_RE.exec(text)) {
+    const state = m[0].slice(m[0].length - 'intact'.length);
+    out.push({ text: state, cue: state });
   }
   SPARED_ACTIVE_RE.lastIndex = 0;
   for (let m = SPARED_ACTIVE_RE.exec(text); m !== null; m = SPARED_ACTIVE_RE.exec(text)) {
