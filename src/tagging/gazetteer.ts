@@ -1,7 +1,7 @@
 import type { NegatedMention } from '../contracts/chunk.js';
 import { LEXICON_FIELDS, type LexiconField } from '../contracts/vocabulary.js';
 import { normaliseLabel, routeLabel, type LexiconEntry } from './lexicon.js';
-import { NEGATABLE_FIELDS, type ScopeIndex } from './negation.js';
+import { NEGATABLE_FIELDS, type ScopeIndex, weakStatement } from './negation.js';
 import { longFormClass, type AcronymDefinition, type TermSpan } from './acronyms.js';
 import { buildPhraseLists, regularPlurals, TokenBuffer, type PhraseList, type PhraseListsMatcher, type PhraseSpec } from './phrase-matcher.js';
 
@@ -321,6 +321,8 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
   function begin(tokens: TokenBuffer, marks: ScopeIndex | null = null, extras: GazetteerExtras = { negated: [], places: [] }): GazetteerScan {
     const lists: string[][] = [[], [], [], [], [], [], [], []];
     const ruledOut: Array<{ field: number; mention: NegatedMention }> = [];
+    // The negatable terms stated outside every scope, where (only in a text with scopes or labels).
+    const statedAt: Array<{ field: number; start: number; end: number; first: number; last: number }> = [];
     // Lowercased surface -> bit set of the fields it was added to (first-seen order, one item per
     // field and case-insensitive surface). Created on the first routed match only. Keyed by
     // tokens.surfaceKey where it gives one (a small integer: no string built, lowercased or hashed
@@ -354,7 +356,7 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
           start = tokens.starts[first]!;
           phrase = -1;
           fields = OUTCOMES_MASK;
-        } else if (subjectEndsAt(first) === lastSubject && lastSubject >= 0) fields = OUTCOMES_MASK;
+        } else if ((subjectEndsAt(first) === lastSubject && lastSubject >= 0) || noneIsSubject(first)) fields = OUTCOMES_MASK;
         else if (wordBefore(tokens, first, ARTICLES)) return;
       }
       if (fields === 0) return;
@@ -388,6 +390,9 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
             }
             // Its other fields (a term routed to two) keep it as usual.
             fields &= ~NEGATABLE_MASK;
+          } else {
+            // Where it is stated, for finish: a hedged occurrence does not keep a ruled-out term positive.
+            for (const field of NEGATABLE) if ((fields & (1 << field)) !== 0) statedAt.push({ field, start, end, first, last });
           }
         }
       }
@@ -441,6 +446,14 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
       for (let gap = 0; gap < VERB_GAP && k >= 0 && VERB_GAP_WORDS.has(tokens.lower.slice(tokens.starts[k], tokens.ends[k])); gap++) k--;
       return k;
     };
+    // "found none to have been activated", "none were tripped": "none" stands for the equipment
+    // looked for, so the verb after it is what that equipment did not do (a negation scope holds it).
+    const noneIsSubject = (first: number): boolean => {
+      let k = subjectEndsAt(first);
+      const word = (i: number): string => (i < 0 ? '' : tokens.lower.slice(tokens.starts[i], tokens.ends[i]));
+      if (word(k) === 'to') k--;
+      return word(k) === 'none';
+    };
     const takeBack = ({ key }: { last: number; key: string | number }): void => {
       const list = lists[PROPERTY]!;
       list.pop();
@@ -450,9 +463,25 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
       // Only bare plurals read: ordinary English, not plant equipment or events.
       if (!readOther) for (const list of lists) list.length = 0;
       // A term stated outside every scope stays positive: it is not also listed as ruled out.
+      // Stated only under a hedge, as unconfirmed or in an alarm's name, it is ruled out here and
+      // leaves the positive list.
       for (const { field, mention } of ruledOut) {
         const key = mention.text.toLowerCase();
-        if (lists[field]!.some((t) => t.toLowerCase() === key)) continue;
+        const list = lists[field]!;
+        const at = list.findIndex((t) => t.toLowerCase() === key);
+        if (at >= 0) {
+          const stated = statedAt.filter((p) => p.field === field && tokens.surface(p.first, p.last).toLowerCase() === key);
+          // (A term listed by another way, an acronym's item, stays.)
+          const weak = stated.map((p) => weakStatement(tokens.text, p.start, p.end));
+          if (stated.length === 0 || weak.includes(false)) continue;
+          list.splice(at, 1);
+          // What its alarm's name states is the alarm ("the fire alarm occurred"): listed as that.
+          weak.forEach((w, i) => {
+            if (w !== 'alarm') return;
+            const name = tokens.surface(stated[i]!.first, stated[i]!.last + 1);
+            if (!list.some((t) => t.toLowerCase() === name.toLowerCase())) list.push(name);
+          });
+        }
         if (extras.negated.some((n) => n.kind === mention.kind && n.text.toLowerCase() === key)) continue;
         extras.negated.push(mention);
       }

@@ -587,9 +587,14 @@ class SpanIndex {
 // power supply or radioactive material was spared (predicative only; these have no un- form).
 // "The condition did not affect the ENS", "has not impacted": the active form, past or perfect
 // (what did not happen; "does not affect" is a general claim), the verb is the outcome ruled out.
-const SPARED_RE = /\b(?:(?:is|was|were|are|been|be)\s+not\s+(affected|impacted|damaged|injured|challenged|compromised|released|lost|breached)|un(affected|impacted|damaged|injured|challenged|compromised))\b/gi;
+// "Units 1 and 2 are unaffected", "the operator was unharmed": the un- form with no agent after it
+// is the state as written; "unaffected by accumulated cycles" rules out "affected by" them, the
+// participle. "remained intact", "was intact": a barrier or a part said to be undamaged, as written.
+const SPARED_RE = /\b(?:(?:is|was|were|are|been|be)\s+not\s+(affected|impacted|damaged|injured|challenged|compromised|released|lost|breached)|un(affected|impacted|damaged|injured|challenged|compromised|harmed))\b/gi;
+const INTACT_RE = /\b(?:is|was|were|are|been|be|remained|remains|remain)\s+intact\b/gi;
+const AGENT_AFTER_RE = /^[ \t]+by\b/i;
 const SPARED_ACTIVE_RE = /\b(?:did|has|have|had)\s+not\s+(affect|impact|damage|injure|challenge|compromise|harm)(?:ed)?\b/gi;
-const SPARED_HINT_RE = /affected|impacted|damaged|injured|challenged|compromised|released|lost|breached|affect|impact|damage|injure|challenge|compromise|harm/i;
+const SPARED_HINT_RE = /affected|impacted|damaged|injured|challenged|compromised|released|lost|breached|affect|impact|damage|injure|challenge|compromise|harm|intact/i;
 
 /** The outcomes a text says did not befall something: the participle, with its cue. */
 export function sparedStates(text: string): Array<{ text: string; cue: string }> {
@@ -598,7 +603,14 @@ export function sparedStates(text: string): Array<{ text: string; cue: string }>
   SPARED_RE.lastIndex = 0;
   for (let m = SPARED_RE.exec(text); m !== null; m = SPARED_RE.exec(text)) {
     const state = m[1] ?? m[2]!;
-    out.push({ text: state, cue: m[1] === undefined ? `un${state}` : m[0].slice(0, m[0].length - state.length).trimEnd() });
+    if (m[1] !== undefined) out.push({ text: state, cue: m[0].slice(0, m[0].length - state.length).trimEnd() });
+    else if (AGENT_AFTER_RE.test(text.slice(m.index + m[0].length, m.index + m[0].length + 8))) out.push({ text: state, cue: `un${state}` });
+    else out.push({ text: m[0], cue: m[0] });
+  }
+  INTACT_RE.lastIndex = 0;
+  for (let m = INTACT_RE.exec(text); m !== null; m = INTACT_RE.exec(text)) {
+    const state = m[0].slice(m[0].length - 'intact'.length);
+    out.push({ text: state, cue: state });
   }
   SPARED_ACTIVE_RE.lastIndex = 0;
   for (let m = SPARED_ACTIVE_RE.exec(text); m !== null; m = SPARED_ACTIVE_RE.exec(text)) {
@@ -940,3 +952,43 @@ function statedElsewhere(text: string, scopes: readonly NegationScope[], found: 
 const WORD_CHAR_RE = /[\p{L}\p{N}]/u;
 
 const WHITESPACE_RUN = /\s+/g;
+
+// ---------------------------------------------------------------------------------------------
+// A mention that is no assertion, though outside every negation scope: one under a hedge ("could
+// cause a fire", "may result in injury", "very unlikely to cause injury", "the potential for a
+// fire"), one its clause calls unconfirmed ("Fire within the Protected Area not verified"), or one
+// naming an alarm ("the fire alarm", "radiation alarms"), which sounds for an event, not states it.
+// Such an occurrence does not keep a term that the text also rules out positive. A hand scan of
+// the clause's words, at most WEAK_WORDS back and forward.
+const WEAK_WORDS = 6;
+const HEDGE_WORDS = new Set(['could', 'may', 'might', 'would', 'can', 'unlikely', 'potential', 'potentially', 'possible', 'possibly', 'risk', 'if']);
+const UNCONFIRMED_WORDS = new Set(['verified', 'confirmed', 'validated']);
+const ALARM_WORDS = new Set(['alarm', 'alarms', 'annunciator', 'annunciators', 'annunciation']);
+const LETTERS_RE = /[A-Za-z]+/g;
+const NEXT_WORD_RE = /^[ \t]+([A-Za-z]+)/;
+
+/** The lower-cased words of text[from, to), in order. */
+function wordsBetween(text: string, from: number, to: number): string[] {
+  const words: string[] = [];
+  LETTERS_RE.lastIndex = from;
+  for (let w = LETTERS_RE.exec(text); w !== null && w.index < to; w = LETTERS_RE.exec(text)) words.push(w[0].toLowerCase());
+  return words;
+}
+
+/**
+ * Whether the mention at text[start, end) is hedged, unconfirmed or an alarm's name (see above):
+ * 'alarm' for an alarm's name, true for the others, false for an assertion.
+ */
+export function weakStatement(text: string, start: number, end: number): boolean | 'alarm' {
+  const clauseStart = clauseStartBefore(text, start);
+  const before = wordsBetween(text, Math.max(clauseStart, start - 80), start).slice(-WEAK_WORDS);
+  if (before.some((w) => HEDGE_WORDS.has(w))) return true;
+  let clauseEnd = end;
+  while (clauseEnd < text.length && clauseEnd < end + 120 && !BACKWARD_STOPS.has(text.charCodeAt(clauseEnd))) clauseEnd++;
+  const after = wordsBetween(text, end, clauseEnd);
+  const next = NEXT_WORD_RE.exec(text.slice(end, end + 20));
+  if (next !== null && ALARM_WORDS.has(next[1]!.toLowerCase())) return 'alarm';
+  const near = after.slice(0, WEAK_WORDS);
+  for (let k = 1; k < near.length; k++) if (near[k - 1] === 'not' && UNCONFIRMED_WORDS.has(near[k]!)) return true;
+  return false;
+}

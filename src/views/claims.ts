@@ -349,9 +349,20 @@ function ruledOutOfForm(normalised: string, negated: readonly NegatedMention[]):
   const forms = mentionForms(negated);
   negated.forEach((mention, i) => {
     const m = forms[i]!;
-    if (m !== '' && form.includes(` ${m} `)) flags.push(`ruled_out:${mention.text}`);
+    // A mention that is its own cue ("unaffected", "intact") is the negative state as written:
+    // an item stating it states what the text states.
+    if (mention.cue !== undefined && mention.cue.toLowerCase() === mention.text.toLowerCase()) return;
+    if (m !== '' && form.includes(` ${m} `) && statesBeyondAlarm(form, m)) flags.push(`ruled_out:${mention.text}`);
   });
   return flags;
+}
+
+// "The fire alarm occurred" where "no fire" was found: an alarm's name states the alarm, not its event.
+const ALARM_WORDS = ['alarm', 'alarms', 'annunciator', 'annunciators'];
+function statesBeyondAlarm(form: string, mention: string): boolean {
+  let rest = form;
+  for (const alarm of ALARM_WORDS) rest = rest.split(` ${mention} ${alarm} `).join(' ');
+  return rest.includes(` ${mention} `);
 }
 
 // A record's negated mentions are checked against every item of its views: normalised once.

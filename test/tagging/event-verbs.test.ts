@@ -33,6 +33,15 @@ describe('event-reporting verbs (event_v)', () => {
     expect(gazetteer.match('IF the feedwater system is isolated, THEN go to step 4.').outcomes).toEqual([]);
   });
 
+  it('"activated": an outcome of equipment, nothing when a person activates a thing', () => {
+    expect(gazetteer.match('The fire protection deluge valve was activated.').outcomes).toEqual(['activated']);
+    expect(gazetteer.match('The operator activated the new account.').outcomes).toEqual([]);
+  });
+
+  it('"none" as subject stands for the equipment looked for', () => {
+    expect(gazetteer.match('The log showed none to have been activated.').outcomes).toEqual(['activated']);
+  });
+
   it('leave the lexicon\'s unconditional failure verbs as they were', () => {
     expect(gazetteer.match('It failed the test and tripped.').outcomes).toEqual(['failed', 'tripped']);
   });

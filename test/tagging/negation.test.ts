@@ -117,7 +117,10 @@ describe('ner_seed: negation as event reports write it', () => {
     ['"There were no …"', 'There were no personnel injuries as a result of the event.', ['personnel injuries']],
     ['a list after one cue', 'The event caused no injuries, release or damage.', ['injuries', 'release', 'damage']],
     ['a state the unit was spared', 'Unit 2 was not affected.', ['affected']],
-    ['the un- form', 'The redundant train remained unaffected.', ['affected']],
+    ['the un- form standing alone: the state as written', 'The redundant train remained unaffected.', ['unaffected']],
+    ['the un- form with its agent: the participle it rules out', 'The readings appear unaffected by ambient temperature.', ['affected']],
+    ['a person unharmed', 'The technician was unharmed.', ['unharmed']],
+    ['a barrier said to be intact', 'The containment boundary remained intact.', ['intact']],
     ['what did not occur', 'A reactor trip did not occur.', ['reactor trip']],
     ['what did not result from it', 'The transient did not result in a loss of safety function.', ['loss of safety function']],
     ['an inspection that did not confirm a flaw', 'The follow-up examination did not confirm a flaw.', ['flaw']],
@@ -131,6 +134,8 @@ describe('ner_seed: negation as event reports write it', () => {
     ['a barrier not breached: the state', 'Containment integrity was not breached.', ['breached']],
     ['"none" for the things looked for', 'Of the valves inspected, none were damaged.', ['damaged']],
     ['"found none to have …"', 'The licensee reviewed the records and found none to have leaked.', ['leaked']],
+    ['an event verb after "none": what the equipment looked for did not do', 'Operators checked the annunciator log and found none to have been activated.', ['activated']],
+    ['"none were" and an event verb', 'Of the breakers checked, none were tripped.', ['tripped']],
     ['"failed to" a search verb without a definite object rules out', 'The follow-up inspection failed to reveal any cracking.', ['cracking']],
   ])('%s', (_name, text, expected) => {
     expect(negatedOf(text)).toEqual(expected);
@@ -292,6 +297,31 @@ describe('ner_seed: what reports say did not act, was not done or was not affect
     ['a reduced clause after "without" stays the subject of what follows', 'The switch was shipped without the adjustment screw locked.'],
   ])('%s', (_name, text) => {
     expect(kindsOf(text)).toEqual([]);
+  });
+});
+
+describe('ner_seed: a term ruled out and stated elsewhere only weakly', () => {
+  const negatedOf = (text: string) => seedOf(text).negated?.map((m) => m.text) ?? [];
+
+  it.each<[string, string, string]>([
+    ['under a modal hedge', 'A loose wire could cause a fire. Walkdown found no fire.', 'fire'],
+    ['under "unlikely to"', 'The sources are very unlikely to cause injury and would not cause any injury.', 'injury'],
+    ['in a clause that calls it unconfirmed', 'Fire in the turbine building not verified within 15 minutes. Later, no fire was observed.', 'fire'],
+  ])('%s: ruled out, not listed as asserted', (_name, text, term) => {
+    expect(negatedOf(text)).toContain(term);
+    expect(seedOf(text).outcomes.map((o) => o.toLowerCase())).not.toContain(term);
+  });
+
+  it('an alarm\'s name lists the alarm, and the event it names is still ruled out', () => {
+    const text = 'The fire alarm actuated in the warehouse. Once there, no fire was observed.';
+    expect(negatedOf(text)).toContain('fire');
+    expect(seedOf(text).outcomes).toContain('fire alarm');
+  });
+
+  it('a plain statement elsewhere keeps the term positive', () => {
+    const text = 'A fire started in the cable tray. The second tray had no fire.';
+    expect(negatedOf(text)).not.toContain('fire');
+    expect(seedOf(text).outcomes.map((o) => o.toLowerCase())).toContain('fire');
   });
 });
 

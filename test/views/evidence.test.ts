@@ -134,6 +134,12 @@ describe('claim checks of a view', () => {
     const view = { ...emptyView('retrieval_summary', CTX), scope: 'AFW Train B remained available.', keywords_synonyms: ['afw', 'trip', 'train'], diagnostics: ['reactor trip'] };
     expect(validateView('retrieval_summary', view, CTX, TEXT, { negated }).flags).toEqual(['ruled_out:reactor trip']);
   });
+
+  it('an alarm named for a ruled-out event states the alarm, not the event', () => {
+    const negated = [{ text: 'fire', kind: 'outcomes', cue: 'no' }];
+    expect(ruledOutFlags('The fire alarm sounded in the warehouse.', negated)).toEqual([]);
+    expect(ruledOutFlags('The fire alarm sounded after the fire started.', negated)).toEqual(['ruled_out:fire']);
+  });
 });
 
 describe('the evidence record', () => {
