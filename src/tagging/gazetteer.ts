@@ -43,7 +43,7 @@ export interface GazetteerScan {
 export function routeFields(routes: readonly number[]): number {
   let fields = 0;
   for (const route of routes) {
-    const field = route >= BARE_PLURAL ? route - BARE_PLURAL : route;
+    const field = fieldOfRoute(route);
     if (field >= 0) fields |= 1 << field;
   }
   return fields;
@@ -66,6 +66,8 @@ const PLACE_LABELS = new Set(['arch']);
 // English has such words too ("to lay the foundations deep"), so they are kept only in a text the
 // lexicon reads otherwise as well (a term as written, or a plural of several words).
 const BARE_PLURAL = 16;
+/** A route's field index (or its negative marker), whether or not it came from a bare plural. */
+const fieldOfRoute = (route: number): number => (route >= BARE_PLURAL ? route - BARE_PLURAL : route);
 // An `event_v` term ("isolated", "initiated", "shut down", "lost") states what happened to plant
 // equipment where equipment is its subject ("the steam supply valve isolated", "condenser vacuum
 // was lost") or a manner adverb says it happened of itself or by hand ("automatically started",
@@ -338,15 +340,15 @@ export function buildGazetteer(entries: LexiconEntry[]): Gazetteer {
       let fields = 0;
       let bare = true;
       let eventVerb = false;
-      for (let route of routes) {
+      for (const route of routes) {
         if (route === PLACE) {
           place(tokens.surface(first, last));
           return;
         }
         if (route === EVENT_VERB) eventVerb = true;
-        if (route >= BARE_PLURAL) route -= BARE_PLURAL;
-        else bare = false;
-        if (route >= 0) fields |= 1 << route;
+        if (route < BARE_PLURAL) bare = false;
+        const field = fieldOfRoute(route);
+        if (field >= 0) fields |= 1 << field;
       }
       // What the next verb's subject may be: the equipment (or quantity) this match names.
       if ((fields & (EQUIPMENT_MASK | PROPERTY_MASK)) !== 0) lastSubject = last;

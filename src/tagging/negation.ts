@@ -797,7 +797,7 @@ export function ruledOutPhrases(text: string, scopes: readonly NegationScope[]):
       // A backward cue: its clause ends at the cue. Read from a word start at most SUBJECT_CHARS back.
       if (!SUBJECT_CUE_RE.test(cue)) continue;
       let from = Math.max(scope.start, scope.cueStart - SUBJECT_CHARS);
-      while (from > scope.start && WORD_CHAR_RE.test(text[from - 1]!)) from++;
+      while (from > scope.start && from < scope.cueStart && WORD_CHAR_RE.test(text[from - 1]!)) from++;
       const words = wordsOf(text, from, scope.cueStart, SCOPE_WORDS);
       const p = phraseBefore(words, words.length);
       // Cut short, the window's first word is no clause start.
@@ -949,7 +949,8 @@ function statedElsewhere(text: string, scopes: readonly NegationScope[], found: 
   }
   return new Set(found.map((p) => p.text.toLowerCase()).filter((t) => stated.has(keyOf(t))));
 }
-const WORD_CHAR_RE = /[\p{L}\p{N}]/u;
+/** A letter or digit of any script. */
+export const WORD_CHAR_RE = /[\p{L}\p{N}]/u;
 
 const WHITESPACE_RUN = /\s+/g;
 

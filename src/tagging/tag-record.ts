@@ -11,7 +11,7 @@ import { extractPatterns } from './extractors.js';
 import { acronymDefinitions, acronymItems, type AcronymItem } from './acronyms.js';
 import { routeFields, type Gazetteer, type GazetteerScan } from './gazetteer.js';
 import type { KeywordLists } from './keyword-lists.js';
-import { labelSpans, negationScopesOfTokens, notDoneActions, ruledOutPhrases, ScopeIndex, sparedStates, WORK_DONE } from './negation.js';
+import { labelSpans, negationScopesOfTokens, notDoneActions, ruledOutPhrases, ScopeIndex, sparedStates, WORD_CHAR_RE, WORK_DONE } from './negation.js';
 import { buildPhraseLists, TokenBuffer, type PhraseListsMatcher } from './phrase-matcher.js';
 import { contextJson, jsonString, stringArrayJson } from './seed-json.js';
 
@@ -160,11 +160,10 @@ function wordCount(lower: string, word: string): number {
   for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + word.length)) {
     const before = at === 0 ? '' : lower[at - 1]!;
     const after = lower[at + word.length] ?? '';
-    if (!WORD_CHAR.test(before) && !WORD_CHAR.test(after)) n++;
+    if (!WORD_CHAR_RE.test(before) && !WORD_CHAR_RE.test(after)) n++;
   }
   return n;
 }
-const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /**
  * The phrases the text's cues rule out (negation.ts ruledOutPhrases), beside what the lexicon
