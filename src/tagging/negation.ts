@@ -126,7 +126,8 @@ const headRes = () =>
 // Where a forward scope ends: sentence end, semicolon, colon, spaced dash, line break, pipe, or a
 // contrastive or consequential conjunction (after a comma or not): "shipped without the screw
 // locked and therefore the settings could drift from vibration" keeps the vibration.
-// A new predicate after "and" ("… is NOT expected with fouling and is diagnostic for …") ends it too.
+// A new predicate after "and" ("… is NOT expected with fouling and is diagnostic for …") ends it too,
+// and so does a new subject after a comma and "and" ("did not close, and the leak continued").
 // A blank run before a conjunction is tried from its first character only (after a comma, the
 // comma's): from each of its characters the run would be read to its end again, quadratic on a
 // long one. Where the search starts is its own first character (clauseEndAfter searches a slice),
@@ -137,7 +138,7 @@ const clauseEndRegex = (): RegExp =>
   (clauseEndRe ??=
     buildPattern(
       'tagging/negation: clause end',
-      `[.!?](?=\\s|$)|[;:|\\n\\r]|\\s[-\u2013\u2014]\\s|[\u2013\u2014]|(?:,|(?<![\\s,]))\\s+${anyOf(TURN_WORDS)}${R}|,\\s+${anyOf(TURN_AFTER_COMMA)}${R}|(?:,|(?<![\\s,]))\\s+and\\s+(?=(?:is|are|was|were|should|shall|must|has|have|had|will|can|may)${R})`,
+      `[.!?](?=\\s|$)|[;:|\\n\\r]|\\s[-\u2013\u2014]\\s|[\u2013\u2014]|(?:,|(?<![\\s,]))\\s+${anyOf(TURN_WORDS)}${R}|,\\s+${anyOf(TURN_AFTER_COMMA)}${R}|(?:,|(?<![\\s,]))\\s+and\\s+(?=(?:is|are|was|were|should|shall|must|has|have|had|will|can|may)${R})|,\\s+and\\s+(?=(?:the|it|they|this|there)${R})`,
       'giu',
     ));
 // Where a backward scope starts (searching back from the cue): the same, and any comma.
@@ -247,10 +248,39 @@ function cueAt(text: string, headEnd: number, scopes: NegationScope[], ends: Cla
     // Kept even when empty: a mention inside the cue is still no mention.
     scopes.push({ start: clauseStartBefore(text, cueStart), end: cueStart, cue: m[0], cueStart, cueEnd });
   } else {
-    const end = ends.after(cueEnd);
+    const end = frontedClauseEnd(text, cueStart, cueEnd, ends.after(cueEnd));
     scopes.push({ start: cueEnd, end, cue: m[0], cueStart, cueEnd });
   }
   return next;
+}
+
+/** Words that open a fronted subordinate clause, which ends at its comma: "Although no fire occurred, the cable showed damage." */
+const FRONTED_OPENERS = new Set(['although', 'though', 'while', 'whereas', 'because', 'since']);
+// How far back a fronted clause's opener is looked for, and forward its comma: bounded, so a text of
+// many cues in one long sentence is not scanned again from every cue.
+const FRONTED_CHARS = 200;
+
+/**
+ * The end of a forward scope whose cue sits in a sentence-opening "Although …," clause: the clause's
+ * comma when it comes before `end`, else `end`. The main clause after the comma is asserted.
+ */
+export function frontedClauseEnd(text: string, cueStart: number, cueEnd: number, end: number): number {
+  let i = cueStart;
+  const stop = Math.max(0, cueStart - FRONTED_CHARS);
+  while (i > stop) {
+    const code = text.charCodeAt(i - 1);
+    if (code === 0x2c) return end; // a comma before the cue: the cue is past the fronted clause
+    if (code === 0x2e || code === 0x21 || code === 0x3f || code === 0x3b || code === 0x3a || code === 0x0a) break;
+    i--;
+  }
+  if (i === stop && stop > 0) return end;
+  while (i < cueStart && !WORD_CHAR_RE.test(text[i]!)) i++;
+  let w = i;
+  while (w < cueStart && WORD_CHAR_RE.test(text[w]!)) w++;
+  if (!FRONTED_OPENERS.has(text.slice(i, w).toLowerCase())) return end;
+  const limit = Math.min(end, cueEnd + FRONTED_CHARS);
+  for (let k = cueEnd; k < limit; k++) if (text.charCodeAt(k) === 0x2c) return k;
+  return end;
 }
 
 // The head and prefilter words (less their `n't` forms), by token hash: the tables are made on the
@@ -330,6 +360,7 @@ const PROHIBITION_RE = /^(?:do(?:\s+not|n['\u2019]t)|never)$/i;
 // happened), "would not have precluded it". Read as the words before the cue, a modal, "not",
 // "have", "been": a hand scan of at most COUNTERFACTUAL_CHARS characters.
 const COUNTERFACTUAL_CHARS = 40;
+const PARTICIPLE_END_RE = /(?:ed|en|wn)$/;
 const MODALS = new Set(['could', 'would', 'might', 'may', 'should', 'must']);
 const BLANKS_RE = /\s+/;
 function counterfactual(text: string, cueStart: number): boolean {
@@ -360,12 +391,16 @@ function counterfactualNot(text: string, cueStart: number, cueEnd: number, cue: 
   if (after[k] !== 'have') return false;
   k++;
   if (after[k] === 'been') k++;
-  if (!EXCLUSION_HEADS.has(after[k] ?? '')) return false;
-  const modal = words.length > 1 ? words[0]! : last.replace(CONTRACTED_NOT_RE, '');
-  if (MODALS.has(modal)) return true;
-  // A bare "not": the modal is the word before it ("might not have prevented").
-  const before = text.slice(Math.max(0, cueStart - COUNTERFACTUAL_CHARS), cueStart).toLowerCase().split(BLANKS_RE).filter((w) => w !== '');
-  return MODALS.has(before[before.length - 1] ?? '');
+  let modal = words.length > 1 ? words[0]! : last.replace(CONTRACTED_NOT_RE, '');
+  if (!MODALS.has(modal)) {
+    // A bare "not": the modal is the word before it ("might not have prevented").
+    const before = text.slice(Math.max(0, cueStart - COUNTERFACTUAL_CHARS), cueStart).toLowerCase().split(BLANKS_RE).filter((w) => w !== '');
+    modal = before[before.length - 1] ?? '';
+  }
+  // "should not have caused the RPS trip": what should not have happened did.
+  // "should not have any leakage" is a requirement: "have" is the verb there, no participle follows.
+  if (modal === 'should' && PARTICIPLE_END_RE.test(after[k] ?? '')) return true;
+  return EXCLUSION_HEADS.has(after[k] ?? '') && MODALS.has(modal);
 }
 
 // A negation inside a condition states no fact: "IF SI has NOT actuated, THEN …", "if one has not
