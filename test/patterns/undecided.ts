@@ -39,8 +39,8 @@ export const UNDECIDED = new Map<string, string>([
     "Anchored at both ends and tried only on a cue as matched (a few words): alternatives of fixed words joined by single spaces; the one letter run (the verb after \"failed to\") is followed by a fixed space or the end, which no letter matches, so it is never given back and retried.",
   ],
   [
-    "buildPattern('tagging/negation: clause end') #a3bf7c27",
-    "Clause ends (src/tagging/negation.ts, the turn words from negation-cues.ts): single marks, or a blank run tried only from its first character (after a comma, the comma), which clauseEndAfter's slice makes the search's own start; the lookaheads read one word. The turn words after a comma (which, resulting, …) open with the comma, so their blank run is read once from it.",
+    "buildPattern('tagging/negation: clause end') #ea00ed07",
+    "Clause ends (src/tagging/negation.ts, the turn words from negation-cues.ts): single marks, or a blank run tried only from its first character (after a comma, the comma), which clauseEndAfter's slice makes the search's own start; the lookaheads read one word. The turn words after a comma (which, resulting, …) and \", and\" before a new subject (the, it, …) open with the comma, so their blank runs are read once from it.",
   ],
   [
     "dist/tagging/section-path.js #f31eed41",
