@@ -69,8 +69,7 @@ const RULES: { readonly [T in DocType]: RoleRules<T> } = {
     ['header', ['letterhead']],
     ['summary', ['summary', 'executive summary', 'inspection summary', 'abstract', 'overview']],
     ['purpose', ['purpose', 'addressee', 'applicab*']],
-    // An older inspection report's body opens under "DETAILS" or "REPORT DETAILS": what was seen.
-    ['description', ['description', 'description of circumstances', 'circumstances', 'background', 'introduction', 'event description', 'details', 'report details']],
+    ['description', ['description', 'description of circumstances', 'circumstances', 'background', 'introduction', 'event description']],
     ['discussion', ['discussion', 'analysis', 'technical discussion']],
     ['inspection_scope', ['inspection scope', 'scope', 'areas inspected', 'inspection procedure']],
     ['finding', ['finding', 'violation', 'non-cited violation', 'noncited violation', 'observation']],

@@ -29,11 +29,11 @@ const PROBES: readonly (readonly [DocType, string, string])[] = [
   ['OTHER', 'Analysis', 'discussion'],
   ['OTHER', 'Screening', 'assessment'],
   ['OTHER', 'Inspection Scope', 'inspection_scope'],
-  ['OTHER', 'REPORT DETAILS', 'description'],
+  // A container: an inspection report's numbered sections under it decide their own roles.
+  ['OTHER', 'REPORT DETAILS', 'unknown'],
   ['OTHER', 'Persons Contacted', 'contacts'],
   ['OTHER', 'Exit Meeting', 'contacts'],
   ['OTHER', 'Introduction', 'description'],
-  ['OTHER', 'DETAILS', 'description'],
   ['OTHER', '1. Persons Contacted', 'contacts'],
   ['CR', 'CAUSE OF EVENT', 'cause_statement'],
   ['CR', 'ROOT CAUSE ANALYSlS', 'cause_statement'],
