@@ -146,8 +146,23 @@ function comparableTitle(title: string): string {
     const { snakeKebab, camel } = machineNameRegexes();
     words = plain.replace(camel, ' ').replace(snakeKebab, ' ');
   }
-  return words.replace(WHITESPACE_RE, ' ').trim().toLowerCase().replace(NUMBERING_RE, '');
+  return capitalOcr(words).replace(WHITESPACE_RE, ' ').trim().toLowerCase().replace(NUMBERING_RE, '');
 }
+
+/**
+ * OCR reads a capital I as a small l inside an all-capitals heading ("DESCRlPTION OF EVENT"): an
+ * "l" between two capitals is an I. A hand scan; mixed-case words never have "l" between capitals.
+ */
+function capitalOcr(text: string): string {
+  if (!text.includes('l')) return text;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    out += ch === 'l' && i > 0 && isCapital(text.charCodeAt(i - 1)) && isCapital(text.charCodeAt(i + 1)) ? 'I' : ch;
+  }
+  return out;
+}
+
 
 /**
  * Role of a section from its title (the last path segment) and doc type. The longest matching
@@ -412,6 +427,9 @@ function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: Layou
       // A finding the licensee identified opens by saying so ("The following issue of very low
       // safety significance (Green) was identified by the licensee …"), before its significance.
       if (LICENSEE_IDENTIFIED_CUES.some((cue) => sentence.includes(cue))) return SHAPE('finding');
+      // An older report's inspection summary lists the areas inspected and then the results; OCR
+      // may break the label ("Areas' Inspected:").
+      if (inspectionSummary(text)) return SHAPE('summary');
       // A notice of violation opens on its form's title ("APPENDIX A NOTICE OF VIOLATION …").
       if (ENFORCEMENT_CUES.some((cue) => sentence.includes(cue)) || opening.slice(0, NOV_TITLE_CHARS).includes('notice of violation')) return SHAPE('enforcement');
       if (sentence.includes('your ') && sentence.includes('violation') && RESPONSE_CUES.some((cue) => sentence.includes(cue))) return SHAPE('corrective_actions');
@@ -430,6 +448,22 @@ function roleByShape(docType: DocType, subtype: DocSubtype | null, layout: Layou
 }
 
 const SHAPE = (role: string) => ({ role, open: false });
+
+/** How far into a chunk an inspection summary's two labels are looked for. */
+const SUMMARY_LABEL_CHARS = 1200;
+
+/** "Areas Inspected:" then "Results:" near the chunk's start, read past OCR's stray apostrophes and hyphens. */
+function inspectionSummary(text: string): boolean {
+  let plain = '';
+  const head = text.slice(0, SUMMARY_LABEL_CHARS).toLowerCase();
+  for (let i = 0; i < head.length; i++) {
+    const ch = head[i]!;
+    if (ch === "'") continue;
+    plain += ch === '-' || ch === '\n' || ch === '\t' ? ' ' : ch;
+  }
+  const areas = plain.indexOf('areas inspected');
+  return areas >= 0 && plain.indexOf('results:', areas) > areas;
+}
 
 /** "Label:" pairs in a line of prose from this many on are a field block flattened into one line. */
 const INLINE_FIELDS = 4;
