@@ -175,6 +175,12 @@ const REFERENCES: Array<[string, string]> = [
   ['entered as Corrective Action Program document 123456 and', '123456'],
   ['entered as TR 123456 (trouble report) and', 'TR 123456'],
   ['under Work Order 01234567-01 and', 'Work Order 01234567-01'],
+  // Cause evaluations and procedure change requests.
+  ['the Apparent Cause Evaluation ACE 2020-0042 found', 'ACE 2020-0042'],
+  ['RCE 04567 identified two causes', 'RCE 04567'],
+  ['Root Cause Evaluation 2018-003 found', 'Root Cause Evaluation 2018-003'],
+  ['PCR 21-0315 revised the step', 'PCR 21-0315'],
+  ['Procedure Change Request 2021-115 added a caution', 'Procedure Change Request 2021-115'],
   // Procedures.
   ['per 2-EOP-3 the', '2-EOP-3'],
   ['per ES-1.2 the', 'ES-1.2'],

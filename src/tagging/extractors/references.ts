@@ -521,6 +521,8 @@ function techSpec(text: string, start: number, out: Out): number {
 // Cue words of plant and NRC documents whose number is any identifier token: written with their
 // number after them, optionally "No."/"#"/":" (LABELLING's doc_refs).
 const TOKEN_CUES = [
+  // Before "Procedure": the longer cue is tried first.
+  'Procedure Change Requests', 'Procedure Change Request',
   'Condition Reports', 'Condition Report', 'CONDITION REPORT', 'Action Requests', 'Action Request', 'Work Orders', 'Work Order',
   'WORK ORDER', 'Work Requests', 'Work Request', 'Deviation Report', 'Nonconformance Report', 'Licensee Event Reports',
   'Licensee Event Report', 'LICENSEE EVENT REPORT', 'Reportable Occurrence', 'Inspection Reports', 'Inspection Report',
@@ -532,6 +534,8 @@ const TOKEN_CUES = [
   // Problem reports and engineering changes, as plants number them.
   'Problem Identification Report', 'Adverse Condition Report', 'PIR', 'ACR', 'Problem Investigation Process', 'PIP', 'Engineering Changes', 'Engineering Change',
   'Design Change Package', 'Design Change Notice', 'Design Change', 'EC', 'ECP', 'DCP', 'DCN',
+  // Cause evaluations and procedure change requests, numbered like the records they follow.
+  'Apparent Cause Evaluation', 'Root Cause Evaluation', 'ACE', 'RCE', 'PCR',
   // Industry and NRC guidance series: EPRI and NEI reports, INPO significant operating experience
   // reports, the Standard Review Plan's branch technical positions.
   'EPRI', 'NEI', 'SOER', 'Branch Technical Position', 'BTP',
