@@ -114,7 +114,7 @@ demo: $(DEMO_OUT)/sample.summarized.jsonl $(DEMO_OUT)/sample.sections.jsonl $(DE
 	@echo "With a model: ./bin/rca-summarize $(DEMO_OUT)/sample.tagged.jsonl > $(DEMO_OUT)/sample.model.jsonl  (Ollama at \$$OLLAMA_HOST)"
 
 # --- eval-retrieval: the labelled questions of both sets against one index ---------------------
-# The real-text set (test/fixtures/realtext/: 363 chunks of 159 NRC and docket documents) built as
+# The real-text set (test/fixtures/realtext/: 372 chunks of 164 NRC and docket documents) built as
 # a user would: each part tagged in document order, the chunks summarized, counted into sections
 # and the sections summarized (extractive backend, no model), then one index of it and the sample
 # corpus, and `rca eval-retrieval` of both question sets (docs/retrieval.md holds its table).
