@@ -163,7 +163,6 @@ function capitalOcr(text: string): string {
   return out;
 }
 
-
 /**
  * Role of a section from its title (the last path segment) and doc type. The longest matching
  * keyword wins, ties go to the earlier rule: the reference's first-match made
